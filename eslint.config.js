@@ -1,0 +1,46 @@
+// ESLint flat config: type-checked TypeScript rules for the code, graphql-eslint schema rules for
+// the SDL (DESIGN.md and STYLE.md "Tooling").
+import tseslint from 'typescript-eslint';
+import graphqlPlugin from '@graphql-eslint/eslint-plugin';
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'src/__generated__/', 'dist/', 'coverage/', 'bench/results/'] },
+  {
+    files: ['**/*.ts'],
+    extends: [...tseslint.configs.recommendedTypeChecked],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['schema/**/*.graphql'],
+    languageOptions: { parser: graphqlPlugin.parser, parserOptions: { graphQLConfig: { schema: 'schema/*.graphql' } } },
+    plugins: { '@graphql-eslint': graphqlPlugin },
+    rules: {
+      '@graphql-eslint/require-description': [
+        'error',
+        { types: true, rootField: true, FieldDefinition: true, InputValueDefinition: true, EnumValueDefinition: true },
+      ],
+      '@graphql-eslint/require-deprecation-reason': 'error',
+      '@graphql-eslint/naming-convention': [
+        'error',
+        {
+          types: 'PascalCase',
+          FieldDefinition: 'camelCase',
+          InputValueDefinition: 'camelCase',
+          EnumValueDefinition: 'UPPER_CASE',
+          allowLeadingUnderscore: false,
+        },
+      ],
+      '@graphql-eslint/known-type-names': 'error',
+      '@graphql-eslint/strict-id-in-types': 'off',
+      '@graphql-eslint/unique-field-definition-names': 'error',
+    },
+  },
+);

@@ -1,0 +1,108 @@
+/**
+ * The gateway's settings, read from the environment here and nowhere else. Every bad value is
+ * reported at once, with what was expected, so a misconfigured start fails clearly.
+ */
+export interface GatewayConfig {
+  /** Port to listen on (`PORT`, default 4000; 0 picks a free one). */
+  port: number;
+  /** Interface to listen on (`HOST`, default 127.0.0.1). */
+  host: string;
+  /** Base URL of the REST API, with `/api/v4` (`V4_URL`); unset starts the embedded v4 server. */
+  upstreamUrl: string | undefined;
+  /** Milliseconds to wait for REST headers and body (`UPSTREAM_TIMEOUT_MS`, default 10000). */
+  upstreamTimeoutMs: number;
+  /** Connections kept to the upstream at most (`UPSTREAM_CONNECTIONS`, default 64). */
+  upstreamConnections: number;
+  /** Milliseconds between two polls of a watched runner (`RUNNER_POLL_INTERVAL_MS`, default 5000). */
+  runnerPollIntervalMs: number;
+  /** DataLoader batching and per-request caching (`BATCHING`, default on); off only to measure. */
+  batching: boolean;
+  /** Apollo Sandbox landing page on GET /graphql (`LANDING_PAGE`, default on). */
+  landingPage: boolean;
+  /** Schema introspection (`INTROSPECTION`, default on). */
+  introspection: boolean;
+  /** Added latency of the embedded v4 server, in milliseconds (`SIMULATOR_LATENCY_MS`, default 0). */
+  simulatorLatencyMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid settings:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+class Reader {
+  readonly problems: string[] = [];
+  constructor(private readonly env: Env) {}
+
+  private raw(name: string): string | undefined {
+    const value = this.env[name]?.trim();
+    return value ? value : undefined;
+  }
+
+  integer(name: string, fallback: number, min: number, max: number): number {
+    const text = this.raw(name);
+    if (text === undefined) return fallback;
+    const value = Number(text);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      this.problems.push(`${name} must be a whole number from ${min} to ${max}; got "${text}".`);
+      return fallback;
+    }
+    return value;
+  }
+
+  flag(name: string, fallback: boolean): boolean {
+    const text = this.raw(name)?.toLowerCase();
+    if (text === undefined) return fallback;
+    if (['1', 'true', 'on', 'yes'].includes(text)) return true;
+    if (['0', 'false', 'off', 'no'].includes(text)) return false;
+    this.problems.push(`${name} must be on or off (true/false, 1/0); got "${text}".`);
+    return fallback;
+  }
+
+  string(name: string, fallback: string): string {
+    return this.raw(name) ?? fallback;
+  }
+
+  url(name: string): string | undefined {
+    const text = this.raw(name);
+    if (text === undefined) return undefined;
+    try {
+      const url = new URL(text);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('protocol');
+      if (url.username || url.password) {
+        this.problems.push(`${name} must not carry credentials; callers send their own tokens.`);
+        return undefined;
+      }
+      if (url.search || url.hash) {
+        this.problems.push(`${name} must not have a query string or fragment.`);
+        return undefined;
+      }
+      return url.toString().replace(/\/+$/, '');
+    } catch {
+      this.problems.push(`${name} must be an http(s) URL such as https://gitlab.example.com/api/v4; got "${text}".`);
+      return undefined;
+    }
+  }
+}
+
+export function loadConfig(env: Env = process.env): GatewayConfig {
+  const read = new Reader(env);
+  const config: GatewayConfig = {
+    port: read.integer('PORT', 4000, 0, 65_535),
+    host: read.string('HOST', '127.0.0.1'),
+    upstreamUrl: read.url('V4_URL'),
+    upstreamTimeoutMs: read.integer('UPSTREAM_TIMEOUT_MS', 10_000, 100, 600_000),
+    upstreamConnections: read.integer('UPSTREAM_CONNECTIONS', 64, 1, 10_000),
+    runnerPollIntervalMs: read.integer('RUNNER_POLL_INTERVAL_MS', 5_000, 10, 3_600_000),
+    batching: read.flag('BATCHING', true),
+    landingPage: read.flag('LANDING_PAGE', true),
+    introspection: read.flag('INTROSPECTION', true),
+    simulatorLatencyMs: read.integer('SIMULATOR_LATENCY_MS', 0, 0, 60_000),
+  };
+  if (read.problems.length > 0) throw new ConfigError(read.problems);
+  return config;
+}

@@ -1,0 +1,113 @@
+import type { Page, PageRequest } from '../datasources/pagination.js';
+import { MAX_PER_PAGE } from '../datasources/pagination.js';
+import { badUserInput } from '../errors.js';
+import { encodeCursor } from './cursor.js';
+import { pagesCovering, windowFor, type ConnectionArgs, type ItemWindow } from './window.js';
+
+export interface PageInfo {
+  hasNextPage: boolean;
+  hasPreviousPage: boolean;
+  startCursor: string | null;
+  endCursor: string | null;
+}
+
+/** A Relay connection over REST records; every `XConnection` type of the schema maps to it. */
+export interface Connection<T> {
+  count: number | null;
+  nodes: T[];
+  edges: Array<{ cursor: string; node: T }>;
+  pageInfo: PageInfo;
+}
+
+export type PageFetcher<T> = (page: PageRequest) => Promise<Page<T>>;
+
+/** Items fetched from REST, placed at their absolute offsets. */
+interface Fetched<T> {
+  /** Offset of `items[0]` in the whole list. */
+  offset: number;
+  items: T[];
+  /** Whether REST said more items follow the last fetched page. */
+  moreAfter: boolean;
+  total: number | null;
+}
+
+async function fetchRange<T>(fetchPage: PageFetcher<T>, start: number, end: number): Promise<Fetched<T>> {
+  const plan = pagesCovering(start, end);
+  // Independent pages are fetched at the same time.
+  const pages = await Promise.all(plan.map((request) => fetchPage(request)));
+  const firstRequest = plan[0]!;
+  const items: T[] = [];
+  let complete = true;
+  for (const [index, page] of pages.entries()) {
+    if (!complete) break;
+    items.push(...page.items);
+    // A short page ends the list; a later page's items would not be adjacent.
+    complete = page.items.length >= plan[index]!.perPage;
+  }
+  const lastPage = pages[pages.length - 1]!;
+  return {
+    offset: (firstRequest.page - 1) * firstRequest.perPage,
+    items,
+    moreAfter: complete && lastPage.hasNextPage,
+    total: pages.find((page) => page.total !== null)?.total ?? null,
+  };
+}
+
+function assemble<T>(fetched: Fetched<T>, window: { start: number; end: number }, endsAtCursor: boolean): Connection<T> {
+  const from = Math.max(0, window.start - fetched.offset);
+  const to = Math.max(from, window.end - fetched.offset);
+  const nodes = fetched.items.slice(from, to);
+  const edges = nodes.map((node, index) => ({ cursor: encodeCursor(window.start + index), node }));
+  const fetchedBeyondWindow = fetched.items.length > to;
+  return {
+    count: fetched.total,
+    nodes,
+    edges,
+    pageInfo: {
+      hasNextPage: fetchedBeyondWindow || (nodes.length === window.end - window.start && (fetched.moreAfter || endsAtCursor)),
+      hasPreviousPage: window.start > 0,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges[edges.length - 1]?.cursor ?? null,
+    },
+  };
+}
+
+/**
+ * A connection over a paginated REST list. The arguments are checked before any REST call. A
+ * window costs one REST call, or two when no single page size holds it; `last` without `before`
+ * first asks for 100 items to learn the total (and is done then for lists of up to 100).
+ */
+export async function restConnection<T>(args: ConnectionArgs, fetchPage: PageFetcher<T>): Promise<Connection<T>> {
+  const window = windowFor(args);
+  if (window.end !== null) {
+    return assemble(await fetchRange(fetchPage, window.start, window.end), { start: window.start, end: window.end }, window.endsAtCursor);
+  }
+  return tailConnection(window, fetchPage);
+}
+
+async function tailConnection<T>(window: ItemWindow, fetchPage: PageFetcher<T>): Promise<Connection<T>> {
+  const head = await fetchPage({ page: 1, perPage: MAX_PER_PAGE });
+  const total = head.total ?? (head.hasNextPage ? null : head.items.length);
+  if (total === null) {
+    throw badUserInput(
+      'This list has no total count (REST omits it past 10,000 items and for commits), so `last` needs a `before` cursor; page forward with `first` instead.',
+      'last',
+    );
+  }
+  const range = { start: Math.max(window.start, total - window.tailSize), end: total };
+  if (range.end <= head.items.length) {
+    return assemble({ offset: 0, items: head.items, moreAfter: false, total }, range, false);
+  }
+  const fetched = await fetchRange(fetchPage, range.start, range.end);
+  return assemble({ ...fetched, total: fetched.total ?? total }, range, false);
+}
+
+/** A connection over a list REST already returned whole (for example a runner's projects). */
+export function arrayConnection<T>(args: ConnectionArgs, all: ReadonlyArray<T>): Connection<T> {
+  const window = windowFor(args);
+  const end = window.end ?? all.length;
+  const start = window.end === null ? Math.max(window.start, all.length - window.tailSize) : window.start;
+  return assemble({ offset: 0, items: [...all], moreAfter: false, total: all.length }, { start, end: Math.min(end, all.length) }, false);
+}
+
+export type Edge<T> = Connection<T>['edges'][number];

@@ -1,0 +1,22 @@
+import { GroupsApi } from './groups.js';
+import { ProjectsApi } from './projects.js';
+import type { RestSession } from './rest-client.js';
+import { RunnersApi } from './runners.js';
+import { UsersApi } from './users.js';
+
+/** Every REST resource module, bound to one caller's session. */
+export interface DataSources {
+  runners: RunnersApi;
+  projects: ProjectsApi;
+  groups: GroupsApi;
+  users: UsersApi;
+}
+
+export function createDataSources(rest: RestSession): DataSources {
+  return {
+    runners: new RunnersApi(rest),
+    projects: new ProjectsApi(rest),
+    groups: new GroupsApi(rest),
+    users: new UsersApi(rest),
+  };
+}

@@ -1,0 +1,35 @@
+/** A REST parameter value before encoding; `undefined` and `null` parameters are left out. */
+export type RestParamValue =
+  | string
+  | number
+  | boolean
+  | null
+  | undefined
+  | ReadonlyArray<string | number>
+  | Readonly<Record<string, string | number | boolean | undefined>>;
+
+export type RestParams = Readonly<Record<string, RestParamValue>>;
+
+/**
+ * Encodes parameters the way the REST API reads them (rest-conventions §1): arrays as
+ * `key[]=a&key[]=b`, hashes as `key[sub]=v`, booleans as `true`/`false`. `URLSearchParams`
+ * encodes `+` as `%2B`, which the REST API requires for ISO 8601 offsets.
+ */
+export function toQueryString(params: RestParams | undefined): string {
+  if (!params) return '';
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) {
+      for (const item of value as ReadonlyArray<string | number>) search.append(`${key}[]`, String(item));
+    } else if (typeof value === 'object') {
+      for (const [subKey, subValue] of Object.entries(value)) {
+        if (subValue !== undefined) search.append(`${key}[${subKey}]`, String(subValue));
+      }
+    } else {
+      search.append(key, String(value));
+    }
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}

@@ -1,0 +1,104 @@
+import { redact, redactDeep } from '../redact.js';
+
+/** Why a REST call failed, before it has a status: the transport's own failures. */
+export type TransportFailure = 'timeout' | 'connection' | 'malformed-body';
+
+export interface RestErrorDetails {
+  method: string;
+  /** The REST path without host or query string: never the upstream's URL, never a token. */
+  path: string;
+  /** HTTP status, or 0 when no response arrived. */
+  status: number;
+  failure?: TransportFailure;
+  /** The body as REST sent it (`{"message": ...}`, `{"error": ...}`, plain text, ...). */
+  body?: unknown;
+  requestId?: string | undefined;
+  retryAfterSeconds?: number | undefined;
+  cause?: unknown;
+}
+
+/**
+ * The one error the REST transport throws. It understands every error body shape of
+ * rest-conventions §6: `message` as a string, an object of arrays or `{error}`; `error` with
+ * `error_description`; `error_code` of cherry-pick and revert; plain text.
+ */
+export class RestError extends Error {
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly failure: TransportFailure | undefined;
+  /** `message` of the REST body, redacted: a string, or an object of field errors. */
+  readonly restMessage: unknown;
+  /** `error` of the REST body (Grape and OAuth errors), redacted. */
+  readonly restError: string | undefined;
+  readonly errorDescription: string | undefined;
+  /** `error_code` of the REST body (`empty`, `conflict` for cherry-pick and revert). */
+  readonly errorCode: string | undefined;
+  readonly requestId: string | undefined;
+  readonly retryAfterSeconds: number | undefined;
+  /** The whole REST body, redacted, for payloads that carry structured outcomes. */
+  readonly body: unknown;
+
+  constructor(details: RestErrorDetails) {
+    const body = redactDeep(details.body);
+    const fields = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+    const restMessage = fields['message'] ?? (typeof body === 'string' && body.trim() ? body.trim().slice(0, 500) : undefined);
+    const restError = typeof fields['error'] === 'string' ? fields['error'] : undefined;
+    const summary = RestError.summarise(details, restMessage, restError);
+    super(redact(`${details.method} ${details.path} ${summary}`), { cause: details.cause });
+    this.name = 'RestError';
+    this.method = details.method;
+    this.path = redact(details.path);
+    this.status = details.status;
+    this.failure = details.failure;
+    this.restMessage = restMessage;
+    this.restError = restError;
+    this.errorDescription = typeof fields['error_description'] === 'string' ? fields['error_description'] : undefined;
+    this.errorCode = typeof fields['error_code'] === 'string' ? fields['error_code'] : undefined;
+    this.requestId = details.requestId;
+    this.retryAfterSeconds = details.retryAfterSeconds;
+    this.body = body;
+  }
+
+  /** The most useful human sentence REST gave, whichever body shape it used. */
+  get reason(): string {
+    if (typeof this.restMessage === 'string') return this.restMessage;
+    if (this.restMessage && typeof this.restMessage === 'object') {
+      const nested = (this.restMessage as Record<string, unknown>)['error'];
+      if (typeof nested === 'string') return nested;
+      return describeFieldErrors(this.restMessage as Record<string, unknown>);
+    }
+    if (this.errorDescription) return this.errorDescription;
+    if (this.restError) return this.restError;
+    return this.failure ? RestError.describeFailure(this.failure) : `HTTP ${this.status}`;
+  }
+
+  private static summarise(details: RestErrorDetails, message: unknown, error: string | undefined): string {
+    if (details.status === 0) return `failed: ${RestError.describeFailure(details.failure ?? 'connection')}`;
+    const text = typeof message === 'string' ? message : error ?? (message ? JSON.stringify(message) : '');
+    return `answered ${details.status}${text ? `: ${text}` : ''}`;
+  }
+
+  private static describeFailure(failure: TransportFailure): string {
+    switch (failure) {
+      case 'timeout':
+        return 'the upstream did not answer in time';
+      case 'connection':
+        return 'the upstream could not be reached';
+      case 'malformed-body':
+        return 'the upstream sent a body that is not valid JSON';
+    }
+  }
+}
+
+/** `{"title": ["is too long"], "path": ["has already been taken"]}` -> `title is too long; path ...`. */
+function describeFieldErrors(fields: Record<string, unknown>): string {
+  const parts: string[] = [];
+  for (const [field, problems] of Object.entries(fields)) {
+    const list = Array.isArray(problems) ? problems : [problems];
+    for (const problem of list) {
+      parts.push(typeof problem === 'string' ? `${field} ${problem}` : `${field} ${JSON.stringify(problem)}`);
+    }
+  }
+  return parts.join('; ');
+}

@@ -1,0 +1,125 @@
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import { RestError } from './datasources/rest-error.js';
+import { redact, redactDeep } from './redact.js';
+
+/** Every `extensions.code` the gateway itself produces. */
+export type GatewayErrorCode =
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'BAD_USER_INPUT'
+  | 'CONFLICT'
+  | 'RATE_LIMITED'
+  | 'UPSTREAM_UNAVAILABLE'
+  | 'UPSTREAM_ERROR'
+  | 'INTERNAL_SERVER_ERROR';
+
+/**
+ * The single table from a REST answer to a GraphQL error code (DESIGN.md "Errors").
+ * 405 (offset cap, keyset not available), 410 (registration tokens disabled), 412, 413 and 414 are
+ * answers to what the caller asked for, so they are the caller's to fix.
+ */
+const CODE_BY_STATUS: ReadonlyMap<number, GatewayErrorCode> = new Map([
+  [400, 'BAD_USER_INPUT'],
+  [401, 'UNAUTHENTICATED'],
+  [403, 'FORBIDDEN'],
+  [404, 'NOT_FOUND'],
+  [405, 'BAD_USER_INPUT'],
+  [409, 'CONFLICT'],
+  [410, 'BAD_USER_INPUT'],
+  [412, 'CONFLICT'],
+  [413, 'BAD_USER_INPUT'],
+  [414, 'BAD_USER_INPUT'],
+  [422, 'BAD_USER_INPUT'],
+  [429, 'RATE_LIMITED'],
+  [502, 'UPSTREAM_UNAVAILABLE'],
+  [503, 'UPSTREAM_UNAVAILABLE'],
+  [504, 'UPSTREAM_UNAVAILABLE'],
+]);
+
+export function codeForRestError(error: RestError): GatewayErrorCode {
+  if (error.status === 0) {
+    return error.failure === 'malformed-body' ? 'UPSTREAM_ERROR' : 'UPSTREAM_UNAVAILABLE';
+  }
+  if (error.failure === 'malformed-body') return 'UPSTREAM_ERROR';
+  return CODE_BY_STATUS.get(error.status) ?? (error.status >= 500 ? 'UPSTREAM_ERROR' : 'BAD_USER_INPUT');
+}
+
+/**
+ * A REST failure as a GraphQL error: the code, the REST status and message, the upstream's
+ * request id; never the upstream URL or a token (RestError is redacted when built).
+ */
+export function graphQLErrorFromRest(error: RestError): GraphQLError {
+  const code = codeForRestError(error);
+  const extensions: Record<string, unknown> = { code, restStatus: error.status };
+  if (error.restMessage !== undefined) extensions['restMessage'] = error.restMessage;
+  if (error.restError !== undefined) extensions['restError'] = error.restError;
+  if (error.requestId !== undefined) extensions['requestId'] = error.requestId;
+  if (error.retryAfterSeconds !== undefined) extensions['retryAfterSeconds'] = error.retryAfterSeconds;
+  return new GraphQLError(messageFor(code, error), { extensions });
+}
+
+function messageFor(code: GatewayErrorCode, error: RestError): string {
+  switch (code) {
+    case 'UNAUTHENTICATED':
+      return `Authentication is missing or invalid: ${error.reason}`;
+    case 'FORBIDDEN':
+      return `Not allowed: ${error.reason}`;
+    case 'NOT_FOUND':
+      return `Not found, or not visible to this credential: ${error.reason}`;
+    case 'RATE_LIMITED':
+      return `The upstream is rate limiting this credential${
+        error.retryAfterSeconds !== undefined ? `; retry after ${error.retryAfterSeconds} s` : ''
+      }: ${error.reason}`;
+    case 'UPSTREAM_UNAVAILABLE':
+      return `The REST API is unavailable: ${error.reason}`;
+    case 'UPSTREAM_ERROR':
+      return `The REST API failed: ${error.reason}`;
+    default:
+      return error.reason;
+  }
+}
+
+/** An argument the gateway refuses before any REST call. */
+export function badUserInput(message: string, argumentName?: string): GraphQLError {
+  return new GraphQLError(message, {
+    extensions: { code: 'BAD_USER_INPUT', ...(argumentName ? { argumentName } : {}) },
+  });
+}
+
+/** Turns whatever a resolver threw into a GraphQL error with a code (RestError -> the table). */
+export function toGraphQLError(error: unknown): GraphQLError {
+  if (error instanceof RestError) return graphQLErrorFromRest(error);
+  if (error instanceof GraphQLError) return error;
+  return new GraphQLError('Internal error in the gateway', { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+}
+
+/** The error a resolver threw, under graphql-js's wrapping (with or without a path). */
+function rootCause(error: unknown): unknown {
+  let current = error;
+  while (current instanceof GraphQLError && current.originalError) current = current.originalError;
+  return current;
+}
+
+/**
+ * Apollo's `formatError`: REST errors get their code from the table; errors with a code pass
+ * through; anything else is an internal error whose details stay in the server's log. Every
+ * message and extension is scrubbed of tokens on the way out.
+ */
+export function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+  const original = rootCause(error);
+  let result: GraphQLFormattedError = formatted;
+  if (original instanceof RestError) {
+    const mapped = graphQLErrorFromRest(original);
+    result = { ...formatted, message: mapped.message, extensions: { ...mapped.extensions } };
+  } else if (!formatted.extensions?.['code'] || formatted.extensions['code'] === 'INTERNAL_SERVER_ERROR') {
+    if (!(original instanceof GraphQLError)) {
+      result = { ...formatted, message: 'Internal error in the gateway', extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+    }
+  }
+  return {
+    ...result,
+    message: redact(result.message),
+    ...(result.extensions ? { extensions: redactDeep(result.extensions) as Record<string, unknown> } : {}),
+  };
+}

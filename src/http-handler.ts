@@ -1,0 +1,108 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { HeaderMap, type ApolloServer } from '@apollo/server';
+import type { GatewayContext } from './context.js';
+import type { Credential } from './datasources/credentials.js';
+import { credentialFromHeaders } from './datasources/credentials.js';
+
+/** Largest request body accepted, in bytes; GraphQL documents are small. */
+const MAX_BODY_BYTES = 1_000_000;
+
+export const GRAPHQL_PATH = '/graphql';
+
+export type ContextFactory = (credential: Credential | null, requestId: string) => GatewayContext;
+
+class HttpProblem extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify(body));
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new HttpProblem(413, `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A request id from the caller when it is a sane token, else a new one; sent upstream and back. */
+function requestIdOf(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  const text = Array.isArray(given) ? given[0] : given;
+  return text && /^[\w.:-]{1,128}$/.test(text) ? text : randomUUID();
+}
+
+/**
+ * The HTTP side of the gateway: Apollo Server on /graphql (POST for operations, GET for the
+ * landing page and GET queries), a redirect from / to it, and a liveness answer on /healthz.
+ */
+export function createHttpHandler(apollo: ApolloServer<GatewayContext>, createContext: ContextFactory) {
+  return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://gateway.invalid');
+    const requestId = requestIdOf(req);
+    res.setHeader('x-request-id', requestId);
+    try {
+      if (url.pathname === '/' && req.method === 'GET') {
+        res.writeHead(302, { location: GRAPHQL_PATH });
+        res.end();
+        return;
+      }
+      if (url.pathname === '/healthz') {
+        sendJson(res, 200, { status: 'ok' });
+        return;
+      }
+      if (url.pathname !== GRAPHQL_PATH) {
+        sendJson(res, 404, { errors: [{ message: `Nothing at ${url.pathname}; the API is at ${GRAPHQL_PATH}.` }] });
+        return;
+      }
+      const headers = new HeaderMap();
+      for (const [name, value] of Object.entries(req.headers)) {
+        if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+      }
+      const text = req.method === 'POST' ? await readBody(req) : '';
+      let body: unknown = text;
+      if (text && (headers.get('content-type') ?? '').includes('json')) {
+        try {
+          body = JSON.parse(text);
+        } catch {
+          throw new HttpProblem(400, 'The request body is not valid JSON.');
+        }
+      }
+      const credential = credentialFromHeaders(req.headers);
+      const response = await apollo.executeHTTPGraphQLRequest({
+        httpGraphQLRequest: { method: req.method ?? 'GET', headers, search: url.search, body },
+        context: () => Promise.resolve(createContext(credential, requestId)),
+      });
+      for (const [name, value] of response.headers) res.setHeader(name, value);
+      res.statusCode = response.status ?? 200;
+      if (response.body.kind === 'complete') {
+        res.end(response.body.string);
+        return;
+      }
+      for await (const chunk of response.body.asyncIterator) res.write(chunk);
+      res.end();
+    } catch (error) {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      if (error instanceof HttpProblem) {
+        sendJson(res, error.status, { errors: [{ message: error.message, extensions: { code: 'BAD_REQUEST' } }] });
+        return;
+      }
+      sendJson(res, 500, { errors: [{ message: 'Internal error in the gateway', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
+    }
+  };
+}

@@ -1,0 +1,137 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
+import type { Dispatcher } from 'undici';
+import { createContext, type GatewayContext } from './context.js';
+import type { Credential } from './datasources/credentials.js';
+import { RestClient } from './datasources/rest-client.js';
+import { formatError } from './errors.js';
+import { createHttpHandler, GRAPHQL_PATH } from './http-handler.js';
+import { createExecutableSchema, resolvers, typeDefs } from './schema/executable.js';
+import { RunnerStatusPollers } from './subscriptions/runner-status.js';
+import { attachWebSocketServer } from './websocket.js';
+
+export type { GatewayContext } from './context.js';
+export type { Credential } from './datasources/credentials.js';
+export { loadConfig, ConfigError, type GatewayConfig } from './config.js';
+
+export interface GatewayOptions {
+  /** Base URL of the REST API, with `/api/v4`. */
+  upstreamUrl: string;
+  /** An undici dispatcher of your own for the REST calls; default a bounded Pool per upstream. */
+  dispatcher?: Dispatcher;
+  upstreamTimeoutMs?: number;
+  upstreamConnections?: number;
+  /** Milliseconds between two polls of a watched runner (default 5000). */
+  runnerPollIntervalMs?: number;
+  /** DataLoader batching and per-request caching (default true). */
+  batching?: boolean;
+  /** Apollo Sandbox landing page on GET /graphql (default true). */
+  landingPage?: boolean;
+  /** Schema introspection (default true). */
+  introspection?: boolean;
+}
+
+export interface ListeningGateway {
+  /** `http://host:port/graphql`. */
+  url: string;
+  /** `ws://host:port/graphql`. */
+  wsUrl: string;
+  port: number;
+}
+
+export interface Gateway {
+  schema: ReturnType<typeof createExecutableSchema>;
+  typeDefs: string;
+  resolvers: typeof resolvers;
+  /** A context for one operation of a caller; the same one HTTP and WebSocket use. */
+  createContext(credential: Credential | null, requestId?: string): GatewayContext;
+  apollo: ApolloServer<GatewayContext>;
+  httpServer: Server;
+  pollers: RunnerStatusPollers;
+  /** Starts Apollo and listens for HTTP and WebSocket on one port. */
+  listen(options: { port: number; host?: string }): Promise<ListeningGateway>;
+  /** Stops accepting, drains requests, ends subscriptions and pollers, closes upstream connections. */
+  close(): Promise<void>;
+}
+
+/** Builds the gateway: schema, REST transport, poller registry, Apollo Server and the WebSocket side. */
+export function createGateway(options: GatewayOptions): Gateway {
+  const restClient = new RestClient({
+    baseUrl: options.upstreamUrl,
+    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+    ...(options.upstreamTimeoutMs ? { timeoutMs: options.upstreamTimeoutMs } : {}),
+    ...(options.upstreamConnections ? { connections: options.upstreamConnections } : {}),
+  });
+  const pollers = new RunnerStatusPollers({ restClient, intervalMs: options.runnerPollIntervalMs ?? 5_000 });
+  const dependencies = { restClient, pollers, batching: options.batching ?? true };
+  const contextFor = (credential: Credential | null, requestId?: string) => createContext(dependencies, credential, requestId);
+
+  const schema = createExecutableSchema();
+  const httpServer = createServer();
+  const webSocket = attachWebSocketServer(httpServer, schema, contextFor);
+  const apollo = new ApolloServer<GatewayContext>({
+    schema,
+    formatError,
+    introspection: options.introspection ?? true,
+    includeStacktraceInErrorResponses: false,
+    plugins: [
+      ApolloServerPluginDrainHttpServer({ httpServer }),
+      {
+        serverWillStart() {
+          return Promise.resolve({
+            async drainServer() {
+              pollers.close();
+              await webSocket.close();
+            },
+          });
+        },
+      },
+      options.landingPage === false
+        ? ApolloServerPluginLandingPageDisabled()
+        : ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
+    ],
+  });
+  const handle = createHttpHandler(apollo, contextFor);
+  httpServer.on('request', (req, res) => void handle(req, res));
+
+  let started = false;
+  return {
+    schema,
+    typeDefs,
+    resolvers,
+    createContext: contextFor,
+    apollo,
+    httpServer,
+    pollers,
+    async listen({ port, host = '127.0.0.1' }) {
+      await apollo.start();
+      started = true;
+      await new Promise<void>((resolve, reject) => {
+        httpServer.once('error', reject);
+        httpServer.listen(port, host, () => {
+          httpServer.off('error', reject);
+          resolve();
+        });
+      });
+      const address = httpServer.address() as AddressInfo;
+      const hostForUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      return {
+        url: `http://${hostForUrl}:${address.port}${GRAPHQL_PATH}`,
+        wsUrl: `ws://${hostForUrl}:${address.port}${GRAPHQL_PATH}`,
+        port: address.port,
+      };
+    },
+    async close() {
+      if (started) await apollo.stop();
+      else {
+        pollers.close();
+        await webSocket.close();
+      }
+      await restClient.close();
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import DataLoader from 'dataloader';
+import type { DataSources } from './datasources/index.js';
+import type { GroupSchema } from './datasources/groups.js';
+import type { ProjectSchema } from './datasources/projects.js';
+import type { RunnerSchema } from './datasources/runners.js';
+import type { UserSchema } from './datasources/users.js';
+
+/**
+ * The by-key loaders of one request. REST has no multi-get for these resources, so a batch runs
+ * its fetches concurrently; what DataLoader buys is that a resource asked for by many fields is
+ * fetched once per request. Loaders are made per request and per credential and never outlive
+ * them, so a cache can never answer one caller with another's data.
+ */
+export interface Loaders {
+  runner: DataLoader<number, RunnerSchema>;
+  project: KeyedLoader<ProjectSchema>;
+  group: KeyedLoader<GroupSchema>;
+  user: DataLoader<number, UserSchema>;
+}
+
+export interface LoaderOptions {
+  /** Off switches batching and per-request caching, to measure what they buy (bench only). */
+  batching: boolean;
+}
+
+/**
+ * Projects and groups are reached both by numeric id and by full path; this keeps one cache for
+ * both, priming the other key whenever a record arrives.
+ */
+export class KeyedLoader<T extends { id: number }> {
+  private readonly loader: DataLoader<number | string, T, string>;
+
+  constructor(
+    fetch: (key: number | string) => Promise<T>,
+    private readonly pathOf: (record: T) => string | undefined,
+    options: LoaderOptions,
+  ) {
+    this.loader = new DataLoader<number | string, T, string>(
+      async (keys) => {
+        const results = await Promise.allSettled(keys.map((key) => fetch(key)));
+        return results.map((result) => {
+          if (result.status === 'rejected') return result.reason instanceof Error ? result.reason : new Error(String(result.reason));
+          this.prime(result.value);
+          return result.value;
+        });
+      },
+      { cacheKeyFn: cacheKey, batch: options.batching, cache: options.batching },
+    );
+  }
+
+  load(key: number | string): Promise<T> {
+    return this.loader.load(key);
+  }
+
+  /** Stores a record under its id and its full path, unless a fuller one is already there. */
+  prime(record: T): void {
+    this.loader.prime(record.id, record);
+    const path = this.pathOf(record);
+    if (path) this.loader.prime(path, record);
+  }
+
+  clear(record: Pick<T, 'id'> & Partial<T>): void {
+    this.loader.clear(record.id);
+    const path = this.pathOf(record as T);
+    if (path) this.loader.clear(path);
+  }
+}
+
+/** Numeric ids and digit-only strings are the same key; paths are case-insensitive in GitLab. */
+function cacheKey(key: number | string): string {
+  return typeof key === 'number' || /^\d+$/.test(key) ? `id:${key}` : `path:${key.toLowerCase()}`;
+}
+
+function byId<T>(fetch: (id: number) => Promise<T>, options: LoaderOptions): DataLoader<number, T> {
+  return new DataLoader<number, T>(
+    async (ids) => {
+      const results = await Promise.allSettled(ids.map((id) => fetch(id)));
+      return results.map((result) =>
+        result.status === 'fulfilled' ? result.value : result.reason instanceof Error ? result.reason : new Error(String(result.reason)),
+      );
+    },
+    { batch: options.batching, cache: options.batching },
+  );
+}
+
+export function createLoaders(api: DataSources, options: LoaderOptions): Loaders {
+  return {
+    runner: byId((id) => api.runners.show(id), options),
+    project: new KeyedLoader((key) => api.projects.show(key), (project) => project.path_with_namespace, options),
+    group: new KeyedLoader((key) => api.groups.show(key), (group) => group.full_path, options),
+    user: byId((id) => api.users.show(id), options),
+  };
+}

@@ -1,0 +1,29 @@
+/**
+ * Token scrubbing for anything that leaves the gateway (errors, logs). GitLab tokens carry
+ * recognisable prefixes (personal `glpat-`, OAuth `gloas-`, runner `glrt-`, CI job `glcbt-`,
+ * deploy `gldt-`, feed `glft-`, ...) and legacy runner registration tokens start `GR1348941`.
+ */
+const TOKEN_PATTERN = /\b(?:gl[a-z]{2,8}-|GR1348941)[0-9A-Za-z_.-]+/g;
+
+export const REDACTED = '[REDACTED]';
+
+/** Replaces every GitLab-looking token, and any of the given secrets, with `[REDACTED]`. */
+export function redact(text: string, secrets: ReadonlyArray<string> = []): string {
+  let result = text.replace(TOKEN_PATTERN, REDACTED);
+  for (const secret of secrets) {
+    if (secret.length >= 4) result = result.split(secret).join(REDACTED);
+  }
+  return result;
+}
+
+/** Redacts every string inside a JSON-like value (REST error bodies can be objects of arrays). */
+export function redactDeep(value: unknown, secrets: ReadonlyArray<string> = []): unknown {
+  if (typeof value === 'string') return redact(value, secrets);
+  if (Array.isArray(value)) return value.map((item) => redactDeep(item, secrets));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, redactDeep(item, secrets)]),
+    );
+  }
+  return value;
+}

@@ -1,0 +1,47 @@
+import type { Resolvers } from '../__generated__/resolvers-types.js';
+import { Group } from './groups/Group.js';
+import { groupQueries } from './groups/Query.js';
+import { Node, nodeQueries } from './node.js';
+import { Namespace, Project } from './projects/Project.js';
+import { projectQueries } from './projects/Query.js';
+import { CiJob, Pipeline } from './runners/CiJob.js';
+import { CiRunner } from './runners/CiRunner.js';
+import { runnerMutations } from './runners/Mutation.js';
+import { runnerQueries } from './runners/Query.js';
+import { runnerSubscriptions } from './runners/Subscription.js';
+import { DateScalar, Time } from './scalars.js';
+import { Commit } from './commits/Commit.js';
+import { User } from './users/User.js';
+import { userQueries } from './users/Query.js';
+
+/**
+ * The resolver map, assembled explicitly so that a type without resolvers is a decision, not an
+ * accident. Fields not listed read their REST field (see record-fields.ts); enums get their REST
+ * values from the schema (see schema/enum-values.ts).
+ */
+export const resolvers: Resolvers = {
+  Time,
+  Date: DateScalar,
+  Query: {
+    ...nodeQueries,
+    ...userQueries,
+    ...runnerQueries,
+    ...projectQueries,
+    ...groupQueries,
+  },
+  Mutation: {
+    ...runnerMutations,
+  },
+  Subscription: {
+    ...runnerSubscriptions,
+  },
+  Node,
+  User,
+  CiRunner,
+  CiJob,
+  Pipeline,
+  Commit,
+  Project,
+  Namespace,
+  Group,
+};

@@ -1,0 +1,49 @@
+import type { NodeResolvers, QueryResolvers, ResolversTypes } from '../__generated__/resolvers-types.js';
+import type { GatewayContext } from '../context.js';
+import { badUserInput } from '../errors.js';
+import { parseGlobalId } from './global-id.js';
+import { nullWhenNotFound } from './lookups.js';
+
+type NodeValue = ResolversTypes['Node'] & { __typename: string };
+
+/** The classes `node(id:)` can fetch, each by REST's look-up by id alone. */
+const NODE_FETCHERS: Readonly<Record<string, { typename: string; load: (id: number, context: GatewayContext) => Promise<object> }>> = {
+  'Ci::Runner': { typename: 'CiRunner', load: (id, { loaders }) => loaders.runner.load(id) },
+  Project: { typename: 'Project', load: (id, { loaders }) => loaders.project.load(id) },
+  Group: { typename: 'Group', load: (id, { loaders }) => loaders.group.load(id) },
+  User: { typename: 'User', load: (id, { loaders }) => loaders.user.load(id) },
+};
+
+const MAX_NODES = 100;
+
+function fetcherFor(globalId: string, argumentName: string) {
+  const { className, id } = parseGlobalId(globalId, argumentName);
+  const fetcher = NODE_FETCHERS[className];
+  if (!fetcher) {
+    throw badUserInput(`\`${argumentName}\` names a ${className}, which cannot be fetched by ID alone; supported: ${Object.keys(NODE_FETCHERS).join(', ')}.`, argumentName);
+  }
+  return { fetcher, id };
+}
+
+async function resolveNode(fetcher: (typeof NODE_FETCHERS)[string], id: number, context: GatewayContext): Promise<NodeValue | null> {
+  const record = await nullWhenNotFound(fetcher.load(id, context));
+  // A copy, so the loader's cached record is never changed; __typename picks the object type.
+  return record ? ({ ...record, __typename: fetcher.typename } as NodeValue) : null;
+}
+
+export const nodeQueries: Pick<QueryResolvers, 'node' | 'nodes'> = {
+  node(_parent, { id }, context) {
+    const { fetcher, id: numericId } = fetcherFor(id, 'id');
+    return resolveNode(fetcher, numericId, context);
+  },
+  nodes(_parent, { ids }, context) {
+    if (ids.length > MAX_NODES) throw badUserInput(`\`ids\` holds at most ${MAX_NODES} IDs; got ${ids.length}.`, 'ids');
+    // All IDs are checked before the first REST call; then each entry succeeds or fails alone.
+    const targets = ids.map((id) => fetcherFor(id, 'ids'));
+    return targets.map(({ fetcher, id }) => resolveNode(fetcher, id, context)) as unknown as Array<NodeValue | null>;
+  },
+};
+
+export const Node: NodeResolvers = {
+  __resolveType: (value) => (value as NodeValue).__typename as ReturnType<NonNullable<NodeResolvers['__resolveType']>> & string,
+};

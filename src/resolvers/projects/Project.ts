@@ -1,0 +1,35 @@
+import type { NamespaceResolvers, ProjectResolvers } from '../../__generated__/resolvers-types.js';
+import type { GroupSchema } from '../../datasources/groups.js';
+import { restConnection } from '../../connections/connection.js';
+import { FULL_RECORD_LOADERS } from '../full-records.js';
+import { toGlobalId } from '../global-id.js';
+import { readRecordField } from '../record-fields.js';
+import { runnerListFilters } from '../runners/filters.js';
+import type { ProjectSchema } from '../../datasources/projects.js';
+
+export const Project: ProjectResolvers = {
+  id: (project) => toGlobalId('Project', project.id),
+  fullPath: async (project, _args, context) =>
+    (await readRecordField(project, 'path_with_namespace', context, FULL_RECORD_LOADERS['Project'])) as string,
+  async group(project, _args, context) {
+    const namespace = (await readRecordField(project, 'namespace', context, FULL_RECORD_LOADERS['Project'])) as ProjectSchema['namespace'];
+    if (!namespace || namespace.kind !== 'group') return null;
+    // The namespace is the group's summary; any further field is fetched through the group loader.
+    const group: GroupSchema = { id: namespace.id, full_path: namespace.full_path };
+    if (namespace.name !== undefined) group.name = namespace.name;
+    if (namespace.path !== undefined) group.path = namespace.path;
+    if (namespace.web_url !== undefined) group.web_url = namespace.web_url;
+    if (namespace.avatar_url !== undefined) group.avatar_url = namespace.avatar_url;
+    if (namespace.parent_id !== undefined) group.parent_id = namespace.parent_id;
+    return group;
+  },
+  runners(project, args, { api }) {
+    const filters = runnerListFilters(args);
+    return restConnection(args, (page) => api.runners.forProject(project.id, filters, page));
+  },
+};
+
+export const Namespace: NamespaceResolvers = {
+  id: (namespace) => toGlobalId('Namespace', namespace.id),
+  parentId: (namespace) => (namespace.parent_id ? toGlobalId('Namespace', namespace.parent_id) : null),
+};

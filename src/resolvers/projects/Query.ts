@@ -1,0 +1,15 @@
+import type { QueryResolvers } from '../../__generated__/resolvers-types.js';
+import { badUserInput } from '../../errors.js';
+import { nullWhenNotFound } from '../lookups.js';
+
+/** A project or group full path: segments separated by single slashes, no blanks. */
+export function checkFullPath(fullPath: string, argumentName = 'fullPath'): string {
+  if (!/^[^/\s]+(\/[^/\s]+)*$/.test(fullPath) || fullPath.length > 1024) {
+    throw badUserInput(`\`${argumentName}\` must be a full path such as \`group/project\`; got "${fullPath.slice(0, 100)}".`, argumentName);
+  }
+  return fullPath;
+}
+
+export const projectQueries: Pick<QueryResolvers, 'project'> = {
+  project: (_parent, { fullPath }, { loaders }) => nullWhenNotFound(loaders.project.load(checkFullPath(fullPath))),
+};

@@ -1,0 +1,59 @@
+import { defaultFieldResolver, isObjectType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import type { GatewayContext } from '../context.js';
+
+/** Loads the full REST record of an object whose embedded record lacks a field. */
+export type FullRecordLoader = (parent: { id: number }, context: GatewayContext) => Promise<object>;
+
+function snakeCase(name: string): string {
+  return name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+}
+
+function own(record: object, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(record, key);
+}
+
+/**
+ * Reads a REST field for a GraphQL field, from the parent record when it has it, otherwise from
+ * the full record (fetched once per request through the type's loader). This is how an embedded
+ * project or user answers any field without a resolver per field.
+ */
+export async function readRecordField(
+  parent: { id: number },
+  key: string,
+  context: GatewayContext,
+  loadFull: FullRecordLoader | undefined,
+): Promise<unknown> {
+  if (own(parent, key)) return (parent as Record<string, unknown>)[key];
+  if (!loadFull) return null;
+  const full = (await loadFull(parent, context)) as Record<string, unknown>;
+  return full[key] ?? null;
+}
+
+/**
+ * Gives every field without an explicit resolver the REST reading: `fooBar` reads `foo_bar` from
+ * the parent record, or `fooBar` when the parent is one of the gateway's own objects (payloads,
+ * connections). Types listed in `fullRecords` fetch their full record when the parent lacks the
+ * field. Snake_case never reaches the schema, and no resolver maps fields by hand.
+ */
+export function installRecordFieldResolvers(
+  schema: GraphQLSchema,
+  fullRecords: Readonly<Record<string, FullRecordLoader>>,
+): void {
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith('__')) continue;
+    const loadFull = fullRecords[type.name];
+    for (const field of Object.values(type.getFields())) {
+      if (field.resolve && field.resolve !== defaultFieldResolver) continue;
+      const key = snakeCase(field.name);
+      const resolve: GraphQLFieldResolver<Record<string, unknown>, GatewayContext> = (parent, _args, context) => {
+        if (own(parent, key)) return parent[key];
+        if (key !== field.name && own(parent, field.name)) return parent[field.name];
+        if (loadFull && typeof parent['id'] === 'number') {
+          return readRecordField(parent as { id: number }, key, context, loadFull);
+        }
+        return null;
+      };
+      field.resolve = resolve;
+    }
+  }
+}

@@ -1,0 +1,140 @@
+import type { MutationResolvers, RunnerUpdateInput } from '../../__generated__/resolvers-types.js';
+import type { RunnerEdit } from '../../datasources/runners.js';
+import { RestError } from '../../datasources/rest-error.js';
+import { badUserInput } from '../../errors.js';
+import { idFromGlobalId, toGlobalId } from '../global-id.js';
+
+/** `paused` and its deprecated negation `active` as REST's `active`; both at odds is refused. */
+function activeFlag(input: { paused?: boolean | null; active?: boolean | null }): boolean | undefined {
+  const fromPaused = input.paused === null || input.paused === undefined ? undefined : !input.paused;
+  const fromActive = input.active ?? undefined;
+  if (fromPaused !== undefined && fromActive !== undefined && fromPaused !== fromActive) {
+    throw badUserInput('`paused` and `active` contradict each other; give only `paused`.', 'paused');
+  }
+  return fromPaused ?? fromActive;
+}
+
+/** The REST body of a runner update or registration, checked before any REST call. */
+function runnerSettings(input: Omit<RunnerUpdateInput, 'id' | 'clientMutationId'>): RunnerEdit {
+  if (input.maximumTimeout !== null && input.maximumTimeout !== undefined && input.maximumTimeout < 0) {
+    throw badUserInput('`maximumTimeout` must be a number of seconds, not negative.', 'maximumTimeout');
+  }
+  const settings: RunnerEdit = {};
+  const active = activeFlag(input);
+  if (active !== undefined) settings.active = active;
+  if (input.description !== null && input.description !== undefined) settings.description = input.description;
+  if (input.tagList !== null && input.tagList !== undefined) settings.tag_list = [...input.tagList];
+  if (input.runUntagged !== null && input.runUntagged !== undefined) settings.run_untagged = input.runUntagged;
+  if (input.locked !== null && input.locked !== undefined) settings.locked = input.locked;
+  if (input.accessLevel) settings.access_level = input.accessLevel;
+  if (input.maximumTimeout !== null && input.maximumTimeout !== undefined) settings.maximum_timeout = input.maximumTimeout;
+  if (input.maintenanceNote !== null && input.maintenanceNote !== undefined) settings.maintenance_note = input.maintenanceNote;
+  return settings;
+}
+
+function checkProjectPath(path: string): string {
+  if (!/^[^/\s]+(\/[^/\s]+)+$/.test(path) && !/^\d+$/.test(path)) {
+    throw badUserInput('`projectPath` must be a project full path such as `group/project`.', 'projectPath');
+  }
+  return path;
+}
+
+/** REST refuses to disable a runner in its only project with a 403 that is an outcome, not a denial. */
+function isOnlyProjectRefusal(error: unknown): error is RestError {
+  return error instanceof RestError && error.status === 403 && /only one project/i.test(error.reason);
+}
+
+export const runnerMutations: Pick<
+  MutationResolvers,
+  | 'runnerUpdate'
+  | 'runnerDelete'
+  | 'runnerRegister'
+  | 'runnerUnregister'
+  | 'runnerVerify'
+  | 'runnerAssignToProject'
+  | 'runnerUnassignFromProject'
+> = {
+  async runnerUpdate(_parent, { input }, { api, loaders }) {
+    const runnerId = idFromGlobalId(input.id, 'Ci::Runner', 'id');
+    const changes = runnerSettings(input);
+    if (Object.keys(changes).length === 0) {
+      throw badUserInput('Give at least one field to change.', 'input');
+    }
+    const runner = await api.runners.edit(runnerId, changes);
+    loaders.runner.clear(runnerId).prime(runnerId, runner);
+    return { clientMutationId: input.clientMutationId ?? null, errors: [], runner };
+  },
+
+  async runnerDelete(_parent, { input }, { api, loaders }) {
+    const runnerId = idFromGlobalId(input.id, 'Ci::Runner', 'id');
+    await api.runners.remove(runnerId);
+    loaders.runner.clear(runnerId);
+    return { clientMutationId: input.clientMutationId ?? null, errors: [] };
+  },
+
+  async runnerRegister(_parent, { input }, { api }) {
+    if (!input.registrationToken.trim()) throw badUserInput('`registrationToken` must not be empty.', 'registrationToken');
+    const { registrationToken, info, clientMutationId, ...settings } = input;
+    const registered = await api.runners.register({
+      token: registrationToken,
+      ...runnerSettings(settings),
+      ...(info ? { info: Object.fromEntries(Object.entries(info).filter(([, value]) => value !== null && value !== undefined)) } : {}),
+    });
+    return {
+      clientMutationId: clientMutationId ?? null,
+      errors: [],
+      id: registered.id === undefined ? null : toGlobalId('Ci::Runner', registered.id),
+      token: registered.token ?? null,
+      tokenExpiresAt: registered.token_expires_at ?? null,
+    };
+  },
+
+  async runnerUnregister(_parent, { input }, { api }) {
+    if (!input.token.trim()) throw badUserInput('`token` must not be empty.', 'token');
+    await api.runners.removeByToken(input.token);
+    return { clientMutationId: input.clientMutationId ?? null, errors: [] };
+  },
+
+  async runnerVerify(_parent, { input }, { api }) {
+    if (!input.token.trim()) throw badUserInput('`token` must not be empty.', 'token');
+    const clientMutationId = input.clientMutationId ?? null;
+    try {
+      const verified = await api.runners.verify(input.token);
+      return {
+        clientMutationId,
+        errors: [],
+        valid: true,
+        runnerId: verified.id === undefined ? null : toGlobalId('Ci::Runner', verified.id),
+        tokenExpiresAt: verified.token_expires_at ?? null,
+      };
+    } catch (error) {
+      // rest-v4-api.md: 403 means the token is not valid; that is the answer, not a failure.
+      if (error instanceof RestError && error.status === 403) {
+        return { clientMutationId, errors: [], valid: false, runnerId: null, tokenExpiresAt: null };
+      }
+      throw error;
+    }
+  },
+
+  async runnerAssignToProject(_parent, { input }, { api, loaders }) {
+    const runnerId = idFromGlobalId(input.runnerId, 'Ci::Runner', 'runnerId');
+    const projectPath = checkProjectPath(input.projectPath);
+    const runner = await api.runners.enableInProject(projectPath, runnerId);
+    loaders.runner.clear(runnerId);
+    return { clientMutationId: input.clientMutationId ?? null, errors: [], runner };
+  },
+
+  async runnerUnassignFromProject(_parent, { input }, { api, loaders }) {
+    const runnerId = idFromGlobalId(input.runnerId, 'Ci::Runner', 'runnerId');
+    const projectPath = checkProjectPath(input.projectPath);
+    const clientMutationId = input.clientMutationId ?? null;
+    try {
+      await api.runners.disableInProject(projectPath, runnerId);
+    } catch (error) {
+      if (isOnlyProjectRefusal(error)) return { clientMutationId, errors: [error.reason] };
+      throw error;
+    }
+    loaders.runner.clear(runnerId);
+    return { clientMutationId, errors: [] };
+  },
+};

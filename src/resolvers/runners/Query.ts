@@ -1,0 +1,28 @@
+import type { QueryResolvers } from '../../__generated__/resolvers-types.js';
+import { restConnection } from '../../connections/connection.js';
+import { RestError } from '../../datasources/rest-error.js';
+import { idFromGlobalId } from '../global-id.js';
+import { runnerListFilters } from './filters.js';
+
+export const runnerQueries: Pick<QueryResolvers, 'runner' | 'runners' | 'allRunners'> = {
+  async runner(_parent, { id }, { loaders }) {
+    const runnerId = idFromGlobalId(id, 'Ci::Runner', 'id');
+    try {
+      return await loaders.runner.load(runnerId);
+    } catch (error) {
+      // A nullable look-up answers null for "not found"; 403 stays an error so it is not mistaken for absence.
+      if (error instanceof RestError && error.status === 404) return null;
+      throw error;
+    }
+  },
+
+  runners(_parent, args, { api }) {
+    const filters = runnerListFilters(args);
+    return restConnection(args, (page) => api.runners.all(filters, page));
+  },
+
+  allRunners(_parent, args, { api }) {
+    const filters = runnerListFilters(args, true);
+    return restConnection(args, (page) => api.runners.allInstance(filters, page));
+  },
+};

@@ -1,0 +1,25 @@
+import type { SubscriptionResolvers } from '../../__generated__/resolvers-types.js';
+import type { RunnerSchema } from '../../datasources/runners.js';
+import { graphQLErrorFromRest } from '../../errors.js';
+import { GraphQLError } from 'graphql';
+import type { RunnerStatusEvent } from '../../subscriptions/runner-status.js';
+import { idFromGlobalId } from '../global-id.js';
+
+export const runnerSubscriptions: Pick<SubscriptionResolvers, 'ciRunnerStatusUpdated'> = {
+  ciRunnerStatusUpdated: {
+    async subscribe(_parent, { runnerId }, { credential, pollers }) {
+      const id = idFromGlobalId(runnerId, 'Ci::Runner', 'runnerId');
+      if (!credential) {
+        throw new GraphQLError('Subscribing to a runner needs a credential in the connection_init payload.', {
+          extensions: { code: 'UNAUTHENTICATED' },
+        });
+      }
+      return pollers.subscribe(credential, id);
+    },
+    // An error that ended the poller reaches the subscriber as a GraphQL error, then the stream ends.
+    resolve: (event: RunnerStatusEvent): RunnerSchema => {
+      if ('error' in event) throw graphQLErrorFromRest(event.error);
+      return event.runner;
+    },
+  },
+};

@@ -1,0 +1,36 @@
+import { GraphQLScalarType, Kind, type ValueNode } from 'graphql';
+import { badUserInput } from '../errors.js';
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+function stringScalar(name: string, description: string, pattern: RegExp, example: string): GraphQLScalarType<string, string> {
+  const check = (value: unknown): string => {
+    if (typeof value !== 'string' || !pattern.test(value) || Number.isNaN(Date.parse(value))) {
+      throw badUserInput(`${name} must look like ${example}; got ${JSON.stringify(value)}.`);
+    }
+    return value;
+  };
+  return new GraphQLScalarType<string, string>({
+    name,
+    description,
+    // REST already sends ISO 8601 text; it goes out exactly as received, offset included.
+    serialize: (value) => String(value),
+    parseValue: check,
+    parseLiteral: (node: ValueNode) => check(node.kind === Kind.STRING ? node.value : undefined),
+  });
+}
+
+export const Time = stringScalar(
+  'Time',
+  'An ISO 8601 timestamp, as the REST API returns it (for example `2016-01-04T15:31:51.081Z`).',
+  ISO_TIME,
+  '2016-01-04T15:31:51.081Z',
+);
+
+export const DateScalar = stringScalar(
+  'Date',
+  'A calendar date without a time, `YYYY-MM-DD` (for example a due date or an expiry date).',
+  ISO_DATE,
+  '2025-11-08',
+);

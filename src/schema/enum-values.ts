@@ -1,0 +1,25 @@
+import { isEnumType, type GraphQLSchema } from 'graphql';
+
+/**
+ * GraphQL enum values are SCREAMING_SNAKE; REST uses the same words in lower case (`ONLINE` ->
+ * `online`, `INSTANCE_TYPE` -> `instance_type`). Enums whose REST values are something else
+ * (integers such as access levels) are listed here.
+ */
+export const ENUM_VALUE_OVERRIDES: Readonly<Record<string, Readonly<Record<string, string | number>>>> = {};
+
+/**
+ * For every enum of the schema, its values mapped to what REST sends and expects. The runtime
+ * uses this as the enums' internal values, and codegen as `enumValues`, so that resolvers and
+ * data sources speak REST's strings and the two can never drift apart.
+ */
+export function restEnumValues(schema: GraphQLSchema): Record<string, Record<string, string | number>> {
+  const tables: Record<string, Record<string, string | number>> = {};
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isEnumType(type) || type.name.startsWith('__')) continue;
+    const overrides = ENUM_VALUE_OVERRIDES[type.name] ?? {};
+    tables[type.name] = Object.fromEntries(
+      type.getValues().map((value) => [value.name, overrides[value.name] ?? value.name.toLowerCase()]),
+    );
+  }
+  return tables;
+}
