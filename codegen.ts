@@ -6,6 +6,7 @@ import { buildSchemaFromFiles } from './src/schema/sdl.js';
 const CONNECTION_NODES: Record<string, string> = {
   CiRunner: 'RunnerSchema',
   CiJob: 'RunnerJobSchema',
+  CiRunnerManager: 'RunnerManagerSchema',
   Project: 'ProjectSchema',
 };
 
@@ -36,6 +37,7 @@ const config: CodegenConfig = {
         mappers: {
           CiRunner: '../datasources/runners.js#RunnerSchema',
           CiJob: '../datasources/runners.js#RunnerJobSchema',
+          CiRunnerManager: '../datasources/runners.js#RunnerManagerSchema',
           Pipeline: '../datasources/runners.js#PipelineSummarySchema',
           Commit: '../datasources/runners.js#CommitSummarySchema',
           Project: '../datasources/projects.js#ProjectSchema',

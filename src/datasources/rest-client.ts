@@ -32,6 +32,8 @@ export interface RestRequest {
   body?: unknown;
   credential: Credential | null;
   requestId?: string | undefined;
+  /** Endpoint-specific headers, such as the `Runner-Token` of runner-facing routes. */
+  headers?: Readonly<Record<string, string>> | undefined;
 }
 
 export interface RestResponse<T> {
@@ -72,7 +74,7 @@ export class RestClient {
   }
 
   async request<T>(request: RestRequest): Promise<RestResponse<T>> {
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { ...request.headers, accept: 'application/json' };
     if (request.credential) {
       const [name, value] = credentialHeader(request.credential);
       headers[name] = value;
@@ -173,8 +175,8 @@ export class RestSession {
     private readonly requestId?: string,
   ) {}
 
-  async get<T>(path: string, query?: RestParams): Promise<T> {
-    return (await this.call<T>('GET', path, query)).body;
+  async get<T>(path: string, query?: RestParams, headers?: Readonly<Record<string, string>>): Promise<T> {
+    return (await this.call<T>('GET', path, query, undefined, headers)).body;
   }
 
   async getPage<T>(path: string, page: PageRequest, query?: RestParams): Promise<Page<T>> {
@@ -200,8 +202,8 @@ export class RestSession {
     return new RestSession(this.client, null, this.requestId);
   }
 
-  private call<T>(method: RestRequest['method'], path: string, query?: RestParams, body?: unknown) {
-    return this.client.request<T>({ method, path, query, body, credential: this.credential, requestId: this.requestId });
+  private call<T>(method: RestRequest['method'], path: string, query?: RestParams, body?: unknown, headers?: Readonly<Record<string, string>>) {
+    return this.client.request<T>({ method, path, query, body, headers, credential: this.credential, requestId: this.requestId });
   }
 }
 

@@ -80,6 +80,21 @@ export interface RunnerJobSchema {
   project?: ProjectSchema | null;
 }
 
+/** A runner manager (`GET /runners/:id/managers`). */
+export interface RunnerManagerSchema {
+  id: number;
+  system_id?: string;
+  version?: string | null;
+  revision?: string | null;
+  platform?: string | null;
+  architecture?: string | null;
+  created_at?: string;
+  contacted_at?: string | null;
+  ip_address?: string | null;
+  status?: RunnerStatus;
+  job_execution_status?: string;
+}
+
 /** Filters shared by the runner lists; `scope` is the deprecated one. */
 export interface RunnerListFilters {
   type?: RunnerType | undefined;
@@ -161,6 +176,26 @@ export class RunnersApi {
       order_by: filters.orderBy,
       sort: filters.sort,
     });
+  }
+
+  managers(id: number, page: PageRequest): Promise<Page<RunnerManagerSchema>> {
+    return this.rest.getPage<RunnerManagerSchema>(restPath`/runners/${id}/managers`, page);
+  }
+
+  /** A new authentication token for a runner the caller may manage. */
+  async resetToken(id: number): Promise<RunnerTokenSchema> {
+    return (await this.rest.post<RunnerTokenSchema>(restPath`/runners/${id}/reset_authentication_token`)).body;
+  }
+
+  /** A new authentication token, proven by the current one (no other credential). */
+  async resetTokenByToken(token: string): Promise<RunnerTokenSchema> {
+    const response = await this.rest.withoutCredential().post<RunnerTokenSchema>('/runners/reset_authentication_token', { token });
+    return response.body;
+  }
+
+  /** Where the runner reaches the job router; the runner proves itself with the `Runner-Token` header. */
+  routerDiscovery(runnerToken: string): Promise<{ server_url: string }> {
+    return this.rest.withoutCredential().get<{ server_url: string }>('/runners/router/discovery', undefined, { 'runner-token': runnerToken });
   }
 
   forProject(project: number | string, filters: RunnerListFilters, page: PageRequest): Promise<Page<RunnerSchema>> {

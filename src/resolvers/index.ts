@@ -4,7 +4,7 @@ import { groupQueries } from './groups/Query.js';
 import { Node, nodeQueries } from './node.js';
 import { Namespace, Project } from './projects/Project.js';
 import { projectQueries } from './projects/Query.js';
-import { CiJob, Pipeline } from './runners/CiJob.js';
+import { CiJob, CiRunnerManager, Pipeline } from './runners/CiJob.js';
 import { CiRunner } from './runners/CiRunner.js';
 import { runnerMutations } from './runners/Mutation.js';
 import { runnerQueries } from './runners/Query.js';
@@ -39,6 +39,7 @@ export const resolvers: Resolvers = {
   User,
   CiRunner,
   CiJob,
+  CiRunnerManager,
   Pipeline,
   Commit,
   Project,

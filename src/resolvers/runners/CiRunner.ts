@@ -25,4 +25,7 @@ export const CiRunner: CiRunnerResolvers = {
     const filters = { status: args.status ?? undefined, orderBy: args.orderBy ?? undefined, sort: args.sort ?? undefined };
     return restConnection(args, (page) => api.runners.jobs(runner.id, filters, page));
   },
+  managers(runner, args, { api }) {
+    return restConnection(args, (page) => api.runners.managers(runner.id, page));
+  },
 };

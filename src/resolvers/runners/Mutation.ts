@@ -53,6 +53,7 @@ export const runnerMutations: Pick<
   | 'runnerVerify'
   | 'runnerAssignToProject'
   | 'runnerUnassignFromProject'
+  | 'runnerResetAuthenticationToken'
 > = {
   async runnerUpdate(_parent, { input }, { api, loaders }) {
     const runnerId = idFromGlobalId(input.id, 'Ci::Runner', 'id');
@@ -114,6 +115,21 @@ export const runnerMutations: Pick<
       }
       throw error;
     }
+  },
+
+  async runnerResetAuthenticationToken(_parent, { input }, { api }) {
+    const byId = input.id !== null && input.id !== undefined;
+    const byToken = input.token !== null && input.token !== undefined && input.token.trim() !== '';
+    if (byId === byToken) throw badUserInput('Give exactly one of `id` and `token`.', 'input');
+    const reset = byId
+      ? await api.runners.resetToken(idFromGlobalId(input.id!, 'Ci::Runner', 'id'))
+      : await api.runners.resetTokenByToken(input.token!);
+    return {
+      clientMutationId: input.clientMutationId ?? null,
+      errors: [],
+      token: reset.token ?? null,
+      tokenExpiresAt: reset.token_expires_at ?? null,
+    };
   },
 
   async runnerAssignToProject(_parent, { input }, { api, loaders }) {

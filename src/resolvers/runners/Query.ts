@@ -1,10 +1,11 @@
 import type { QueryResolvers } from '../../__generated__/resolvers-types.js';
 import { restConnection } from '../../connections/connection.js';
 import { RestError } from '../../datasources/rest-error.js';
+import { badUserInput } from '../../errors.js';
 import { idFromGlobalId } from '../global-id.js';
 import { runnerListFilters } from './filters.js';
 
-export const runnerQueries: Pick<QueryResolvers, 'runner' | 'runners' | 'allRunners'> = {
+export const runnerQueries: Pick<QueryResolvers, 'runner' | 'runners' | 'allRunners' | 'ciJobRouterDiscovery'> = {
   async runner(_parent, { id }, { loaders }) {
     const runnerId = idFromGlobalId(id, 'Ci::Runner', 'id');
     try {
@@ -19,6 +20,11 @@ export const runnerQueries: Pick<QueryResolvers, 'runner' | 'runners' | 'allRunn
   runners(_parent, args, { api }) {
     const filters = runnerListFilters(args);
     return restConnection(args, (page) => api.runners.all(filters, page));
+  },
+
+  async ciJobRouterDiscovery(_parent, { runnerToken }, { api }) {
+    if (!runnerToken.trim()) throw badUserInput('`runnerToken` must not be empty.', 'runnerToken');
+    return { serverUrl: (await api.runners.routerDiscovery(runnerToken)).server_url };
   },
 
   allRunners(_parent, args, { api }) {
