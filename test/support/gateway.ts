@@ -1,4 +1,4 @@
-import { createGateway, type GatewayOptions, type ListeningGateway } from '../../src/index.js';
+import { createGateway, type Gateway, type GatewayOptions, type ListeningGateway } from '../../src/index.js';
 
 export interface GraphQLResponse<TData = Record<string, unknown>> {
   data?: TData | null;
@@ -6,6 +6,8 @@ export interface GraphQLResponse<TData = Record<string, unknown>> {
 }
 
 export interface TestGateway extends ListeningGateway {
+  /** The gateway itself, for what only it can tell (its pollers). */
+  gateway: Gateway;
   /** POSTs a GraphQL operation as a client would, with the token as PRIVATE-TOKEN when given. */
   query<TData = Record<string, unknown>>(query: string, variables?: Record<string, unknown>, token?: string): Promise<GraphQLResponse<TData>>;
   close(): Promise<void>;
@@ -17,6 +19,7 @@ export async function startTestGateway(upstreamUrl: string, options: Partial<Gat
   const listening = await gateway.listen({ port: 0, host: '127.0.0.1' });
   return {
     ...listening,
+    gateway,
     async query<TData>(query: string, variables?: Record<string, unknown>, token?: string) {
       const response = await fetch(listening.url, {
         method: 'POST',

@@ -1,0 +1,190 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createClient, type Client } from 'graphql-ws';
+import WebSocket from 'ws';
+import { DEMO_TOKENS, startSimulator, type Simulator } from '../../simulator/index.js';
+import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { restOracle } from '../support/rest-oracle.js';
+
+const POLL_MS = 40;
+const gid = (id: number) => `gid://gitlab/Ci::Runner/${id}`;
+const SUBSCRIPTION = 'subscription($id: ID!) { ciRunnerStatusUpdated(runnerId: $id) { id status paused } }';
+
+interface RunnerEvent {
+  data?: { ciRunnerStatusUpdated: { id: string; status: string; paused: boolean } } | null;
+  errors?: Array<{ message: string; extensions?: Record<string, unknown> }>;
+}
+
+/** A subscription whose events are collected, with a way to wait for the next one. */
+function watch(client: Client, runnerId: number) {
+  const events: RunnerEvent[] = [];
+  const waiters: Array<() => void> = [];
+  let completed = false;
+  const dispose = client.subscribe<RunnerEvent['data']>(
+    { query: SUBSCRIPTION, variables: { id: gid(runnerId) } },
+    {
+      next: (event) => {
+        events.push(event as RunnerEvent);
+        waiters.splice(0).forEach((wake) => wake());
+      },
+      error: () => {
+        completed = true;
+        waiters.splice(0).forEach((wake) => wake());
+      },
+      complete: () => {
+        completed = true;
+        waiters.splice(0).forEach((wake) => wake());
+      },
+    },
+  );
+  return {
+    events,
+    dispose,
+    get completed() {
+      return completed;
+    },
+    async nextEvent(timeoutMs = 5_000): Promise<RunnerEvent> {
+      const seen = events.length;
+      const deadline = Date.now() + timeoutMs;
+      while (events.length === seen) {
+        if (completed || Date.now() > deadline) throw new Error('no event arrived');
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve);
+          setTimeout(resolve, 50);
+        });
+      }
+      return events[seen]!;
+    },
+  };
+}
+
+function connect(gateway: TestGateway, connectionParams?: Record<string, unknown>, onClose?: (code: number) => void): Client {
+  return createClient({
+    url: gateway.wsUrl,
+    webSocketImpl: WebSocket,
+    retryAttempts: 0,
+    lazy: false,
+    // The refused connections are expected here; the close code is what the tests check.
+    onNonLazyError: () => {},
+    ...(connectionParams ? { connectionParams } : {}),
+    on: { closed: (event) => onClose?.((event as { code: number }).code) },
+  });
+}
+
+async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+const pollsOf = (simulator: Simulator, runnerId: number) => simulator.requests.filter((request) => request.method === 'GET' && request.path === `/runners/${runnerId}`).length;
+
+describe('ciRunnerStatusUpdated over graphql-ws', () => {
+  let simulator: Simulator;
+  let gateway: TestGateway;
+  const clients: Client[] = [];
+
+  beforeAll(async () => {
+    simulator = await startSimulator();
+    gateway = await startTestGateway(simulator.url, { runnerPollIntervalMs: POLL_MS });
+  });
+
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.dispose()));
+    await gateway?.close();
+    await simulator?.close();
+  });
+
+  beforeEach(() => simulator.resetRequests());
+
+  it('shares one poller between two subscribers, pushes a pause to both, and stops polling when they leave', async () => {
+    const token = DEMO_TOKENS.maintainer;
+    const [owned] = await restOracle(simulator).all<{ id: number; active: boolean }>('/runners?type=group_type&status=active', token);
+    const runnerId = owned!.id;
+    const first = connect(gateway, { 'PRIVATE-TOKEN': token });
+    const second = connect(gateway, { 'PRIVATE-TOKEN': token });
+    clients.push(first, second);
+    const a = watch(first, runnerId);
+    const b = watch(second, runnerId);
+    await until(() => gateway.gateway.pollers.activeSubscriptions === 2);
+    expect(gateway.gateway.pollers.activePollers).toBe(1);
+
+    // Polls can only be late, never early: two pollers would exceed this bound.
+    simulator.resetRequests();
+    const started = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS * 8));
+    const polls = pollsOf(simulator, runnerId);
+    const elapsed = performance.now() - started;
+    expect(polls).toBeGreaterThanOrEqual(2);
+    expect(polls).toBeLessThanOrEqual(Math.floor(elapsed / POLL_MS) + 1);
+
+    const paused = await gateway.query(`mutation { runnerUpdate(input: { id: "${gid(runnerId)}", paused: true }) { runner { paused } } }`, {}, token);
+    expect(paused.errors).toBeUndefined();
+    const [eventA, eventB] = await Promise.all([a.nextEvent(), b.nextEvent()]);
+    for (const event of [eventA, eventB]) {
+      expect(event).toEqual({ data: { ciRunnerStatusUpdated: { id: gid(runnerId), status: 'PAUSED', paused: true } } });
+    }
+
+    a.dispose();
+    await until(() => gateway.gateway.pollers.activeSubscriptions === 1);
+    expect(gateway.gateway.pollers.activePollers).toBe(1);
+    b.dispose();
+    await until(() => gateway.gateway.pollers.activePollers === 0);
+    const pollsAtStop = pollsOf(simulator, runnerId);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS * 4));
+    // At most one poll already on the wire when the last subscriber left.
+    expect(pollsOf(simulator, runnerId) - pollsAtStop).toBeLessThanOrEqual(1);
+  });
+
+  it('keeps one poller per credential, so callers never share what REST showed another', async () => {
+    const runnerId = 2; // an instance runner: visible to every signed-in user
+    const admin = connect(gateway, { 'PRIVATE-TOKEN': DEMO_TOKENS.admin });
+    const guest = connect(gateway, { authorization: `Bearer ${DEMO_TOKENS.guest}` });
+    clients.push(admin, guest);
+    const a = watch(admin, runnerId);
+    const b = watch(guest, runnerId);
+    await until(() => gateway.gateway.pollers.activeSubscriptions === 2);
+    expect(gateway.gateway.pollers.activePollers).toBe(2);
+    a.dispose();
+    b.dispose();
+    await until(() => gateway.gateway.pollers.activePollers === 0);
+  });
+
+  it('ends a subscription to a runner the caller may not see with FORBIDDEN', async () => {
+    const client = connect(gateway, { 'PRIVATE-TOKEN': DEMO_TOKENS.guest });
+    clients.push(client);
+    const watcher = watch(client, 16);
+    const event = await watcher.nextEvent();
+    expect(event.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN', restStatus: 403 });
+    await until(() => watcher.completed);
+    expect(gateway.gateway.pollers.activePollers).toBe(0);
+  });
+
+  it('refuses bad arguments before any REST call', async () => {
+    const client = connect(gateway, { 'PRIVATE-TOKEN': DEMO_TOKENS.admin });
+    clients.push(client);
+    await until(() => simulator.requests.length > 0); // the connection's credential check
+    simulator.resetRequests();
+    const watcher = client.subscribe({ query: SUBSCRIPTION, variables: { id: 'gid://gitlab/Project/1' } }, { next: () => {}, error: () => {}, complete: () => {} });
+    const errors = await new Promise<unknown>((resolve) => {
+      client.subscribe({ query: SUBSCRIPTION, variables: { id: 'not-an-id' } }, { next: (event) => resolve(event.errors), error: resolve, complete: () => {} });
+    });
+    watcher();
+    expect(JSON.stringify(errors)).toContain('BAD_USER_INPUT');
+    expect(simulator.requests).toEqual([]);
+  });
+
+  it.each([
+    ['no credential', undefined],
+    ['an unknown token', { 'PRIVATE-TOKEN': 'glpat-not-a-real-token' }],
+  ])('closes a connection with %s with 4403 Forbidden', async (_label, params) => {
+    let closeCode: number | undefined;
+    const client = connect(gateway, params, (code) => {
+      closeCode = code;
+    });
+    clients.push(client);
+    await until(() => closeCode !== undefined);
+    expect(closeCode).toBe(4403);
+  });
+});
