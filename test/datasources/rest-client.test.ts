@@ -80,7 +80,7 @@ describe('RestClient over undici', () => {
       .get(ORIGIN)
       .intercept({ path: '/api/v4/runners/9', method: 'PUT' })
       .reply((options) => {
-        sentBody = String(options.body);
+        sentBody = typeof options.body === 'string' ? options.body : '';
         return { statusCode: 200, data: { id: 9, active: false } };
       });
     await session.put('/runners/9', { active: false, tag_list: ['a'] });

@@ -91,7 +91,7 @@ describe('ciRunnerStatusUpdated over graphql-ws', () => {
   });
 
   afterAll(async () => {
-    await Promise.all(clients.map((client) => client.dispose()));
+    for (const client of clients) await client.dispose();
     await gateway?.close();
     await simulator?.close();
   });
