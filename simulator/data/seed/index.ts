@@ -1,0 +1,30 @@
+// The deterministic demo world: same data on every start (seeded PRNG, fixed clock).
+import { Rng } from '../rng.js';
+import { SimulatorState } from '../state.js';
+import { seedGroups } from './groups.js';
+import { seedJobs } from './jobs.js';
+import { seedProjects } from './projects.js';
+import { INSTANCE_REGISTRATION_TOKEN, seedRunners } from './runners.js';
+import { DEMO_USER_TOKENS, seedUsers } from './users.js';
+
+export { BUSY_RUNNERS } from './jobs.js';
+export { INSTANCE_REGISTRATION_TOKEN, RUNNER_IDS } from './runners.js';
+export { DEMO_USER_TOKENS, SPECIAL_TOKENS, USER_IDS } from './users.js';
+
+/** Tokens a client needs to use the demo data. Group and project registration tokens are in the state. */
+export const DEMO_TOKENS = {
+  ...DEMO_USER_TOKENS,
+  /** Instance runner registration token for POST /runners. */
+  runnerRegistration: INSTANCE_REGISTRATION_TOKEN,
+} as const;
+
+export function createDemoState(seed = 20250601): SimulatorState {
+  const state = new SimulatorState();
+  const rng = new Rng(seed);
+  seedUsers(state);
+  seedGroups(state);
+  seedProjects(state, rng);
+  seedRunners(state, rng);
+  seedJobs(state, rng);
+  return state;
+}

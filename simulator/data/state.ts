@@ -1,0 +1,131 @@
+import type { Group, Job, Membership, PersonalAccessToken, Project, Runner, User } from './model.js';
+
+/**
+ * The whole in-memory world of one simulator. Collections are Maps keyed by id, iterated in id
+ * (insertion) order. Lookups by path are computed on the fly so that renames stay consistent.
+ */
+export class SimulatorState {
+  readonly users = new Map<number, User>();
+  readonly tokens = new Map<string, PersonalAccessToken>();
+  readonly groups = new Map<number, Group>();
+  readonly projects = new Map<number, Project>();
+  readonly memberships: Membership[] = [];
+  readonly runners = new Map<number, Runner>();
+  readonly jobs = new Map<number, Job>();
+  /** Instance-wide runner registration token (Admin Area > CI/CD > Runners). */
+  instanceRunnersToken = '';
+  /** The simulator's idea of "now" for token expiry; fixed so that the demo data never ages. */
+  now = new Date('2025-06-01T12:00:00.000Z');
+
+  private readonly sequences = new Map<string, number>();
+
+  /** Next free id for a collection, above every id already used in it. */
+  nextId(collection: 'users' | 'groups' | 'projects' | 'runners' | 'jobs'): number {
+    const map: Map<number, unknown> = this[collection];
+    let max = this.sequences.get(collection) ?? 0;
+    for (const id of map.keys()) if (id > max) max = id;
+    const next = max + 1;
+    this.sequences.set(collection, next);
+    return next;
+  }
+
+  groupFullPath(group: Group): string {
+    const parts: string[] = [];
+    for (let g: Group | undefined = group; g; g = g.parentId === null ? undefined : this.groups.get(g.parentId)) {
+      parts.unshift(g.path);
+    }
+    return parts.join('/');
+  }
+
+  groupFullName(group: Group): string {
+    return this.groupAncestors(group)
+      .reverse()
+      .concat(group)
+      .map((g) => g.name)
+      .join(' / ');
+  }
+
+  /** Parent, grandparent, ... up to the top-level group. */
+  groupAncestors(group: Group): Group[] {
+    const result: Group[] = [];
+    for (let id = group.parentId; id !== null; ) {
+      const parent = this.groups.get(id);
+      if (!parent) break;
+      result.push(parent);
+      id = parent.parentId;
+    }
+    return result;
+  }
+
+  /** The group itself and every group below it. */
+  groupSubtree(group: Group): Group[] {
+    const result = [group];
+    for (let i = 0; i < result.length; i++) {
+      const current = result[i];
+      for (const g of this.groups.values()) if (current && g.parentId === current.id) result.push(g);
+    }
+    return result;
+  }
+
+  projectGroup(project: Project): Group | undefined {
+    return project.namespace.kind === 'group' ? this.groups.get(project.namespace.groupId) : undefined;
+  }
+
+  projectNamespacePath(project: Project): string {
+    if (project.namespace.kind === 'group') {
+      const group = this.groups.get(project.namespace.groupId);
+      return group ? this.groupFullPath(group) : '';
+    }
+    return this.users.get(project.namespace.userId)?.username ?? '';
+  }
+
+  projectNamespaceName(project: Project): string {
+    if (project.namespace.kind === 'group') {
+      const group = this.groups.get(project.namespace.groupId);
+      return group ? this.groupFullName(group) : '';
+    }
+    return this.users.get(project.namespace.userId)?.name ?? '';
+  }
+
+  projectFullPath(project: Project): string {
+    return `${this.projectNamespacePath(project)}/${project.path}`;
+  }
+
+  /** rest-conventions §2: `:id` is an integer id or the (already decoded) full path. */
+  findProject(idOrPath: string | number): Project | undefined {
+    const asString = String(idOrPath);
+    if (/^\d+$/.test(asString)) return this.projects.get(Number(asString));
+    const wanted = asString.toLowerCase();
+    for (const project of this.projects.values()) {
+      if (this.projectFullPath(project).toLowerCase() === wanted) return project;
+    }
+    return undefined;
+  }
+
+  findGroup(idOrPath: string | number): Group | undefined {
+    const asString = String(idOrPath);
+    if (/^\d+$/.test(asString)) return this.groups.get(Number(asString));
+    const wanted = asString.toLowerCase();
+    for (const group of this.groups.values()) {
+      if (this.groupFullPath(group).toLowerCase() === wanted) return group;
+    }
+    return undefined;
+  }
+
+  findUserByUsername(username: string): User | undefined {
+    const wanted = username.toLowerCase();
+    for (const user of this.users.values()) if (user.username.toLowerCase() === wanted) return user;
+    return undefined;
+  }
+
+  findRunnerByToken(token: string): Runner | undefined {
+    for (const runner of this.runners.values()) if (runner.token === token) return runner;
+    return undefined;
+  }
+
+  jobsOfRunner(runnerId: number): Job[] {
+    const result: Job[] = [];
+    for (const job of this.jobs.values()) if (job.runnerId === runnerId) result.push(job);
+    return result;
+  }
+}

@@ -1,0 +1,99 @@
+// The control API under /__simulator, so that a separately started simulator can be driven
+// (bench, manual use). It is outside /api/v4: never recorded, delayed or faulted.
+import type { FaultRegistry, FaultSpec } from './faults.js';
+import type { ApiResponse } from './response.js';
+
+export interface RecordedRequest {
+  method: string;
+  /** Raw (encoded) path after /api/v4, e.g. `/projects/gitlab-org%2Fgitlab/runners`. */
+  path: string;
+  /** The query as sent: repeated keys become arrays, keys keep their brackets (`tag_list[]`). */
+  query: Record<string, string | string[]>;
+}
+
+export interface ControlTarget {
+  requests: RecordedRequest[];
+  faults: FaultRegistry;
+  latencyMs(): number;
+  setLatency(ms: number): void;
+}
+
+const KINDS = new Set(['status', 'timeout', 'malformed', 'close']);
+
+function bad(message: string): ApiResponse {
+  return { status: 400, json: { error: message } };
+}
+
+function parseJson(body: Buffer): unknown {
+  if (body.length === 0) return {};
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+function faultFromJson(input: unknown): FaultSpec | string {
+  if (typeof input !== 'object' || input === null) return 'body must be a JSON object';
+  const o = input as Record<string, unknown>;
+  if (typeof o['kind'] !== 'string' || !KINDS.has(o['kind'])) return 'kind must be status, timeout, malformed or close';
+  let path: string | RegExp;
+  const rawPath = o['path'];
+  if (typeof rawPath === 'string') path = rawPath;
+  else if (typeof rawPath === 'object' && rawPath !== null && typeof (rawPath as Record<string, unknown>)['regex'] === 'string') {
+    const { regex, flags } = rawPath as { regex: string; flags?: unknown };
+    try {
+      path = new RegExp(regex, typeof flags === 'string' ? flags : undefined);
+    } catch {
+      return 'path.regex is not a valid regular expression';
+    }
+  } else return 'path must be a string or {"regex": "..."}';
+  const spec: FaultSpec = { kind: o['kind'] as FaultSpec['kind'], path };
+  if (typeof o['method'] === 'string') spec.method = o['method'];
+  if (typeof o['status'] === 'number') spec.status = o['status'];
+  if ('body' in o) spec.body = o['body'];
+  if (typeof o['headers'] === 'object' && o['headers'] !== null) spec.headers = o['headers'] as Record<string, string>;
+  if (typeof o['times'] === 'number') spec.times = o['times'];
+  return spec;
+}
+
+export function handleControl(target: ControlTarget, method: string, path: string, body: Buffer): ApiResponse {
+  const route = `${method} ${path.replace(/\/+$/, '')}`;
+  if (route === 'GET /__simulator/requests') return { status: 200, json: target.requests };
+  if (route === 'POST /__simulator/reset') {
+    target.requests.length = 0;
+    return { status: 204 };
+  }
+  if (route === 'GET /__simulator/latency') return { status: 200, json: { ms: target.latencyMs() } };
+  if (route === 'PUT /__simulator/latency') {
+    const input = parseJson(body) as { ms?: unknown } | undefined;
+    const ms = input?.ms;
+    if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) return bad('ms must be a number >= 0');
+    target.setLatency(ms);
+    return { status: 200, json: { ms } };
+  }
+  if (route === 'GET /__simulator/faults') {
+    return {
+      status: 200,
+      json: target.faults.list().map((f) => ({
+        ...f,
+        path: typeof f.path === 'string' ? f.path : { regex: f.path.source, flags: f.path.flags },
+        remaining: Number.isFinite(f.remaining) ? f.remaining : null,
+      })),
+    };
+  }
+  if (route === 'POST /__simulator/faults') {
+    const spec = faultFromJson(parseJson(body));
+    if (typeof spec === 'string') return bad(spec);
+    return { status: 201, json: { id: target.faults.add(spec) } };
+  }
+  if (route === 'DELETE /__simulator/faults') {
+    target.faults.clear();
+    return { status: 204 };
+  }
+  const single = /^DELETE \/__simulator\/faults\/([^/]+)$/.exec(route);
+  if (single?.[1]) {
+    return target.faults.remove(decodeURIComponent(single[1])) ? { status: 204 } : { status: 404, json: { error: '404 Not Found' } };
+  }
+  return { status: 404, json: { error: '404 Not Found' } };
+}

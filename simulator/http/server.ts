@@ -1,0 +1,147 @@
+// node:http plumbing: standard headers, request log, latency, faults, the control API, and
+// /api/v3 and unknown paths.
+import { randomBytes } from 'node:crypto';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { SimulatorState } from '../data/state.js';
+import { handleControl, type ControlTarget } from './control.js';
+import { dispatch } from './dispatch.js';
+import { ApiError, entityTooLarge, grapeError, routeNotFound } from './errors.js';
+import type { Fault } from './faults.js';
+import { flatQuery } from './query.js';
+import type { ApiResponse } from './response.js';
+import type { Router } from './router.js';
+
+const API_PREFIX = '/api/v4';
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+export interface ServerContext extends ControlTarget {
+  state: SimulatorState;
+  router: Router;
+  origin(): string;
+  /** Waits `ms`, or less if the simulator closes meanwhile. */
+  delay(ms: number): Promise<void>;
+  closing(): boolean;
+}
+
+/** A ULID-like id, like the ones GitLab puts in X-Request-Id. */
+function newRequestId(): string {
+  const bytes = randomBytes(26);
+  let id = '';
+  for (const byte of bytes) id += CROCKFORD[byte % 32];
+  return id;
+}
+
+class BodyTooLarge extends Error {}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new BodyTooLarge());
+        req.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function send(req: IncomingMessage, res: ServerResponse, response: ApiResponse, requestId: string, started: bigint): void {
+  if (res.headersSent || res.destroyed) return;
+  const hasBody = response.status !== 204 && response.status !== 304;
+  const body = !hasBody ? '' : response.text !== undefined ? response.text : JSON.stringify(response.json ?? null);
+  const runtime = Number(process.hrtime.bigint() - started) / 1e9;
+  // rest-conventions §1: JSON responses, X-Frame-Options and X-Content-Type-Options on every
+  // response, plus x-request-id and x-runtime as in the pagination example.
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    'Cache-Control': 'max-age=0, private, must-revalidate',
+    'X-Frame-Options': 'SAMEORIGIN',
+    'X-Content-Type-Options': 'nosniff',
+    'X-Request-Id': requestId,
+    'X-Runtime': runtime.toFixed(6),
+    ...response.headers,
+  };
+  if (hasBody) headers['Content-Length'] = String(Buffer.byteLength(body));
+  res.writeHead(response.status, headers);
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+function faultResponse(fault: Fault): ApiResponse {
+  if (fault.kind === 'malformed') {
+    const full = fault.body === undefined ? '[{"id":1,"description":"shared-runner-1","ip_address":"","active":true}]' : JSON.stringify(fault.body);
+    return { status: 200, text: full.slice(0, Math.max(1, Math.floor(full.length / 2))), headers: fault.headers ?? {} };
+  }
+  const status = fault.status ?? 500;
+  if (typeof fault.body === 'string') {
+    return { status, text: fault.body, headers: { 'Content-Type': 'text/plain', ...fault.headers } };
+  }
+  // Default body in GitLab's §6.1 shape: {"message":"500 Internal Server Error"} for the default 500.
+  const json = fault.body === undefined ? { message: `${status} ${STATUS_CODES[status] ?? 'Error'}` } : fault.body;
+  return { status, json, headers: fault.headers ?? {} };
+}
+
+async function handleApi(ctx: ServerContext, req: IncomingMessage, rawPath: string, rawQuery: string): Promise<ApiResponse | 'no-answer'> {
+  const method = req.method ?? 'GET';
+  ctx.requests.push({ method, path: rawPath, query: flatQuery(rawQuery) });
+  // Faults are chosen in arrival order so that `times` is deterministic; applied after the latency.
+  const fault = ctx.faults.take(method, rawPath);
+  await ctx.delay(ctx.latencyMs());
+  if (ctx.closing()) return 'no-answer';
+  if (fault?.kind === 'timeout') return 'no-answer'; // held until close() destroys the socket
+  if (fault?.kind === 'close') {
+    req.socket.destroy();
+    return 'no-answer';
+  }
+  if (fault) return faultResponse(fault);
+  let body: Buffer;
+  try {
+    body = await readBody(req);
+  } catch (error) {
+    if (error instanceof BodyTooLarge) return entityTooLarge().toResponse();
+    throw error;
+  }
+  return dispatch(ctx.state, ctx.router, { method, rawPath, rawQuery, headers: req.headers, body, origin: ctx.origin() });
+}
+
+export function createListener(ctx: ServerContext): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    const started = process.hrtime.bigint();
+    const incomingId = req.headers['x-request-id'];
+    const requestId = typeof incomingId === 'string' && incomingId !== '' ? incomingId : newRequestId();
+    const target = req.url ?? '/';
+    const queryAt = target.indexOf('?');
+    const path = queryAt === -1 ? target : target.slice(0, queryAt);
+    const rawQuery = queryAt === -1 ? '' : target.slice(queryAt + 1);
+
+    const answer = async (): Promise<ApiResponse | 'no-answer'> => {
+      if (path === '/__simulator' || path.startsWith('/__simulator/')) {
+        return handleControl(ctx, req.method ?? 'GET', path, await readBody(req));
+      }
+      if (path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)) {
+        return handleApi(ctx, req, path.slice(API_PREFIX.length), rawQuery);
+      }
+      if (path === '/api/v3' || path.startsWith('/api/v3/')) {
+        // rest-conventions §1: v3 is gone.
+        return grapeError(410, 'API V3 is no longer supported. Use API V4 instead.').toResponse();
+      }
+      return routeNotFound().toResponse();
+    };
+
+    answer()
+      .then((response) => {
+        if (response !== 'no-answer') send(req, res, response, requestId, started);
+      })
+      .catch((error: unknown) => {
+        const response = error instanceof ApiError ? error.toResponse() : { status: 500, json: { message: '500 Internal Server Error' } };
+        if (!(error instanceof ApiError)) console.error('[simulator] unexpected error', error);
+        send(req, res, response, requestId, started);
+      });
+  };
+}

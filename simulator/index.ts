@@ -1,0 +1,126 @@
+// The embedded v4 server: a stateful simulator of GitLab's REST API v4 over real HTTP
+// (DESIGN.md "The embedded v4 server"). Never imports src/.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createDemoState } from './data/seed/index.js';
+import type { SimulatorState } from './data/state.js';
+import type { RecordedRequest } from './http/control.js';
+import { FaultRegistry, type FaultSpec } from './http/faults.js';
+import { createListener } from './http/server.js';
+import { createRouter } from './routes/index.js';
+
+export { DEMO_TOKENS, SPECIAL_TOKENS, USER_IDS, RUNNER_IDS, BUSY_RUNNERS, createDemoState } from './data/seed/index.js';
+export { SimulatorState } from './data/state.js';
+export * from './data/model.js';
+export type { RecordedRequest } from './http/control.js';
+export type { FaultKind, FaultSpec } from './http/faults.js';
+
+export interface SimulatorOptions {
+  /** Port to listen on; 0 (default) picks a free one. */
+  port?: number;
+  /** Interface to bind; default 127.0.0.1. */
+  host?: string;
+  /** Delay added before answering each /api/v4 request. */
+  latencyMs?: number;
+}
+
+export interface SimulatorFaults {
+  /** Adds a fault; returns its id. */
+  add(fault: FaultSpec): string;
+  remove(id: string): boolean;
+  clear(): void;
+}
+
+export interface Simulator {
+  /** API base, what a client sets as V4_URL: `http://127.0.0.1:PORT/api/v4`. */
+  readonly url: string;
+  /** `http://127.0.0.1:PORT`; also the host of `Link` headers and `web_url`s. */
+  readonly origin: string;
+  /** Every request received under /api/v4, in arrival order (faulted ones too). */
+  readonly requests: RecordedRequest[];
+  resetRequests(): void;
+  setLatency(ms: number): void;
+  readonly faults: SimulatorFaults;
+  /** The in-memory data; tests may read and change it. */
+  readonly state: SimulatorState;
+  /** Stops listening and destroys every socket, including requests held by a `timeout` fault. */
+  close(): Promise<void>;
+}
+
+export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  const state = createDemoState();
+  const router = createRouter();
+  const faults = new FaultRegistry();
+  const requests: RecordedRequest[] = [];
+  const timers = new Map<NodeJS.Timeout, () => void>();
+  let latencyMs = Math.max(0, options.latencyMs ?? 0);
+  let closing = false;
+  let origin = '';
+
+  const server: Server = createServer(
+    createListener({
+      state,
+      router,
+      faults,
+      requests,
+      origin: () => origin,
+      latencyMs: () => latencyMs,
+      setLatency: (ms) => {
+        latencyMs = Math.max(0, ms);
+      },
+      closing: () => closing,
+      delay: (ms) =>
+        new Promise<void>((resolve) => {
+          if (ms <= 0 || closing) return resolve();
+          const timer = setTimeout(() => {
+            timers.delete(timer);
+            resolve();
+          }, ms);
+          timers.set(timer, resolve);
+        }),
+    }),
+  );
+
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  let closed: Promise<void> | undefined;
+  return {
+    url: `${origin}/api/v4`,
+    origin,
+    requests,
+    resetRequests: () => {
+      requests.length = 0;
+    },
+    setLatency: (ms) => {
+      latencyMs = Math.max(0, ms);
+    },
+    faults: {
+      add: (fault) => faults.add(fault),
+      remove: (id) => faults.remove(id),
+      clear: () => faults.clear(),
+    },
+    state,
+    close: () => {
+      closed ??= new Promise<void>((resolve) => {
+        closing = true;
+        for (const [timer, resolveDelay] of timers) {
+          clearTimeout(timer);
+          resolveDelay();
+        }
+        timers.clear();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,61 @@
+// npx tsx simulator/main.ts --port 4010 [--host 127.0.0.1] [--latency 20]
+import { parseArgs } from 'node:util';
+import { DEMO_TOKENS, startSimulator } from './index.js';
+
+function numberOption(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) {
+    console.error(`--${name} must be a non-negative integer, got "${value}"`);
+    process.exit(2);
+  }
+  return n;
+}
+
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string', default: '4010' },
+    host: { type: 'string', default: '127.0.0.1' },
+    latency: { type: 'string' },
+  },
+});
+
+const simulator = await startSimulator({
+  port: numberOption(values.port, 'port', 4010),
+  host: values.host ?? '127.0.0.1',
+  latencyMs: numberOption(values.latency, 'latency', 0),
+});
+
+console.log(`Embedded GitLab v4 server at ${simulator.url}`);
+console.log('Demo tokens (PRIVATE-TOKEN header):');
+for (const [role, token] of Object.entries(DEMO_TOKENS)) console.log(`  ${role.padEnd(18)} ${token}`);
+console.log('Runner registration tokens (POST /runners token=...):');
+console.log(`  ${'instance'.padEnd(18)} ${DEMO_TOKENS.runnerRegistration}`);
+for (const path of ['gitlab-org', 'opensource']) {
+  const group = simulator.state.findGroup(path);
+  if (group) console.log(`  ${`group ${path}`.padEnd(18)} ${group.runnersToken}`);
+}
+const project = simulator.state.findProject('gitlab-org/frontend/web-ui');
+if (project) console.log(`  ${'project web-ui'.padEnd(18)} ${project.runnersToken}  (and GR1348941-demo-project-<id>)`);
+console.log('Runner authentication tokens (POST /runners/verify, DELETE /runners token=...):');
+for (const id of [1, 16, 37]) {
+  const runner = simulator.state.runners.get(id);
+  if (runner) console.log(`  ${`runner ${id} (${runner.runnerType})`.padEnd(28)} ${runner.token}`);
+}
+console.log(`Control API: ${simulator.origin}/__simulator/{requests,reset,latency,faults}`);
+
+let stopping = false;
+const stop = (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  console.log(`\n${signal}: stopping`);
+  simulator.close().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+};
+process.on('SIGINT', () => stop('SIGINT'));
+process.on('SIGTERM', () => stop('SIGTERM'));

@@ -1,0 +1,11 @@
+import type { Router } from '../../http/router.js';
+import { registerRunnerRegistrationRoutes } from './registration.js';
+import { registerRunnerRoutes } from './runners.js';
+import { registerScopedRunnerRoutes } from './scoped.js';
+
+/** Every row of the Runners table in rest-v4-api.md. */
+export function registerRunnersDomain(router: Router): void {
+  registerRunnerRoutes(router);
+  registerRunnerRegistrationRoutes(router);
+  registerScopedRunnerRoutes(router);
+}
