@@ -68,3 +68,26 @@ export function runnerDetail(ctx: PresentContext, runner: Runner) {
     groups: groups.map((g) => ({ id: g.id, web_url: `${ctx.origin}/groups/${state.groupFullPath(g)}`, name: g.name })),
   };
 }
+
+/**
+ * The managers of a runner (fixtures/runners/list-runner-managers.json): one runner process per
+ * host that uses the runner's configuration. Derived from the runner so they need no state: none
+ * for a runner that never connected, two hosts for even ids, one for odd ones.
+ */
+export function runnerManagers(ctx: PresentContext, runner: Runner) {
+  if (runner.connectivity === 'never_contacted' || runner.connectivity === 'not_connected') return [];
+  const hosts = runner.id % 2 === 0 ? 2 : 1;
+  return Array.from({ length: hosts }, (_, index) => ({
+    id: runner.id * 10 + index + 1,
+    system_id: `s_${(runner.id * 7919 + index).toString(16).padStart(12, '0')}`,
+    version: runner.version,
+    revision: runner.revision,
+    platform: runner.platform,
+    architecture: runner.architecture,
+    created_at: runner.createdAt,
+    contacted_at: runner.contactedAt,
+    ip_address: '127.0.0.1',
+    status: runner.connectivity,
+    job_execution_status: jobExecutionStatus(ctx, runner),
+  }));
+}

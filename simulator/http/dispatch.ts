@@ -65,6 +65,7 @@ export async function dispatch(state: SimulatorState, router: Router, request: A
       method: request.method,
       rawPath: request.rawPath,
       rawQuery: request.rawQuery,
+      headers: request.headers,
       origin: request.origin,
       page: pageRequest(values['page'] as number | undefined, values['per_page'] as number | undefined),
     };

@@ -37,6 +37,8 @@ export interface RequestContext<P = Record<string, unknown>> {
   /** Raw (still encoded) path after /api/v4, without the query. */
   rawPath: string;
   rawQuery: string;
+  /** Request headers, lower-cased, for the few routes that read one (`Runner-Token`). */
+  headers: Readonly<Record<string, string | string[] | undefined>>;
   /** The server's own origin, as GitLab's configured host: used for `Link` and `web_url`. */
   origin: string;
   page: PageRequest;

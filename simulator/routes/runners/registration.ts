@@ -1,21 +1,14 @@
 // Runner-token endpoints (lib/api/ci/runner.rb): authenticated by a registration or runner
 // authentication token in `token`, never by user credentials (rest-v4-api.md "Authentication" 3).
-import { randomBytes } from 'node:crypto';
 import type { Runner, RunnerType } from '../../data/model.js';
 import type { SimulatorState } from '../../data/state.js';
 import { forbidden } from '../../http/errors.js';
 import { p } from '../../http/params.js';
 import { created, noContent, ok } from '../../http/response.js';
 import type { Router } from '../../http/router.js';
+import { newRunnerToken } from './tokens.js';
 import { validateRunner } from './validation.js';
 
-const BASE62 = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
-
-function newRunnerToken(): string {
-  let token = 'glrt-';
-  for (const byte of randomBytes(20)) token += BASE62[byte % BASE62.length];
-  return token;
-}
 
 interface Registration {
   type: RunnerType;
@@ -121,5 +114,20 @@ export function registerRunnerRegistrationRoutes(router: Router): void {
   router.post('/runners/verify', { auth: 'none', params: { token: p.string().required(), system_id: p.string() } }, (ctx) => {
     const runner = runnerByToken(ctx.state, ctx.params.token);
     return ok({ id: runner.id, token: runner.token, token_expires_at: runner.tokenExpiresAt });
+  });
+
+  // fixtures/runners/reset-runner-auth-token-by-token.json: the runner proves itself with its token.
+  router.post('/runners/reset_authentication_token', { auth: 'none', params: { token: p.string().required() } }, (ctx) => {
+    const runner = runnerByToken(ctx.state, ctx.params.token);
+    runner.token = newRunnerToken();
+    return created({ token: runner.token, token_expires_at: runner.tokenExpiresAt });
+  });
+
+  // fixtures/runners/job-router-discovery.json (GitLab 18.7+): authenticated by the `Runner-Token` header.
+  router.get('/runners/router/discovery', { auth: 'none' }, (ctx) => {
+    const header = ctx.headers['runner-token'];
+    const token = Array.isArray(header) ? header[0] : header;
+    runnerByToken(ctx.state, token ?? '');
+    return ok({ server_url: `${ctx.origin.replace(/^http/, 'ws')}/-/job-router` });
   });
 }

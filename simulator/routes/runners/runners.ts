@@ -2,14 +2,15 @@
 import { ownsRunner, projectAccessLevel } from '../../data/access.js';
 import { AccessLevel, type Runner } from '../../data/model.js';
 import { runnerJob } from '../../entities/jobs.js';
-import { canUpdateRunner, runnerDetail, runnerSummary } from '../../entities/runners.js';
+import { canUpdateRunner, runnerDetail, runnerManagers, runnerSummary } from '../../entities/runners.js';
 import { forbidden } from '../../http/errors.js';
 import { paginate } from '../../http/pagination.js';
 import { p } from '../../http/params.js';
-import { noContent, ok } from '../../http/response.js';
+import { created, noContent, ok } from '../../http/response.js';
 import type { RequestContext, Router } from '../../http/router.js';
 import { existingRunner } from '../lookup.js';
 import { applyFilters, filterByScope, filterParams, RUNNER_STATUSES, scopeParam } from './filters.js';
+import { newRunnerToken } from './tokens.js';
 import { validateRunner } from './validation.js';
 
 /**
@@ -144,4 +145,19 @@ export function registerRunnerRoutes(router: Router): void {
       return paginate(ctx, jobs, (j) => runnerJob(ctx, j));
     },
   );
+
+  // Same access as the runner's detail (doc/api/runners.md "List runner's managers").
+  router.get('/runners/:id/managers', { auth: 'required', paginated: true, params: { id: p.integer().required() } }, (ctx) => {
+    const runner = existingRunner(ctx, ctx.params.id);
+    assertCanRead(ctx, runner);
+    return paginate(ctx, runnerManagers(ctx, runner), (manager) => manager);
+  });
+
+  // fixtures/runners/reset-runner-auth-token-by-id.json: the old token stops working at once.
+  router.post('/runners/:id/reset_authentication_token', { auth: 'required', params: { id: p.integer().required() } }, (ctx) => {
+    const runner = existingRunner(ctx, ctx.params.id);
+    assertCanUpdate(ctx, runner);
+    runner.token = newRunnerToken();
+    return created({ token: runner.token, token_expires_at: runner.tokenExpiresAt });
+  });
 }
