@@ -99,14 +99,7 @@ export class RestClient {
         bodyTimeout: this.timeoutMs,
       });
     } catch (cause) {
-      throw new RestError({
-        method: request.method,
-        path: request.path,
-        status: 0,
-        failure: isTimeout(cause) ? 'timeout' : 'connection',
-        requestId: request.requestId,
-        cause,
-      });
+      throw transportError(request, cause, request.requestId);
     }
 
     const header = (name: string): string | undefined => {
@@ -118,14 +111,7 @@ export class RestClient {
       // Always read the body to its end, even for errors and 204s, so the connection is reused.
       text = await response.body.text();
     } catch (cause) {
-      throw new RestError({
-        method: request.method,
-        path: request.path,
-        status: 0,
-        failure: isTimeout(cause) ? 'timeout' : 'connection',
-        requestId: header('x-request-id') ?? request.requestId,
-        cause,
-      });
+      throw transportError(request, cause, header('x-request-id') ?? request.requestId);
     }
     this.onResponse?.({
       method: request.method,
@@ -227,6 +213,18 @@ function retryAfter(value: string | undefined): number | undefined {
   if (Number.isFinite(seconds) && seconds >= 0) return seconds;
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
+}
+
+/** No usable answer arrived: the connection failed, or headers or body took too long. */
+function transportError(request: RestRequest, cause: unknown, requestId: string | undefined): RestError {
+  return new RestError({
+    method: request.method,
+    path: request.path,
+    status: 0,
+    failure: isTimeout(cause) ? 'timeout' : 'connection',
+    requestId,
+    cause,
+  });
 }
 
 function isTimeout(error: unknown): boolean {

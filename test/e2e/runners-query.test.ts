@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DEMO_TOKENS, startSimulator, type Simulator } from '../../simulator/index.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { restCalls, restOracle } from '../support/rest-oracle.js';
+import { describe, expect, it } from 'vitest';
+import { DEMO_TOKENS } from '../../simulator/index.js';
+import { gatewayOverSimulator } from '../support/harness.js';
+import { restCalls } from '../support/rest-oracle.js';
 
 interface RestRunner {
   id: number;
@@ -28,27 +28,12 @@ interface Connection<T> {
 const gid = (id: number) => `gid://gitlab/Ci::Runner/${id}`;
 
 describe('runners over real HTTP', () => {
-  let simulator: Simulator;
-  let gateway: TestGateway;
-  let oracle: ReturnType<typeof restOracle>;
-
-  beforeAll(async () => {
-    simulator = await startSimulator();
-    gateway = await startTestGateway(simulator.url);
-    oracle = restOracle(simulator);
-  });
-
-  afterAll(async () => {
-    await gateway?.close();
-    await simulator?.close();
-  });
-
-  beforeEach(() => simulator.resetRequests());
+  const harness = gatewayOverSimulator();
 
   describe('a nested query', () => {
     it('answers runners -> projects and runners -> jobs -> commit with one REST call per distinct resource', async () => {
       const token = DEMO_TOKENS.maintainer;
-      const result = await gateway.query<{
+      const result = await harness.gateway.query<{
         runners: Connection<{ id: string; description: string; projects: Connection<{ fullPath: string }>; jobs: Connection<{ id: string; status: string; commit: { sha: string; title: string } }> }>;
       }>(
         `{ runners(first: 5) { count nodes { id description
@@ -58,15 +43,15 @@ describe('runners over real HTTP', () => {
         token,
       );
       expect(result.errors).toBeUndefined();
-      const calls = restCalls(simulator);
+      const calls = restCalls(harness.simulator);
 
-      const expectedRunners = (await oracle.get<RestRunner[]>('/runners?per_page=5&page=1', token)).slice(0, 5);
+      const expectedRunners = (await harness.oracle.get<RestRunner[]>('/runners?per_page=5&page=1', token)).slice(0, 5);
       const nodes = result.data!.runners.nodes;
       expect(nodes.map((node) => node.id)).toEqual(expectedRunners.map((runner) => gid(runner.id)));
       for (const [index, runner] of expectedRunners.entries()) {
-        const detail = await oracle.get<RestRunner>(`/runners/${runner.id}`, token);
+        const detail = await harness.oracle.get<RestRunner>(`/runners/${runner.id}`, token);
         expect(nodes[index]!.projects.nodes.map((project) => project.fullPath)).toEqual(detail.projects!.map((project) => project.path_with_namespace));
-        const jobs = await oracle.get<RestJob[]>(`/runners/${runner.id}/jobs?per_page=3&page=1`, token);
+        const jobs = await harness.oracle.get<RestJob[]>(`/runners/${runner.id}/jobs?per_page=3&page=1`, token);
         expect(nodes[index]!.jobs.nodes).toEqual(jobs.map((job) => ({ id: `gid://gitlab/Ci::Build/${job.id}`, status: job.status.toUpperCase(), commit: { sha: job.commit.id, title: job.commit.title } })));
       }
 
@@ -80,14 +65,14 @@ describe('runners over real HTTP', () => {
     it('fetches a project embedded in many jobs once, and only for fields the embed lacks', async () => {
       const token = DEMO_TOKENS.admin;
       const runnerId = 1;
-      const result = await gateway.query<{ runner: { jobs: { nodes: Array<{ project: { fullPath: string; name: string; visibility: string } }> } } }>(
+      const result = await harness.gateway.query<{ runner: { jobs: { nodes: Array<{ project: { fullPath: string; name: string; visibility: string } }> } } }>(
         `query($id: ID!) { runner(id: $id) { jobs(first: 40) { nodes { project { fullPath name visibility } } } } }`,
         { id: gid(runnerId) },
         token,
       );
       expect(result.errors).toBeUndefined();
-      const calls = restCalls(simulator);
-      const jobs = await oracle.get<RestJob[]>(`/runners/${runnerId}/jobs?per_page=40&page=1`, token);
+      const calls = restCalls(harness.simulator);
+      const jobs = await harness.oracle.get<RestJob[]>(`/runners/${runnerId}/jobs?per_page=40&page=1`, token);
       const distinctProjects = new Set(jobs.map((job) => job.project.id));
       expect(distinctProjects.size).toBeGreaterThan(1);
       expect(distinctProjects.size).toBeLessThan(jobs.length);
@@ -96,13 +81,13 @@ describe('runners over real HTTP', () => {
       expect(calls.filter((call) => call.startsWith('GET /projects/'))).toHaveLength(distinctProjects.size);
       expect(calls).toHaveLength(2 + distinctProjects.size);
       for (const [index, node] of result.data!.runner.jobs.nodes.entries()) {
-        const project = await oracle.get<{ visibility: string; path_with_namespace: string }>(`/projects/${jobs[index]!.project.id}`, token);
+        const project = await harness.oracle.get<{ visibility: string; path_with_namespace: string }>(`/projects/${jobs[index]!.project.id}`, token);
         expect(node.project).toMatchObject({ fullPath: project.path_with_namespace, visibility: project.visibility.toUpperCase() });
       }
     });
 
     it('fetches the same runner once however many fields and aliases ask for it', async () => {
-      const result = await gateway.query(
+      const result = await harness.gateway.query(
         `{ a: runner(id: "${gid(16)}") { description tagList version }
            b: runner(id: "${gid(16)}") { status accessLevel projects { count } }
            node(id: "${gid(16)}") { id ... on CiRunner { locked } } }`,
@@ -110,26 +95,26 @@ describe('runners over real HTTP', () => {
         DEMO_TOKENS.admin,
       );
       expect(result.errors).toBeUndefined();
-      expect(restCalls(simulator)).toEqual(['GET /runners/16']);
+      expect(restCalls(harness.simulator)).toEqual(['GET /runners/16']);
     });
   });
 
   describe('paging', () => {
     it.each([7, 13, 33])('walks all runners forward with first: %i, each exactly once', async (size) => {
       const token = DEMO_TOKENS.admin;
-      const expected = await oracle.all<RestRunner>('/runners/all', token);
+      const expected = await harness.oracle.all<RestRunner>('/runners/all', token);
       const seen: string[] = [];
       let after: string | null = null;
       for (let guard = 0; guard < 100; guard++) {
-        simulator.resetRequests();
-        const result: { data?: { allRunners: Connection<{ id: string }> } | null; errors?: unknown } = await gateway.query(
+        harness.simulator.resetRequests();
+        const result: { data?: { allRunners: Connection<{ id: string }> } | null; errors?: unknown } = await harness.gateway.query(
           `query($first: Int, $after: String) { allRunners(first: $first, after: $after) { count nodes { id } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`,
           { first: size, after },
           token,
         );
         expect(result.errors).toBeUndefined();
         const connection = result.data!.allRunners;
-        expect(restCalls(simulator).length).toBeLessThanOrEqual(2);
+        expect(restCalls(harness.simulator).length).toBeLessThanOrEqual(2);
         expect(connection.count).toBe(expected.length);
         expect(connection.pageInfo.hasPreviousPage).toBe(after !== null);
         seen.push(...connection.nodes.map((node) => node.id));
@@ -141,11 +126,11 @@ describe('runners over real HTTP', () => {
 
     it.each([7, 13, 33])('walks all runners backward with last: %i, each exactly once', async (size) => {
       const token = DEMO_TOKENS.admin;
-      const expected = await oracle.all<RestRunner>('/runners/all', token);
+      const expected = await harness.oracle.all<RestRunner>('/runners/all', token);
       const seen: string[] = [];
       let before: string | null = null;
       for (let guard = 0; guard < 100; guard++) {
-        const result: { data?: { allRunners: Connection<{ id: string }> } | null; errors?: unknown } = await gateway.query(
+        const result: { data?: { allRunners: Connection<{ id: string }> } | null; errors?: unknown } = await harness.gateway.query(
           `query($last: Int, $before: String) { allRunners(last: $last, before: $before) { count nodes { id } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`,
           { last: size, before },
           token,
@@ -163,14 +148,14 @@ describe('runners over real HTTP', () => {
 
     it('pages a runner with over 100 jobs in both directions', async () => {
       const token = DEMO_TOKENS.admin;
-      const expected = await oracle.all<RestJob>('/runners/1/jobs', token);
+      const expected = await harness.oracle.all<RestJob>('/runners/1/jobs', token);
       expect(expected.length).toBeGreaterThan(100);
-      const firstPage = await gateway.query<{ runner: { jobs: Connection<{ id: string }> } }>(
+      const firstPage = await harness.gateway.query<{ runner: { jobs: Connection<{ id: string }> } }>(
         `{ runner(id: "${gid(1)}") { jobs(first: 100) { count nodes { id } pageInfo { hasNextPage endCursor } } } }`,
         {},
         token,
       );
-      const rest = await gateway.query<{ runner: { jobs: Connection<{ id: string }> } }>(
+      const rest = await harness.gateway.query<{ runner: { jobs: Connection<{ id: string }> } }>(
         `query($after: String) { runner(id: "${gid(1)}") { jobs(first: 100, after: $after) { nodes { id } pageInfo { hasNextPage } } } }`,
         { after: firstPage.data!.runner.jobs.pageInfo.endCursor },
         token,
@@ -179,12 +164,12 @@ describe('runners over real HTTP', () => {
       expect(ids.slice(0, 200)).toEqual(expected.slice(0, 200).map((job) => `gid://gitlab/Ci::Build/${job.id}`));
       expect(firstPage.data!.runner.jobs.count).toBe(expected.length);
 
-      const tail = await gateway.query<{ runner: { jobs: Connection<{ id: string }> } }>(
+      const tail = await harness.gateway.query<{ runner: { jobs: Connection<{ id: string }> } }>(
         `{ runner(id: "${gid(1)}") { jobs(last: 10, sort: ASC) { nodes { id } pageInfo { hasNextPage hasPreviousPage } } } }`,
         {},
         token,
       );
-      const ascending = await oracle.all<RestJob>('/runners/1/jobs?sort=asc', token);
+      const ascending = await harness.oracle.all<RestJob>('/runners/1/jobs?sort=asc', token);
       expect(tail.data!.runner.jobs.nodes.map((node) => node.id)).toEqual(ascending.slice(-10).map((job) => `gid://gitlab/Ci::Build/${job.id}`));
       expect(tail.data!.runner.jobs.pageInfo).toEqual({ hasNextPage: false, hasPreviousPage: true });
     });
@@ -199,8 +184,8 @@ describe('runners over real HTTP', () => {
       ['type: PROJECT_TYPE, status: OFFLINE', 'type=project_type&status=offline'],
     ])('allRunners(%s) answers what REST answers for %s', async (args, query) => {
       const token = DEMO_TOKENS.admin;
-      const expected = await oracle.all<RestRunner>(`/runners/all?${query}`, token);
-      const result = await gateway.query<{ allRunners: Connection<{ id: string }> }>(`{ allRunners(first: 100, ${args}) { count nodes { id } } }`, {}, token);
+      const expected = await harness.oracle.all<RestRunner>(`/runners/all?${query}`, token);
+      const result = await harness.gateway.query<{ allRunners: Connection<{ id: string }> }>(`{ allRunners(first: 100, ${args}) { count nodes { id } } }`, {}, token);
       expect(result.errors).toBeUndefined();
       expect(result.data!.allRunners.nodes.map((node) => node.id)).toEqual(expected.slice(0, 100).map((runner) => gid(runner.id)));
       expect(result.data!.allRunners.count).toBe(expected.length);
@@ -208,8 +193,8 @@ describe('runners over real HTTP', () => {
 
     it('filters a runner\'s jobs by status and sorts them', async () => {
       const token = DEMO_TOKENS.admin;
-      const expected = await oracle.all<RestJob>('/runners/16/jobs?status=failed&sort=asc', token);
-      const result = await gateway.query<{ runner: { jobs: Connection<{ id: string; status: string }> } }>(
+      const expected = await harness.oracle.all<RestJob>('/runners/16/jobs?status=failed&sort=asc', token);
+      const result = await harness.gateway.query<{ runner: { jobs: Connection<{ id: string; status: string }> } }>(
         `{ runner(id: "${gid(16)}") { jobs(first: 100, status: FAILED, orderBy: ID, sort: ASC) { nodes { id status } } } }`,
         {},
         token,
@@ -220,10 +205,10 @@ describe('runners over real HTTP', () => {
 
     it('lists a project\'s and a group\'s runners as REST does', async () => {
       const token = DEMO_TOKENS.maintainer;
-      const detail = await oracle.get<RestRunner>('/runners/36', DEMO_TOKENS.admin);
+      const detail = await harness.oracle.get<RestRunner>('/runners/36', DEMO_TOKENS.admin);
       const projectPath = detail.projects![0]!.path_with_namespace;
-      const expected = await oracle.all<RestRunner>(`/projects/${encodeURIComponent(projectPath)}/runners`, DEMO_TOKENS.admin);
-      const result = await gateway.query<{ project: { runners: Connection<{ id: string }> } }>(
+      const expected = await harness.oracle.all<RestRunner>(`/projects/${encodeURIComponent(projectPath)}/runners`, DEMO_TOKENS.admin);
+      const result = await harness.gateway.query<{ project: { runners: Connection<{ id: string }> } }>(
         `query($path: ID!) { project(fullPath: $path) { runners(first: 100) { count nodes { id } } } }`,
         { path: projectPath },
         DEMO_TOKENS.admin,
@@ -231,8 +216,8 @@ describe('runners over real HTTP', () => {
       expect(result.errors).toBeUndefined();
       expect(result.data!.project.runners.nodes.map((node) => node.id)).toEqual(expected.map((runner) => gid(runner.id)));
 
-      const groupRunners = await oracle.all<RestRunner>('/groups/gitlab-org%2Ffrontend/runners', token);
-      const groupResult = await gateway.query<{ group: { runners: Connection<{ id: string }> } }>(
+      const groupRunners = await harness.oracle.all<RestRunner>('/groups/gitlab-org%2Ffrontend/runners', token);
+      const groupResult = await harness.gateway.query<{ group: { runners: Connection<{ id: string }> } }>(
         `{ group(fullPath: "gitlab-org/frontend") { runners(first: 100) { nodes { id } } } }`,
         {},
         token,
@@ -253,29 +238,29 @@ describe('runners over real HTTP', () => {
       ['{ runner(id: "gid://gitlab/Project/6") { id } }', 'id'],
       ['{ project(fullPath: "no spaces/allowed here") { id } }', 'fullPath'],
     ])('refuses %s with BAD_USER_INPUT before any REST call', async (query, argumentName) => {
-      const result = await gateway.query(query, {}, DEMO_TOKENS.admin);
+      const result = await harness.gateway.query(query, {}, DEMO_TOKENS.admin);
       expect(result.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argumentName });
-      expect(restCalls(simulator)).toEqual([]);
+      expect(restCalls(harness.simulator)).toEqual([]);
     });
   });
 
   describe('access', () => {
     it('asks for a credential where REST needs one', async () => {
-      const result = await gateway.query('{ runners { nodes { id } } }');
+      const result = await harness.gateway.query('{ runners { nodes { id } } }');
       expect(result.errors?.[0]?.extensions).toMatchObject({ code: 'UNAUTHENTICATED', restStatus: 401 });
     });
 
     it('refuses the administrators\' list to others, and answers null for a runner that does not exist', async () => {
-      const result = await gateway.query(`{ allRunners { nodes { id } } }`, {}, DEMO_TOKENS.guest);
+      const result = await harness.gateway.query(`{ allRunners { nodes { id } } }`, {}, DEMO_TOKENS.guest);
       expect(result.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN', restStatus: 403 });
-      const missing = await gateway.query(`{ runner(id: "${gid(999_999)}") { id } }`, {}, DEMO_TOKENS.admin);
+      const missing = await harness.gateway.query(`{ runner(id: "${gid(999_999)}") { id } }`, {}, DEMO_TOKENS.admin);
       expect(missing).toEqual({ data: { runner: null } });
     });
 
     it('keeps the fields that succeed when a sibling fails', async () => {
       const instanceRunner = gid(1);
       const groupRunner = gid(16);
-      const result = await gateway.query<{ visible: { id: string } | null; hidden: { id: string } | null }>(
+      const result = await harness.gateway.query<{ visible: { id: string } | null; hidden: { id: string } | null }>(
         `{ visible: runner(id: "${instanceRunner}") { id } hidden: runner(id: "${groupRunner}") { id } }`,
         {},
         DEMO_TOKENS.guest,
@@ -287,16 +272,16 @@ describe('runners over real HTTP', () => {
     });
 
     it('never puts a token or the upstream URL in an error', async () => {
-      const result = await gateway.query(`{ allRunners { nodes { id } } }`, {}, DEMO_TOKENS.guest);
+      const result = await harness.gateway.query(`{ allRunners { nodes { id } } }`, {}, DEMO_TOKENS.guest);
       const text = JSON.stringify(result);
       expect(text).not.toContain(DEMO_TOKENS.guest);
-      expect(text).not.toContain(simulator.origin);
+      expect(text).not.toContain(harness.simulator.origin);
     });
 
     it('maps an upstream fault to its code and keeps the other fields', async () => {
-      const faultId = simulator.faults.add({ method: 'GET', path: '/runners/2', kind: 'status', status: 500 });
+      const faultId = harness.simulator.faults.add({ method: 'GET', path: '/runners/2', kind: 'status', status: 500 });
       try {
-        const result = await gateway.query<{ ok: { id: string }; broken: unknown }>(
+        const result = await harness.gateway.query<{ ok: { id: string }; broken: unknown }>(
           `{ ok: runner(id: "${gid(3)}") { id } broken: runner(id: "${gid(2)}") { id } }`,
           {},
           DEMO_TOKENS.admin,
@@ -304,7 +289,7 @@ describe('runners over real HTTP', () => {
         expect(result.data?.ok).toEqual({ id: gid(3) });
         expect(result.errors?.[0]).toMatchObject({ path: ['broken'], extensions: { code: 'UPSTREAM_ERROR', restStatus: 500 } });
       } finally {
-        simulator.faults.remove(faultId);
+        harness.simulator.faults.remove(faultId);
       }
     });
   });
@@ -314,13 +299,13 @@ describe('runners over real HTTP', () => {
       const callers = [DEMO_TOKENS.maintainer, DEMO_TOKENS.developer, DEMO_TOKENS.guest, DEMO_TOKENS.admin];
       const expected = new Map<string, string[]>();
       for (const token of callers) {
-        expected.set(token, (await oracle.all<RestRunner>('/runners', token)).slice(0, 100).map((runner) => gid(runner.id)));
+        expected.set(token, (await harness.oracle.all<RestRunner>('/runners', token)).slice(0, 100).map((runner) => gid(runner.id)));
       }
       expect(new Set([...expected.values()].map((ids) => ids.join())).size).toBeGreaterThan(1);
       const rounds = Array.from({ length: 40 }, (_, index) => callers[index % callers.length]!);
       const results = await Promise.all(
         rounds.map((token) =>
-          gateway.query<{ runners: { nodes: Array<{ id: string; tagList: string[] | null }> }; currentUser: { username: string } }>(
+          harness.gateway.query<{ runners: { nodes: Array<{ id: string; tagList: string[] | null }> }; currentUser: { username: string } }>(
             '{ currentUser { username } runners(first: 100) { nodes { id tagList } } }',
             {},
             token,
