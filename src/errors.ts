@@ -95,7 +95,7 @@ export function toGraphQLError(error: unknown): GraphQLError {
 }
 
 /** The error a resolver threw, under graphql-js's wrapping (with or without a path). */
-function rootCause(error: unknown): unknown {
+export function rootCause(error: unknown): unknown {
   let current = error;
   while (current instanceof GraphQLError && current.originalError) current = current.originalError;
   return current;
@@ -122,4 +122,13 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
     message: redact(result.message),
     ...(result.extensions ? { extensions: redactDeep(result.extensions) as Record<string, unknown> } : {}),
   };
+}
+
+/**
+ * Whether an error is a fault of the gateway itself (a bug), rather than a REST answer or a
+ * refusal the gateway meant: those are told to the caller, bugs go to the server's log.
+ */
+export function isUnexpectedError(error: unknown): boolean {
+  const cause = rootCause(error);
+  return !(cause instanceof RestError) && !(cause instanceof GraphQLError);
 }

@@ -8,7 +8,8 @@ import type { Dispatcher } from 'undici';
 import { createContext, type GatewayContext } from './context.js';
 import type { Credential } from './datasources/credentials.js';
 import { RestClient } from './datasources/rest-client.js';
-import { formatError } from './errors.js';
+import { formatError, isUnexpectedError } from './errors.js';
+import { redact } from './redact.js';
 import { createHttpHandler, GRAPHQL_PATH } from './http-handler.js';
 import { createExecutableSchema, resolvers, typeDefs } from './schema/executable.js';
 import { RunnerStatusPollers } from './subscriptions/runner-status.js';
@@ -33,6 +34,12 @@ export interface GatewayOptions {
   landingPage?: boolean;
   /** Schema introspection (default true). */
   introspection?: boolean;
+  /** Where the gateway reports its own faults (default: console.error). Messages are token-free. */
+  logger?: GatewayLogger;
+}
+
+export interface GatewayLogger {
+  error(message: string): void;
 }
 
 export interface ListeningGateway {
@@ -70,6 +77,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const dependencies = { restClient, pollers, batching: options.batching ?? true };
   const contextFor = (credential: Credential | null, requestId?: string) => createContext(dependencies, credential, requestId);
 
+  const logger = options.logger ?? { error: (message: string) => console.error(message) };
   const schema = createExecutableSchema();
   const httpServer = createServer();
   const webSocket = attachWebSocketServer(httpServer, schema, contextFor);
@@ -80,6 +88,18 @@ export function createGateway(options: GatewayOptions): Gateway {
     includeStacktraceInErrorResponses: false,
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer }),
+      {
+        // Callers get "Internal error in the gateway"; the details of such bugs are logged here.
+        requestDidStart: () =>
+          Promise.resolve({
+            didEncounterErrors: ({ errors }) => {
+              for (const error of errors) {
+                if (isUnexpectedError(error)) logger.error(redact(`Unexpected error: ${errorDetails(error)}`));
+              }
+              return Promise.resolve();
+            },
+          }),
+      },
       {
         serverWillStart() {
           return Promise.resolve({
@@ -134,4 +154,9 @@ export function createGateway(options: GatewayOptions): Gateway {
       await restClient.close();
     },
   };
+}
+
+function errorDetails(error: Error): string {
+  const cause = (error as { originalError?: unknown }).originalError;
+  return cause instanceof Error ? `${cause.stack ?? cause.message}` : (error.stack ?? error.message);
 }
