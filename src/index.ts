@@ -86,6 +86,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     formatError,
     introspection: options.introspection ?? true,
     includeStacktraceInErrorResponses: false,
+    // Signals belong to the process's owner (main.ts, or the BFF embedding the gateway); Apollo's
+    // own handlers would race a second stop() against theirs and hang the shutdown.
+    stopOnTerminationSignals: false,
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer }),
       {
