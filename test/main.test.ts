@@ -1,22 +1,20 @@
-import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** Runs the command line as `npm start` does, on a free port, until it says it is ready. */
 function startCli(env: Record<string, string>) {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: "0", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) =>
-    child.on("exit", (code) => resolve(code)),
-  );
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const ready = () =>
     new Promise<string>((resolve, reject) => {
       const timer = setInterval(() => {
@@ -34,31 +32,28 @@ function startCli(env: Record<string, string>) {
   return { child, ready, exited, output: () => output };
 }
 
-describe("the command line", () => {
-  it.each(["SIGTERM", "SIGINT"] as const)(
-    "serves the embedded demo data and stops cleanly on %s",
-    async (signal) => {
-      const cli = startCli({});
-      const url = await cli.ready();
-      expect(cli.output()).toContain("glpat-demo-maintainer");
-      const response = await fetch(url, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          "private-token": "glpat-demo-maintainer",
-        },
-        body: JSON.stringify({ query: "{ currentUser { username } }" }),
-      });
-      expect(await response.json()).toEqual({
-        data: { currentUser: { username: "maintainer" } },
-      });
-      cli.child.kill(signal);
-      expect(await cli.exited).toBe(0);
-    },
-  );
+describe('the command line', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)('serves the embedded demo data and stops cleanly on %s', async (signal) => {
+    const cli = startCli({});
+    const url = await cli.ready();
+    expect(cli.output()).toContain('glpat-demo-maintainer');
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'private-token': 'glpat-demo-maintainer',
+      },
+      body: JSON.stringify({ query: '{ currentUser { username } }' }),
+    });
+    expect(await response.json()).toEqual({
+      data: { currentUser: { username: 'maintainer' } },
+    });
+    cli.child.kill(signal);
+    expect(await cli.exited).toBe(0);
+  });
 
-  it("refuses bad settings with a message naming each, before starting anything", async () => {
-    const cli = startCli({ PORT: "eighty", V4_URL: "not a url" });
+  it('refuses bad settings with a message naming each, before starting anything', async () => {
+    const cli = startCli({ PORT: 'eighty', V4_URL: 'not a url' });
     expect(await cli.exited).toBe(2);
     expect(cli.output()).toMatch(/PORT must be a whole number/);
     expect(cli.output()).toMatch(/V4_URL must be an http\(s\) URL/);
