@@ -36,7 +36,6 @@ describe('the command line', () => {
   it.each(['SIGTERM', 'SIGINT'] as const)('serves the embedded demo data and stops cleanly on %s', async (signal) => {
     const cli = startCli({});
     const url = await cli.ready();
-    expect(cli.output()).toContain('glpat-demo-maintainer');
     const response = await fetch(url, {
       method: 'POST',
       headers: {
@@ -48,6 +47,8 @@ describe('the command line', () => {
     expect(await response.json()).toEqual({
       data: { currentUser: { username: 'maintainer' } },
     });
+    // Read now, not at the ready line: the token lines may still be in flight then.
+    expect(cli.output()).toContain('glpat-demo-maintainer');
     cli.child.kill(signal);
     expect(await cli.exited).toBe(0);
   });
