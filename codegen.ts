@@ -8,6 +8,8 @@ const CONNECTION_NODES: Record<string, string> = {
   CiJob: 'RunnerJobSchema',
   CiRunnerManager: 'RunnerManagerSchema',
   Project: 'ProjectSchema',
+  Group: 'GroupSchema',
+  Invitation: 'InvitationRecord',
 };
 
 const connectionMappers = Object.fromEntries(
@@ -43,6 +45,12 @@ const config: CodegenConfig = {
           Project: '../datasources/projects.js#ProjectSchema',
           Namespace: '../datasources/projects.js#NamespaceSchema',
           Group: '../datasources/groups.js#GroupSchema',
+          GroupStatistics: '../datasources/groups.js#GroupStatisticsSchema',
+          SharedWithGroup: '../datasources/groups.js#GroupShareSchema',
+          CustomAttribute: '../datasources/groups.js#CustomAttributeSchema',
+          ProjectLinks: '../datasources/projects.js#ProjectLinksSchema',
+          ContainerExpirationPolicy: '../datasources/projects.js#ContainerExpirationPolicySchema',
+          Invitation: '../resolvers/invitations/record.js#InvitationRecord',
           User: '../datasources/users.js#UserSchema',
           ...connectionMappers,
         },

@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { DataSources } from './datasources/index.js';
-import type { GroupSchema } from './datasources/groups.js';
+import type { GroupSchema, GroupShowOptions } from './datasources/groups.js';
 import type { ProjectSchema } from './datasources/projects.js';
 import type { RunnerSchema } from './datasources/runners.js';
 import type { UserSchema } from './datasources/users.js';
@@ -15,6 +15,10 @@ export interface Loaders {
   runner: DataLoader<number, RunnerSchema>;
   project: KeyedLoader<ProjectSchema>;
   group: KeyedLoader<GroupSchema>;
+  /** The group detail with its deprecated embedded `projects` and `shared_projects`. */
+  groupWithProjects: KeyedLoader<GroupSchema>;
+  /** The group detail with `custom_attributes` (administrators; others get the plain detail). */
+  groupWithCustomAttributes: KeyedLoader<GroupSchema>;
   user: DataLoader<number, UserSchema>;
 }
 
@@ -84,10 +88,25 @@ function byId<T>(fetch: (id: number) => Promise<T>, options: LoaderOptions): Dat
 }
 
 export function createLoaders(api: DataSources, options: LoaderOptions): Loaders {
+  const groupPath = (group: GroupSchema) => group.full_path;
+  const group = new KeyedLoader((key) => api.groups.show(key), groupPath, options);
+  // The variants are full group details too, so each also answers the plain group loader.
+  const groupVariant = (withOptions: GroupShowOptions) =>
+    new KeyedLoader(
+      async (key) => {
+        const detail = await api.groups.show(key, withOptions);
+        group.prime(detail);
+        return detail;
+      },
+      groupPath,
+      options,
+    );
   return {
     runner: byId((id) => api.runners.show(id), options),
     project: new KeyedLoader((key) => api.projects.show(key), (project) => project.path_with_namespace, options),
-    group: new KeyedLoader((key) => api.groups.show(key), (group) => group.full_path, options),
+    group,
+    groupWithProjects: groupVariant({ withProjects: true }),
+    groupWithCustomAttributes: groupVariant({ withCustomAttributes: true }),
     user: byId((id) => api.users.show(id), options),
   };
 }

@@ -1,6 +1,6 @@
 // Who may see and do what: effective access levels with inheritance and sharing, and the
 // visibility rules of rest-conventions §7 ("404 also means you may not see this").
-import { AccessLevel, type Group, type Project, type Runner, type User } from './model.js';
+import { AccessLevel, type Group, type Project, type Runner, type User, type Visibility } from './model.js';
 import type { SimulatorState } from './state.js';
 
 export type Viewer = User | null;
@@ -104,4 +104,29 @@ export function ownsRunner(state: SimulatorState, user: Viewer, runner: Runner):
     });
   }
   return false;
+}
+
+/** Owners and administrators administer a group: update it, read its runners token, manage its invitations. */
+export function canAdminGroup(state: SimulatorState, viewer: Viewer, group: Group): boolean {
+  return viewer?.isAdmin === true || groupAccessLevel(state, viewer, group) >= AccessLevel.OWNER;
+}
+
+/** Maintainers and above (and administrators) manage a project's members and invitations. */
+export function canAdminProjectMembers(state: SimulatorState, viewer: Viewer, project: Project): boolean {
+  return viewer?.isAdmin === true || projectAccessLevel(state, viewer, project) >= AccessLevel.MAINTAINER;
+}
+
+/** `create_subgroup`: the parent's `subgroup_creation_level` says whether Maintainers may, or only Owners. */
+export function canCreateSubgroup(state: SimulatorState, viewer: Viewer, parent: Group): boolean {
+  if (viewer?.isAdmin) return true;
+  const needed = parent.subgroupCreationLevel === 'maintainer' ? AccessLevel.MAINTAINER : AccessLevel.OWNER;
+  return groupAccessLevel(state, viewer, parent) >= needed;
+}
+
+/** Visibilities from the least to the most visible; also the values REST accepts. */
+export const VISIBILITIES = ['private', 'internal', 'public'] as const satisfies readonly Visibility[];
+
+/** Whether `a` shows to more people than `b` (public, then internal, then private). */
+export function isMoreVisible(a: Visibility, b: Visibility): boolean {
+  return VISIBILITIES.indexOf(a) > VISIBILITIES.indexOf(b);
 }

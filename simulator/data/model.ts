@@ -62,6 +62,12 @@ export interface GroupShare {
   expiresAt: string | null;
 }
 
+/** A key/value pair administrators attach to a group or project (`with_custom_attributes`). */
+export interface CustomAttribute {
+  key: string;
+  value: string;
+}
+
 export interface Group {
   id: number;
   name: string;
@@ -84,6 +90,18 @@ export interface Group {
   lfsEnabled: boolean;
   defaultBranchProtection: 0 | 1 | 2;
   fileTemplateProjectId: number | null;
+  /** Visible to administrators only (`with_custom_attributes`, `custom_attributes[key]=value`). */
+  customAttributes?: CustomAttribute[];
+  /** (STARTER) Whether projects may add members outside the group's membership. */
+  membershipLock?: boolean;
+  /** `enabled`, `disabled_and_overridable`, `disabled_and_unoverridable` or `disabled_with_override`. */
+  sharedRunnersSetting?: string;
+  /** (PREMIUM) */
+  preventForkingOutsideGroup?: boolean | null;
+  /** (PREMIUM SELF) null inherits the instance quota, 0 is unlimited. */
+  sharedRunnersMinutesLimit?: number | null;
+  /** (PREMIUM SELF) */
+  extraSharedRunnersMinutesLimit?: number | null;
 }
 
 export type ProjectNamespace = { kind: 'group'; groupId: number } | { kind: 'user'; userId: number };
@@ -116,6 +134,29 @@ export interface Project {
   publicJobs: boolean;
   buildTimeout: number;
   requestAccessEnabled: boolean;
+  /** Visible to administrators only (`with_custom_attributes`). */
+  customAttributes?: CustomAttribute[];
+}
+
+/** A user's star on a project (the `starred` filter of project lists). */
+export interface ProjectStar {
+  userId: number;
+  projectId: number;
+}
+
+/**
+ * A pending invitation by e-mail to a group or a project: in GitLab, a member record with an
+ * `invite_email` and no user yet (rest-v4-api.md "Invitation").
+ */
+export interface Invitation {
+  id: number;
+  source: Membership['source'];
+  email: string;
+  accessLevel: number;
+  /** ISO 8601 timestamp, or null for no expiry. */
+  expiresAt: string | null;
+  createdAt: string;
+  createdById: number;
 }
 
 export type RunnerType = 'instance_type' | 'group_type' | 'project_type';

@@ -1,4 +1,4 @@
-import type { Group, Job, Membership, PersonalAccessToken, Project, Runner, User } from './model.js';
+import type { Group, Invitation, Job, Membership, PersonalAccessToken, Project, ProjectStar, Runner, User } from './model.js';
 
 /**
  * The whole in-memory world of one simulator. Collections are Maps keyed by id, iterated in id
@@ -12,6 +12,9 @@ export class SimulatorState {
   readonly memberships: Membership[] = [];
   readonly runners = new Map<number, Runner>();
   readonly jobs = new Map<number, Job>();
+  /** Pending e-mail invitations to groups and projects, by member id. */
+  readonly invitations = new Map<number, Invitation>();
+  readonly stars: ProjectStar[] = [];
   /** Instance-wide runner registration token (Admin Area > CI/CD > Runners). */
   instanceRunnersToken = '';
   /** The simulator's idea of "now" for token expiry; fixed so that the demo data never ages. */
@@ -20,7 +23,7 @@ export class SimulatorState {
   private readonly sequences = new Map<string, number>();
 
   /** Next free id for a collection, above every id already used in it. */
-  nextId(collection: 'users' | 'groups' | 'projects' | 'runners' | 'jobs'): number {
+  nextId(collection: 'users' | 'groups' | 'projects' | 'runners' | 'jobs' | 'invitations'): number {
     const map: Map<number, unknown> = this[collection];
     let max = this.sequences.get(collection) ?? 0;
     for (const id of map.keys()) if (id > max) max = id;

@@ -1,15 +1,52 @@
-// Group shapes: the list record (fixtures/groups/list-groups.json) and the detail of
-// GET /groups/:id (fixtures/groups/get-group.json).
-import { canReadProject, groupAccessLevel } from '../data/access.js';
+// Group shapes: the list record (fixtures/groups/list-groups.json, with `statistics` as in
+// list-groups-with-statistics.json) and the detail of GET /groups/:id, POST /groups and
+// PUT /groups/:id (fixtures/groups/get-group.json, update-group.json, archive-group.json).
+import { canAdminGroup, canReadProject } from '../data/access.js';
 import { AccessLevel, type Group } from '../data/model.js';
 import type { PresentContext } from './context.js';
-import { projectInGroupDetail, sharedWithGroups } from './projects.js';
+import { projectInGroupDetail, projectStatistics, sharedWithGroups } from './projects.js';
 
 /** rest-conventions §10: GET /groups/:id embeds at most 100 projects / shared_projects. */
 export const MAX_EMBEDDED_PROJECTS = 100;
 
-export function groupRecord(ctx: PresentContext, group: Group) {
+export interface GroupPresentation {
+  /** `statistics=true` by an administrator (GitLab ignores it for everyone else). */
+  statistics?: boolean;
+  /** `with_custom_attributes=true` by an administrator. */
+  customAttributes?: boolean;
+}
+
+/**
+ * Storage statistics of a group: the sums over its own projects (GitLab's `with_statistics`),
+ * so they are consistent with the projects the group holds.
+ */
+function groupStatistics(ctx: PresentContext, group: Group) {
+  const totals = {
+    storage_size: 0,
+    repository_size: 0,
+    wiki_size: 0,
+    lfs_objects_size: 0,
+    job_artifacts_size: 0,
+    pipeline_artifacts_size: 0,
+    packages_size: 0,
+    snippets_size: 0,
+    uploads_size: 0,
+  };
+  for (const project of ctx.state.projects.values()) {
+    if (project.namespace.kind !== 'group' || project.namespace.groupId !== group.id) continue;
+    const stats = projectStatistics(project);
+    for (const key of Object.keys(totals) as Array<keyof typeof totals>) totals[key] += stats[key];
+  }
+  return totals;
+}
+
+export function customAttributesOf(attributes: Group['customAttributes']) {
+  return (attributes ?? []).map(({ key, value }) => ({ key, value }));
+}
+
+export function groupRecord(ctx: PresentContext, group: Group, presentation: GroupPresentation = {}) {
   const fullPath = ctx.state.groupFullPath(group);
+  const admin = ctx.user?.isAdmin === true;
   return {
     id: group.id,
     name: group.name,
@@ -43,17 +80,22 @@ export function groupRecord(ctx: PresentContext, group: Group) {
     parent_id: group.parentId,
     created_at: group.createdAt,
     ip_restriction_ranges: null,
+    ...(presentation.statistics && admin ? { statistics: groupStatistics(ctx, group) } : {}),
+    ...(presentation.customAttributes && admin ? { custom_attributes: customAttributesOf(group.customAttributes) } : {}),
   };
 }
 
-export function groupDetail(ctx: PresentContext, group: Group, withProjects: boolean) {
+export interface GroupDetailPresentation {
+  withProjects: boolean;
+  customAttributes?: boolean;
+}
+
+export function groupDetail(ctx: PresentContext, group: Group, presentation: GroupDetailPresentation) {
   const { state, user } = ctx;
-  // The registration token only for group owners and administrators (rest-v4-api.md "Authentication" 5).
-  const isOwner = user?.isAdmin === true || groupAccessLevel(state, user, group) >= AccessLevel.OWNER;
-  const visible = [...state.projects.values()].filter((p) => canReadProject(state, user, p));
   const detail: Record<string, unknown> = {
-    ...groupRecord(ctx, group),
-    ...(isOwner ? { runners_token: group.runnersToken } : {}),
+    ...groupRecord(ctx, group, { customAttributes: presentation.customAttributes === true }),
+    // The registration token only for group owners and administrators (rest-v4-api.md "Authentication" 5).
+    ...(canAdminGroup(state, user, group) ? { runners_token: group.runnersToken } : {}),
     enabled_git_access_protocol: 'all',
     shared_with_groups: sharedWithGroups(ctx, group.sharedWithGroups),
     prevent_sharing_groups_outside_hierarchy: false,
@@ -62,8 +104,17 @@ export function groupDetail(ctx: PresentContext, group: Group, withProjects: boo
     only_allow_merge_if_all_discussions_are_resolved: false,
     math_rendering_limits_enabled: true,
     lock_math_rendering_limits_enabled: false,
+    // Tier-restricted attributes (fixtures/groups/archive-group.json and the Premium fragment): the
+    // simulator answers as a Premium instance, so what the gateway passes through comes back.
+    shared_runners_setting: group.sharedRunnersSetting ?? 'enabled',
+    membership_lock: group.membershipLock ?? false,
+    prevent_forking_outside_group: group.preventForkingOutsideGroup ?? null,
+    shared_runners_minutes_limit: group.sharedRunnersMinutesLimit ?? null,
+    extra_shared_runners_minutes_limit: group.extraSharedRunnersMinutesLimit ?? null,
+    marked_for_deletion_on: null,
   };
-  if (withProjects) {
+  if (presentation.withProjects) {
+    const visible = [...state.projects.values()].filter((p) => canReadProject(state, user, p));
     detail['projects'] = visible
       .filter((p) => p.namespace.kind === 'group' && p.namespace.groupId === group.id)
       .slice(0, MAX_EMBEDDED_PROJECTS)

@@ -125,8 +125,66 @@ function directProjectLevel(ctx: PresentContext, project: Project): number {
   return level;
 }
 
-/** The full project record of GET /projects/:id. */
-export function projectRecord(ctx: PresentContext, project: Project) {
+/**
+ * Storage statistics of a project, in bytes. The model keeps no sizes, so they are derived from
+ * the id: the same on every start, different between projects, and large enough that a group's
+ * sums pass 2^31 (which a 32-bit GraphQL Int could not hold).
+ */
+export function projectStatistics(project: Project) {
+  const mib = 1024 * 1024;
+  const repository = ((project.id * 7919) % 900 + 100) * mib;
+  const wiki = ((project.id * 31) % 20) * mib;
+  const lfs = project.id % 4 === 0 ? ((project.id * 131) % 400) * mib : 0;
+  const artifacts = project.jobsEnabled ? ((project.id * 613) % 300) * mib : 0;
+  const packages = project.id % 5 === 0 ? 12 * mib : 0;
+  const snippets = project.snippetsEnabled ? ((project.id * 17) % 3) * mib : 0;
+  const uploads = ((project.id * 53) % 7) * mib;
+  return {
+    storage_size: repository + wiki + lfs + artifacts + packages + snippets + uploads,
+    repository_size: repository,
+    wiki_size: wiki,
+    lfs_objects_size: lfs,
+    job_artifacts_size: artifacts,
+    pipeline_artifacts_size: 0,
+    packages_size: packages,
+    snippets_size: snippets,
+    uploads_size: uploads,
+  };
+}
+
+/**
+ * A project of a list with `simple=true`: GitLab's BasicProjectDetails, the identity, URLs and a
+ * few counters (rest-v4-api.md: "With simple=true only id, URL, name and path are returned").
+ */
+export function projectSimple(ctx: PresentContext, project: Project) {
+  const webUrl = `${ctx.origin}/${ctx.state.projectFullPath(project)}`;
+  return {
+    id: project.id,
+    description: project.description,
+    ...names(ctx, project),
+    created_at: project.createdAt,
+    default_branch: project.defaultBranch,
+    tag_list: project.topics,
+    topics: project.topics,
+    ...urls(ctx, project),
+    readme_url: project.emptyRepo ? null : `${webUrl}/-/blob/${project.defaultBranch}/README.md`,
+    forks_count: project.forksCount,
+    avatar_url: null,
+    star_count: project.starCount,
+    last_activity_at: project.lastActivityAt,
+    namespace: namespace(ctx, project),
+  };
+}
+
+export interface ProjectPresentation {
+  /** GET /projects/:id adds the caller's `permissions` (ProjectWithAccess); lists do not. */
+  permissions?: boolean;
+  /** `with_custom_attributes=true` by an administrator. */
+  customAttributes?: boolean;
+}
+
+/** The full project record of GET /projects/:id and of project lists (`permissions` only in the former). */
+export function projectRecord(ctx: PresentContext, project: Project, presentation: ProjectPresentation = { permissions: true }) {
   const { state, origin, user } = ctx;
   const fullPath = state.projectFullPath(project);
   const webUrl = `${origin}/${fullPath}`;
@@ -223,7 +281,8 @@ export function projectRecord(ctx: PresentContext, project: Project) {
     repository_storage: 'default',
     // Only Maintainers and administrators see the registration token (as in GitLab).
     ...(canAdmin ? { runners_token: project.runnersToken } : {}),
-    ...(user
+    ...(presentation.customAttributes && user?.isAdmin ? { custom_attributes: (project.customAttributes ?? []).map(({ key, value }) => ({ key, value })) } : {}),
+    ...(user && presentation.permissions
       ? {
           permissions: {
             project_access: direct > 0 ? { access_level: direct, notification_level: 3 } : null,

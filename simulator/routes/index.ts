@@ -1,7 +1,8 @@
 // Every REST domain of the simulator. Adding a domain = a routes file (or folder) registered
 // here, plus its records in data/model.ts and its seed in data/seed/.
 import { Router } from '../http/router.js';
-import { registerGroupRoutes } from './groups.js';
+import { registerGroupsDomain } from './groups/index.js';
+import { registerInvitationRoutes } from './invitations.js';
 import { registerProjectRoutes } from './projects.js';
 import { registerRunnersDomain } from './runners/index.js';
 import { registerUserRoutes } from './users.js';
@@ -10,7 +11,8 @@ export function createRouter(): Router {
   const router = new Router();
   registerRunnersDomain(router);
   registerProjectRoutes(router);
-  registerGroupRoutes(router);
+  registerGroupsDomain(router);
+  registerInvitationRoutes(router);
   registerUserRoutes(router);
   return router;
 }

@@ -1,4 +1,5 @@
 import { GroupsApi } from './groups.js';
+import { InvitationsApi } from './invitations.js';
 import { ProjectsApi } from './projects.js';
 import type { RestSession } from './rest-client.js';
 import { RunnersApi } from './runners.js';
@@ -9,6 +10,7 @@ export interface DataSources {
   runners: RunnersApi;
   projects: ProjectsApi;
   groups: GroupsApi;
+  invitations: InvitationsApi;
   users: UsersApi;
 }
 
@@ -17,6 +19,7 @@ export function createDataSources(rest: RestSession): DataSources {
     runners: new RunnersApi(rest),
     projects: new ProjectsApi(rest),
     groups: new GroupsApi(rest),
+    invitations: new InvitationsApi(rest),
     users: new UsersApi(rest),
   };
 }

@@ -1,5 +1,7 @@
+import type { CustomAttributeSchema, GroupShareSchema } from './groups.js';
 import type { RestSession } from './rest-client.js';
 import { restPath } from './path.js';
+import type { UserSchema } from './users.js';
 
 export interface NamespaceSchema {
   id: number;
@@ -13,9 +15,35 @@ export interface NamespaceSchema {
   web_url?: string;
 }
 
+/** `_links` of a project record. */
+export interface ProjectLinksSchema {
+  self?: string;
+  issues?: string;
+  merge_requests?: string;
+  repo_branches?: string;
+  labels?: string;
+  events?: string;
+  members?: string;
+  cluster_agents?: string;
+}
+
+export interface ContainerExpirationPolicySchema {
+  cadence?: string;
+  enabled?: boolean;
+  keep_n?: number | null;
+  older_than?: string | null;
+  name_regex?: string | null;
+  name_regex_keep?: string | null;
+  next_run_at?: string | null;
+}
+
+/** One of the `*_access_level` values of a project feature. */
+export type ProjectFeatureAccessLevel = 'disabled' | 'private' | 'enabled' | 'public';
+
 /**
- * A project record. Embedded records (in runners, jobs) carry only a few of these fields, so every
- * field but `id` is optional; the rest are fetched on demand from `GET /projects/:id`.
+ * A project record (rest-v4-api.md "Project record"). Embedded records (in runners, jobs, group
+ * detail) carry only a few of these fields and `simple=true` lists the short record, so every field
+ * but `id` is optional; the rest are fetched on demand from `GET /projects/:id`.
  */
 export interface ProjectSchema {
   id: number;
@@ -25,19 +53,66 @@ export interface ProjectSchema {
   path_with_namespace?: string;
   description?: string | null;
   default_branch?: string | null;
+  topics?: string[];
+  tag_list?: string[];
   visibility?: 'private' | 'internal' | 'public';
   archived?: boolean;
   web_url?: string;
   http_url_to_repo?: string;
   ssh_url_to_repo?: string;
+  readme_url?: string | null;
   avatar_url?: string | null;
   star_count?: number;
   forks_count?: number;
   open_issues_count?: number;
+  creator_id?: number;
+  owner?: UserSchema | null;
+  public_jobs?: boolean;
+  shared_with_groups?: GroupShareSchema[];
+  request_access_enabled?: boolean;
+  issues_enabled?: boolean;
+  merge_requests_enabled?: boolean;
+  wiki_enabled?: boolean;
+  jobs_enabled?: boolean;
+  snippets_enabled?: boolean;
   shared_runners_enabled?: boolean;
+  lfs_enabled?: boolean;
+  emails_disabled?: boolean | null;
+  issues_access_level?: ProjectFeatureAccessLevel;
+  repository_access_level?: ProjectFeatureAccessLevel;
+  merge_requests_access_level?: ProjectFeatureAccessLevel;
+  forking_access_level?: ProjectFeatureAccessLevel;
+  wiki_access_level?: ProjectFeatureAccessLevel;
+  builds_access_level?: ProjectFeatureAccessLevel;
+  snippets_access_level?: ProjectFeatureAccessLevel;
+  pages_access_level?: ProjectFeatureAccessLevel;
+  _links?: ProjectLinksSchema;
+  empty_repo?: boolean;
+  resolve_outdated_diff_discussions?: boolean;
+  container_registry_enabled?: boolean;
+  container_expiration_policy?: ContainerExpirationPolicySchema;
+  can_create_merge_request_in?: boolean;
+  import_status?: string;
+  ci_default_git_depth?: number;
+  ci_forward_deployment_enabled?: boolean;
+  build_timeout?: number;
+  auto_cancel_pending_pipelines?: string;
+  build_coverage_regex?: string | null;
+  ci_config_path?: string | null;
+  only_allow_merge_if_pipeline_succeeds?: boolean;
+  only_allow_merge_if_all_discussions_are_resolved?: boolean;
+  remove_source_branch_after_merge?: boolean;
+  printing_merge_request_link_enabled?: boolean;
+  merge_method?: string;
+  suggestion_commit_message?: string | null;
+  auto_devops_enabled?: boolean;
+  auto_devops_deploy_strategy?: string;
+  autoclose_referenced_issues?: boolean;
+  repository_storage?: string;
   created_at?: string;
   last_activity_at?: string;
   namespace?: NamespaceSchema;
+  custom_attributes?: CustomAttributeSchema[];
 }
 
 /** REST `/projects`. `idOrPath` is a numeric ID or a full path; the path helper encodes it. */

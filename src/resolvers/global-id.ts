@@ -1,7 +1,7 @@
 import { badUserInput } from '../errors.js';
 
 /** The classes whose global IDs the gateway issues, as GitLab spells them. */
-export type GlobalIdClass = 'Ci::Runner' | 'Ci::RunnerManager' | 'Ci::Build' | 'Ci::Pipeline' | 'Commit' | 'Project' | 'Group' | 'User' | 'Namespace';
+export type GlobalIdClass = 'Ci::Runner' | 'Ci::RunnerManager' | 'Ci::Build' | 'Ci::Pipeline' | 'Commit' | 'Project' | 'Group' | 'User' | 'Namespace' | 'GroupMember' | 'ProjectMember';
 
 /** `gid://gitlab/<Class>/<id>`, GitLab's own global ID format. */
 export function toGlobalId(className: GlobalIdClass, id: number | string): string {

@@ -1,9 +1,13 @@
 import type { Resolvers } from '../__generated__/resolvers-types.js';
-import { Group } from './groups/Group.js';
+import { Group, SharedWithGroup } from './groups/Group.js';
+import { groupMutations } from './groups/Mutation.js';
 import { groupQueries } from './groups/Query.js';
 import { Node, nodeQueries } from './node.js';
 import { Namespace, Project } from './projects/Project.js';
+import { projectMutations } from './projects/Mutation.js';
 import { projectQueries } from './projects/Query.js';
+import { Invitation } from './invitations/Invitation.js';
+import { invitationMutations } from './invitations/Mutation.js';
 import { CiJob, CiRunnerManager, Pipeline } from './runners/CiJob.js';
 import { CiRunner } from './runners/CiRunner.js';
 import { runnerMutations } from './runners/Mutation.js';
@@ -31,6 +35,9 @@ export const resolvers: Resolvers = {
   },
   Mutation: {
     ...runnerMutations,
+    ...groupMutations,
+    ...projectMutations,
+    ...invitationMutations,
   },
   Subscription: {
     ...runnerSubscriptions,
@@ -45,4 +52,6 @@ export const resolvers: Resolvers = {
   Project,
   Namespace,
   Group,
+  SharedWithGroup,
+  Invitation,
 };

@@ -5,7 +5,12 @@ import { isEnumType, type GraphQLSchema } from 'graphql';
  * `online`, `INSTANCE_TYPE` -> `instance_type`). Enums whose REST values are something else
  * (integers such as access levels) are listed here.
  */
-export const ENUM_VALUE_OVERRIDES: Readonly<Record<string, Readonly<Record<string, string | number>>>> = {};
+export const ENUM_VALUE_OVERRIDES: Readonly<Record<string, Readonly<Record<string, string | number>>>> = {
+  // rest-v4-api.md "Access levels".
+  AccessLevelEnum: { NO_ACCESS: 0, MINIMAL_ACCESS: 5, GUEST: 10, REPORTER: 20, DEVELOPER: 30, MAINTAINER: 40, OWNER: 50 },
+  // rest-v4-api.md "default_branch_protection values".
+  DefaultBranchProtection: { NONE: 0, PARTIAL: 1, FULL: 2 },
+};
 
 /**
  * For every enum of the schema, its values mapped to what REST sends and expects. The runtime

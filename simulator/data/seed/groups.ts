@@ -86,6 +86,18 @@ export function seedGroups(state: SimulatorState): void {
   // ... and opensource members get (at most) Developer in design.
   state.groups.get(11)?.sharedWithGroups.push({ groupId: 9, accessLevel: DEVELOPER, expiresAt: '2026-12-31' });
 
+  // Custom attributes, which only administrators see and filter by.
+  const attributes: [groupId: number, attributes: Array<[key: string, value: string]>][] = [
+    [1, [['department', 'engineering'], ['cost_center', '1000']]],
+    [6, [['department', 'sales']]],
+    [9, [['department', 'engineering']]],
+    [10, [['cost_center', '1000']]],
+  ];
+  for (const [groupId, pairs] of attributes) {
+    const group = state.groups.get(groupId);
+    if (group) group.customAttributes = pairs.map(([key, value]) => ({ key, value }));
+  }
+
   for (const [userId, groupId, accessLevel] of GROUP_MEMBERS) {
     state.memberships.push({ userId, source: { kind: 'group', groupId }, accessLevel, expiresAt: null });
   }

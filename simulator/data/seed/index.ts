@@ -2,6 +2,7 @@
 import { Rng } from '../rng.js';
 import { SimulatorState } from '../state.js';
 import { seedGroups } from './groups.js';
+import { seedInvitations } from './invitations.js';
 import { seedJobs } from './jobs.js';
 import { seedProjects } from './projects.js';
 import { INSTANCE_REGISTRATION_TOKEN, seedRunners } from './runners.js';
@@ -26,5 +27,6 @@ export function createDemoState(seed = 20250601): SimulatorState {
   seedProjects(state, rng);
   seedRunners(state, rng);
   seedJobs(state, rng);
+  seedInvitations(state);
   return state;
 }

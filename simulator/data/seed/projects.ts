@@ -16,7 +16,18 @@ const g = (groupId: number): ProjectNamespace => ({ kind: 'group', groupId });
 const u = (userId: number): ProjectNamespace => ({ kind: 'user', userId });
 
 const PROJECTS: ProjectSeed[] = [
-  [1, g(1), 'gitlab', 'GitLab', 'public', { description: 'GitLab is an open source end-to-end software development platform.', topics: ['ruby', 'rails', 'devops'] }],
+  [
+    1,
+    g(1),
+    'gitlab',
+    'GitLab',
+    'public',
+    {
+      description: 'GitLab is an open source end-to-end software development platform.',
+      topics: ['ruby', 'rails', 'devops'],
+      customAttributes: [{ key: 'tier', value: 'critical' }],
+    },
+  ],
   [2, g(1), 'gitlab-runner', 'GitLab Runner', 'public', { topics: ['go', 'ci'] }],
   [3, g(1), 'gitaly', 'Gitaly', 'public', { topics: ['go', 'git'] }],
   [4, g(1), 'omnibus-gitlab', 'Omnibus GitLab', 'internal'],
@@ -38,12 +49,12 @@ const PROJECTS: ProjectSeed[] = [
   [20, g(8), 'terraform', 'Terraform', 'private', { sharedRunnersEnabled: false }],
   [21, g(8), 'ansible', 'Ansible', 'private'],
   [22, g(8), 'k8s-manifests', 'K8s Manifests', 'private'],
-  [23, g(9), 'awesome-lib', 'Awesome Lib', 'public', { starCount: 1280, forksCount: 211 }],
+  [23, g(9), 'awesome-lib', 'Awesome Lib', 'public', { starCount: 1280, forksCount: 211, customAttributes: [{ key: 'tier', value: 'community' }] }],
   [24, g(9), 'cli', 'CLI', 'public'],
   [25, g(9), 'website', 'Website', 'public'],
-  [26, g(10), 'linter', 'Linter', 'public'],
+  [26, g(10), 'linter', 'Linter', 'public', { mergeRequestsEnabled: false }],
   [27, g(10), 'formatter', 'Formatter', 'public'],
-  [28, g(10), 'benchmarks', 'Benchmarks', 'internal'],
+  [28, g(10), 'benchmarks', 'Benchmarks', 'internal', { issuesEnabled: false }],
   [29, g(11), 'brand-assets', 'Brand Assets', 'internal', { jobsEnabled: false }],
   [30, g(11), 'icons', 'Icons', 'public'],
   [31, g(12), 'prototype', 'Prototype', 'private'],
@@ -97,4 +108,13 @@ export function seedProjects(state: SimulatorState, rng: Rng): void {
   // The outsider is a member of nothing; erin and frank get a direct project role each.
   state.memberships.push({ userId: USER_IDS.erin, source: { kind: 'project', projectId: 14 }, accessLevel: AccessLevel.MAINTAINER, expiresAt: null });
   state.memberships.push({ userId: USER_IDS.frank, source: { kind: 'project', projectId: 31 }, accessLevel: AccessLevel.REPORTER, expiresAt: '2026-06-30' });
+
+  // Stars, for the `starred` filter of project lists.
+  const stars: [userId: number, projectIds: number[]][] = [
+    [USER_IDS.maintainer, [1, 6, 23, 26]],
+    [USER_IDS.developer, [1, 9, 24]],
+    [USER_IDS.guest, [2]],
+    [USER_IDS.root, [3, 27]],
+  ];
+  for (const [userId, projectIds] of stars) for (const projectId of projectIds) state.stars.push({ userId, projectId });
 }

@@ -1,20 +1,107 @@
-import type { GroupResolvers } from '../../__generated__/resolvers-types.js';
+import type { GroupResolvers, SharedWithGroupResolvers } from '../../__generated__/resolvers-types.js';
 import { restConnection } from '../../connections/connection.js';
+import type { ConnectionArgs } from '../../connections/window.js';
+import type { GatewayContext } from '../../context.js';
+import type { GroupProjectFilters, GroupSchema } from '../../datasources/groups.js';
+import type { Page, PageRequest } from '../../datasources/pagination.js';
+import type { ProjectSchema } from '../../datasources/projects.js';
 import { FULL_RECORD_LOADERS } from '../full-records.js';
 import { toGlobalId } from '../global-id.js';
+import { invitationConnection } from '../invitations/connection.js';
+import { nullWhenNotFound } from '../lookups.js';
+import { shortRecordSuffices } from '../projects/simple-record.js';
 import { readRecordField } from '../record-fields.js';
 import { runnerListFilters } from '../runners/filters.js';
+import { groupListFilters, groupProjectFilters, type GroupProjectArgs } from './filters.js';
+import { groupBoolean } from './lenient-boolean.js';
+
+const readGroupField = (group: GroupSchema, key: string, context: GatewayContext) =>
+  readRecordField(group, key, context, FULL_RECORD_LOADERS['Group']);
+
+type ProjectPageFetcher = (filters: GroupProjectFilters, page: PageRequest) => Promise<Page<ProjectSchema>>;
+
+/**
+ * A project list of a group. Full records prime the project loader, so a project reached again
+ * elsewhere in the query costs nothing; short records (`simple=true`, when the selection allows it)
+ * never do, since they lack most fields.
+ */
+function projectList(
+  args: GroupProjectArgs & ConnectionArgs,
+  simple: boolean,
+  context: GatewayContext,
+  fetch: ProjectPageFetcher,
+) {
+  const filters: GroupProjectFilters = { ...groupProjectFilters(args), ...(simple ? { simple: true } : {}) };
+  return restConnection(args, async (page) => {
+    const result = await fetch(filters, page);
+    if (!simple) for (const project of result.items) context.loaders.project.prime(project);
+    return result;
+  });
+}
 
 export const Group: GroupResolvers = {
   id: (group) => toGlobalId('Group', group.id),
-  fullPath: async (group, _args, context) =>
-    (await readRecordField(group, 'full_path', context, FULL_RECORD_LOADERS['Group'])) as string,
+  fullPath: async (group, _args, context) => (await readGroupField(group, 'full_path', context)) as string,
+  shareWithGroupLock: groupBoolean('share_with_group_lock'),
+  requireTwoFactorAuthentication: groupBoolean('require_two_factor_authentication'),
+  autoDevopsEnabled: groupBoolean('auto_devops_enabled'),
+  emailsDisabled: groupBoolean('emails_disabled'),
+  mentionsDisabled: groupBoolean('mentions_disabled'),
+  lfsEnabled: groupBoolean('lfs_enabled'),
+  requestAccessEnabled: groupBoolean('request_access_enabled'),
+  membershipLock: groupBoolean('membership_lock'),
+  preventForkingOutsideGroup: groupBoolean('prevent_forking_outside_group'),
   async parent(group, _args, context) {
-    const parentId = (await readRecordField(group, 'parent_id', context, FULL_RECORD_LOADERS['Group'])) as number | null;
-    return parentId ? context.loaders.group.load(parentId) : null;
+    const parentId = await readGroupField(group, 'parent_id', context);
+    // REST sends an integer or null; the documentation's "nil" strings (list-shared-groups.json) are no id.
+    return typeof parentId === 'number' ? nullWhenNotFound(context.loaders.group.load(parentId)) : null;
+  },
+  async fileTemplateProject(group, _args, context) {
+    const projectId = await readGroupField(group, 'file_template_project_id', context);
+    // Only the id is known; any other field of the project is fetched when asked for.
+    return typeof projectId === 'number' ? { id: projectId } : null;
+  },
+  // Only list records asked with statistics=true carry them; GET /groups/:id never does, so no fetch.
+  statistics: (group) => group.statistics ?? null,
+  async customAttributes(group, _args, { loaders }) {
+    if (group.custom_attributes) return group.custom_attributes;
+    return (await loaders.groupWithCustomAttributes.load(group.id)).custom_attributes ?? null;
+  },
+  async embeddedProjects(group, _args, { loaders }) {
+    return group.projects ?? (await loaders.groupWithProjects.load(group.id)).projects ?? null;
+  },
+  async embeddedSharedProjects(group, _args, { loaders }) {
+    return group.shared_projects ?? (await loaders.groupWithProjects.load(group.id)).shared_projects ?? null;
+  },
+  subgroups(group, args, { api }) {
+    const filters = groupListFilters(args);
+    return restConnection(args, (page) => api.groups.subgroups(group.id, filters, page));
+  },
+  descendantGroups(group, args, { api }) {
+    const filters = groupListFilters(args);
+    return restConnection(args, (page) => api.groups.descendants(group.id, filters, page));
+  },
+  projects(group, args, context, info) {
+    return projectList(args, shortRecordSuffices(info), context, (filters, page) => context.api.groups.projects(group.id, filters, page));
+  },
+  sharedProjects(group, args, context, info) {
+    return projectList(args, shortRecordSuffices(info), context, (filters, page) => context.api.groups.sharedProjects(group.id, filters, page));
   },
   runners(group, args, { api }) {
     const filters = runnerListFilters(args);
     return restConnection(args, (page) => api.runners.forGroup(group.id, filters, page));
+  },
+  invitations(group, args, { api }) {
+    return invitationConnection(args, { kind: 'group', idOrPath: group.id }, api);
+  },
+};
+
+export const SharedWithGroup: SharedWithGroupResolvers = {
+  // The share names the group; any field beyond these is fetched through the group loader.
+  group(share) {
+    const group: GroupSchema = { id: share.group_id };
+    if (share.group_name !== undefined) group.name = share.group_name;
+    if (share.group_full_path !== undefined) group.full_path = share.group_full_path;
+    return group;
   },
 };

@@ -3,6 +3,8 @@ import type { GroupSchema } from '../../datasources/groups.js';
 import { restConnection } from '../../connections/connection.js';
 import { FULL_RECORD_LOADERS } from '../full-records.js';
 import { toGlobalId } from '../global-id.js';
+import { invitationConnection } from '../invitations/connection.js';
+import { nullWhenNotFound } from '../lookups.js';
 import { readRecordField } from '../record-fields.js';
 import { runnerListFilters } from '../runners/filters.js';
 import type { ProjectSchema } from '../../datasources/projects.js';
@@ -26,6 +28,18 @@ export const Project: ProjectResolvers = {
   runners(project, args, { api }) {
     const filters = runnerListFilters(args);
     return restConnection(args, (page) => api.runners.forProject(project.id, filters, page));
+  },
+  async creator(project, _args, context) {
+    const creatorId = await readRecordField(project, 'creator_id', context, FULL_RECORD_LOADERS['Project']);
+    return typeof creatorId === 'number' ? nullWhenNotFound(context.loaders.user.load(creatorId)) : null;
+  },
+  // REST names it `_links`, which the snake_case reading of `links` would miss.
+  links: async (project, _args, context) =>
+    ((await readRecordField(project, '_links', context, FULL_RECORD_LOADERS['Project'])) as ProjectSchema['_links']) ?? null,
+  // Only list records asked with with_custom_attributes=true carry them; GET /projects/:id has none, so no fetch.
+  customAttributes: (project) => project.custom_attributes ?? null,
+  invitations(project, args, { api }) {
+    return invitationConnection(args, { kind: 'project', idOrPath: project.id }, api);
   },
 };
 

@@ -1,0 +1,23 @@
+import type { GatewayContext } from '../../context.js';
+import type { GroupSchema } from '../../datasources/groups.js';
+import { FULL_RECORD_LOADERS } from '../full-records.js';
+import { readRecordField } from '../record-fields.js';
+
+/**
+ * REST sends JSON booleans. The group documentation's shared-groups example renders them as the
+ * strings "true" and "false" and null as "nil" (fixtures/groups/list-shared-groups.json, a known doc
+ * bug); a field should not fail over that, so those three strings read as what they mean. Anything
+ * else passes through untouched, and a value that is no boolean at all still fails its field.
+ */
+export function lenientBoolean(value: unknown): unknown {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  if (value === 'nil') return null;
+  return value;
+}
+
+/** A Group Boolean field read from `key` (fetching the full record when needed), leniently. */
+export function groupBoolean(key: keyof GroupSchema) {
+  return async (group: GroupSchema, _args: unknown, context: GatewayContext): Promise<boolean | null> =>
+    lenientBoolean(await readRecordField(group, key, context, FULL_RECORD_LOADERS['Group'])) as boolean | null;
+}

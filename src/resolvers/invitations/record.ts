@@ -1,0 +1,11 @@
+import type { InvitationSchema, InvitationSource } from '../../datasources/invitations.js';
+
+/**
+ * An invitation with the kind of its source, which REST leaves out of the record but the global ID
+ * needs (`gid://gitlab/GroupMember/<id>` or `ProjectMember`).
+ */
+export type InvitationRecord = InvitationSchema & { source_kind: InvitationSource['kind'] };
+
+export function invitationRecord(invitation: InvitationSchema, source: InvitationSource): InvitationRecord {
+  return { ...invitation, source_kind: source.kind };
+}

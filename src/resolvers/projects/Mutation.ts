@@ -1,0 +1,48 @@
+import type { MutationResolvers } from '../../__generated__/resolvers-types.js';
+import type { GroupSchema } from '../../datasources/groups.js';
+import type { ProjectSchema } from '../../datasources/projects.js';
+import { refusalReasons } from '../groups/refusals.js';
+import { checkFullPath } from './Query.js';
+
+function isProjectRecord(body: ProjectSchema | GroupSchema): body is ProjectSchema {
+  return typeof (body as ProjectSchema).path_with_namespace === 'string';
+}
+
+/** The project's own namespace as a group record: any further field comes through the group loader. */
+function groupOfNamespace(project: ProjectSchema): GroupSchema | null {
+  const namespace = project.namespace;
+  if (!namespace || namespace.kind !== 'group') return null;
+  const group: GroupSchema = { id: namespace.id, full_path: namespace.full_path };
+  if (namespace.name !== undefined) group.name = namespace.name;
+  if (namespace.path !== undefined) group.path = namespace.path;
+  return group;
+}
+
+export const projectMutations: Pick<MutationResolvers, 'projectTransfer'> = {
+  async projectTransfer(_parent, { input }, { api, loaders }) {
+    const projectPath = checkFullPath(input.projectPath, 'projectPath');
+    const groupPath = checkFullPath(input.groupPath, 'groupPath');
+    const clientMutationId = input.clientMutationId ?? null;
+    let body: ProjectSchema | GroupSchema;
+    try {
+      body = await api.groups.transferProject(groupPath, projectPath);
+    } catch (error) {
+      const reasons = refusalReasons(error);
+      if (reasons) return { clientMutationId, errors: reasons, project: null, group: null };
+      throw error;
+    }
+    if (isProjectRecord(body)) {
+      // rest-v4-api.md: REST answers with the moved project, a full record at its new path.
+      loaders.project.clear({ id: body.id, path_with_namespace: projectPath });
+      loaders.project.prime(body);
+      return { clientMutationId, errors: [], project: body, group: groupOfNamespace(body) };
+    }
+    // GitLab's code answers with the group's detail instead; the project keeps its own path
+    // segment, so its new full path is known and one look-up fetches it.
+    const newPath = `${body.full_path ?? groupPath}/${projectPath.split('/').pop() ?? ''}`;
+    const project = await loaders.project.load(newPath);
+    loaders.project.clear({ id: project.id, path_with_namespace: projectPath });
+    loaders.project.prime(project);
+    return { clientMutationId, errors: [], project, group: body };
+  },
+};
