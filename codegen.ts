@@ -34,7 +34,7 @@ const config: CodegenConfig = {
         useIndexSignature: false,
         enumsAsTypes: true,
         enumValues: restEnumValues(buildSchemaFromFiles()),
-        scalars: { Time: 'string', Date: 'string', ID: 'string' },
+        scalars: { Time: 'string', Date: 'string', ID: 'string', Upload: '../datasources/file-upload.js#FileUpload' },
         // Resolvers receive REST bodies; each GraphQL object type maps to its REST schema.
         mappers: {
           CiRunner: '../datasources/runners.js#RunnerSchema',

@@ -21,6 +21,8 @@ export interface GatewayConfig {
   landingPage: boolean;
   /** Schema introspection (`INTROSPECTION`, default on). */
   introspection: boolean;
+  /** Largest upload in one multipart request, in bytes (`UPLOAD_MAX_BYTES`, default 10 MiB). */
+  maxUploadBytes: number;
   /** Added latency of the embedded v4 server, in milliseconds (`SIMULATOR_LATENCY_MS`, default 0). */
   simulatorLatencyMs: number;
 }
@@ -101,6 +103,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     batching: read.flag('BATCHING', true),
     landingPage: read.flag('LANDING_PAGE', true),
     introspection: read.flag('INTROSPECTION', true),
+    maxUploadBytes: read.integer('UPLOAD_MAX_BYTES', 10 * 1024 * 1024, 1, 1024 * 1024 * 1024),
     simulatorLatencyMs: read.integer('SIMULATOR_LATENCY_MS', 0, 0, 60_000),
   };
   if (read.problems.length > 0) throw new ConfigError(read.problems);

@@ -4,6 +4,7 @@ import { HeaderMap, type ApolloServer } from '@apollo/server';
 import type { GatewayContext } from './context.js';
 import type { Credential } from './datasources/credentials.js';
 import { credentialFromHeaders } from './datasources/credentials.js';
+import { readMultipartOperation, UploadRequestError } from './uploads.js';
 
 /** Largest request body accepted, in bytes; GraphQL documents are small. */
 const MAX_BODY_BYTES = 1_000_000;
@@ -26,15 +27,23 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+async function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new HttpProblem(413, `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
+    if (size > maxBytes) throw new HttpProblem(413, `The request body is larger than ${maxBytes} bytes.`);
     chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Browsers may send multipart/form-data across sites without a preflight; Apollo's CSRF
+ * prevention therefore asks uploads to carry a header no simple request can set.
+ */
+function hasPreflightHeader(headers: HeaderMap): boolean {
+  return headers.has('apollo-require-preflight') || headers.has('x-apollo-operation-name');
 }
 
 /** A request id from the caller when it is a sane token, else a new one; sent upstream and back. */
@@ -48,7 +57,12 @@ function requestIdOf(req: IncomingMessage): string {
  * The HTTP side of the gateway: Apollo Server on /graphql (POST for operations, GET for the
  * landing page and GET queries), a redirect from / to it, and a liveness answer on /healthz.
  */
-export function createHttpHandler(apollo: ApolloServer<GatewayContext>, createContext: ContextFactory) {
+export interface HttpHandlerOptions {
+  /** Largest upload accepted in one multipart request, in bytes. */
+  maxUploadBytes: number;
+}
+
+export function createHttpHandler(apollo: ApolloServer<GatewayContext>, createContext: ContextFactory, options: HttpHandlerOptions) {
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://gateway.invalid');
     const requestId = requestIdOf(req);
@@ -71,13 +85,25 @@ export function createHttpHandler(apollo: ApolloServer<GatewayContext>, createCo
       for (const [name, value] of Object.entries(req.headers)) {
         if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
       }
-      const text = req.method === 'POST' ? await readBody(req) : '';
-      let body: unknown = text;
-      if (text && (headers.get('content-type') ?? '').includes('json')) {
-        try {
-          body = JSON.parse(text);
-        } catch {
-          throw new HttpProblem(400, 'The request body is not valid JSON.');
+      const contentType = headers.get('content-type') ?? '';
+      let body: unknown = '';
+      if (req.method === 'POST' && contentType.startsWith('multipart/form-data')) {
+        if (!hasPreflightHeader(headers)) {
+          throw new HttpProblem(400, 'A multipart request needs an `Apollo-Require-Preflight: true` header (CSRF prevention).');
+        }
+        const raw = await readBody(req, options.maxUploadBytes + MAX_BODY_BYTES);
+        body = await readMultipartOperation(contentType, raw, options.maxUploadBytes);
+        // Apollo reads the operation as JSON; the files are already in its variables.
+        headers.set('content-type', 'application/json');
+      } else if (req.method === 'POST') {
+        const text = (await readBody(req, MAX_BODY_BYTES)).toString('utf8');
+        body = text;
+        if (text && contentType.includes('json')) {
+          try {
+            body = JSON.parse(text);
+          } catch {
+            throw new HttpProblem(400, 'The request body is not valid JSON.');
+          }
         }
       }
       const credential = credentialFromHeaders(req.headers);
@@ -98,7 +124,7 @@ export function createHttpHandler(apollo: ApolloServer<GatewayContext>, createCo
         res.destroy();
         return;
       }
-      if (error instanceof HttpProblem) {
+      if (error instanceof HttpProblem || error instanceof UploadRequestError) {
         sendJson(res, error.status, { errors: [{ message: error.message, extensions: { code: 'BAD_REQUEST' } }] });
         return;
       }

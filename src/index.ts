@@ -11,6 +11,7 @@ import { RestClient } from './datasources/rest-client.js';
 import { formatError, isUnexpectedError } from './errors.js';
 import { redact } from './redact.js';
 import { createHttpHandler, GRAPHQL_PATH } from './http-handler.js';
+import { DEFAULT_MAX_UPLOAD_BYTES } from './uploads.js';
 import { createExecutableSchema, resolvers, typeDefs } from './schema/executable.js';
 import { RunnerStatusPollers } from './subscriptions/runner-status.js';
 import { attachWebSocketServer } from './websocket.js';
@@ -34,6 +35,8 @@ export interface GatewayOptions {
   landingPage?: boolean;
   /** Schema introspection (default true). */
   introspection?: boolean;
+  /** Largest upload accepted in one multipart request, in bytes (default 10 MiB). */
+  maxUploadBytes?: number;
   /** Where the gateway reports its own faults (default: console.error). Messages are token-free. */
   logger?: GatewayLogger;
 }
@@ -118,7 +121,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         : ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
     ],
   });
-  const handle = createHttpHandler(apollo, contextFor);
+  const handle = createHttpHandler(apollo, contextFor, { maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES });
   httpServer.on('request', (req, res) => void handle(req, res));
 
   let started = false;

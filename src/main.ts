@@ -28,6 +28,7 @@ async function main(): Promise<void> {
     batching: config.batching,
     landingPage: config.landingPage,
     introspection: config.introspection,
+    maxUploadBytes: config.maxUploadBytes,
   });
   const listening = await gateway.listen({ port: config.port, host: config.host });
 

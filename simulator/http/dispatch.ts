@@ -5,6 +5,7 @@ import { authenticate, sudoFromRequest, tokenFromRequest, type Credentials } fro
 import { ApiError, grapeError, internalError, routeNotFound, unauthorized } from './errors.js';
 import { pageRequest } from './pagination.js';
 import { p, validateParams, type ParamSpecs } from './params.js';
+import { parseMultipart } from './multipart.js';
 import { isParamHash, parseNested, type ParamHash } from './query.js';
 import type { ApiResponse } from './response.js';
 import type { RequestContext, Router } from './router.js';
@@ -21,8 +22,8 @@ export interface ApiRequest {
 
 const PAGINATION_PARAMS: ParamSpecs = { page: p.integer(), per_page: p.integer() };
 
-/** §1: parameters may come as JSON or form bodies; anything else (multipart) is not read yet. */
-function parseBody(headers: IncomingHttpHeaders, body: Buffer): ParamHash {
+/** §1: parameters come as JSON, form or multipart bodies (file uploads); other bodies are not read. */
+async function parseBody(headers: IncomingHttpHeaders, body: Buffer): Promise<ParamHash> {
   if (body.length === 0) return {};
   const contentType = (headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
   if (contentType === 'application/json') {
@@ -35,6 +36,7 @@ function parseBody(headers: IncomingHttpHeaders, body: Buffer): ParamHash {
     return isParamHash(parsed) ? parsed : {};
   }
   if (contentType === 'application/x-www-form-urlencoded') return parseNested(body.toString('utf8'));
+  if (contentType === 'multipart/form-data') return parseMultipart(headers['content-type'] ?? '', body);
   return {};
 }
 
@@ -52,7 +54,7 @@ export async function dispatch(state: SimulatorState, router: Router, request: A
     }
 
     // Rack merges query and body (body wins); route parameters win over both.
-    const raw: ParamHash = { ...parseNested(request.rawQuery), ...parseBody(request.headers, request.body), ...match.pathParams };
+    const raw: ParamHash = { ...parseNested(request.rawQuery), ...(await parseBody(request.headers, request.body)), ...match.pathParams };
     const specs: ParamSpecs = options.paginated ? { ...options.params, ...PAGINATION_PARAMS } : { ...options.params };
     const { values, errors } = validateParams(specs, options, raw);
     if (errors.length > 0) throw grapeError(400, errors.join(', '));

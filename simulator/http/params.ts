@@ -2,8 +2,9 @@
 // a missing required param -> 400 {"error":"token is missing"}, a bad type -> "active is invalid",
 // a value outside the allowed set -> "type does not have a valid value", several joined by ", ".
 import { isParamHash, type ParamHash, type ParamValue } from './query.js';
+import { UploadedFile } from './uploaded-file.js';
 
-export type ParamKind = 'integer' | 'boolean' | 'string' | 'string[]' | 'integer[]' | 'hash';
+export type ParamKind = 'integer' | 'boolean' | 'string' | 'string[]' | 'integer[]' | 'hash' | 'file';
 
 interface ParamOptions {
   required: boolean;
@@ -55,6 +56,8 @@ export const p = {
   stringArray: () => new Param<string[]>('string[]'),
   integerArray: () => new Param<number[]>('integer[]'),
   hash: () => new Param<ParamHash>('hash'),
+  /** A file part of a multipart/form-data body. */
+  file: () => new Param<UploadedFile>('file'),
 };
 
 export type ParamSpecs = Record<string, Param<unknown, boolean>>;
@@ -94,6 +97,7 @@ function coerceScalar(kind: ParamKind, value: ParamValue, commaSeparated: boolea
       return INVALID;
     }
     case 'string':
+      if (value instanceof UploadedFile) return INVALID;
       return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : INVALID;
     case 'string[]': {
       const split = (text: string) =>
@@ -124,6 +128,8 @@ function coerceScalar(kind: ParamKind, value: ParamValue, commaSeparated: boolea
     }
     case 'hash':
       return isParamHash(value) ? value : INVALID;
+    case 'file':
+      return value instanceof UploadedFile ? value : INVALID;
   }
 }
 

@@ -1,13 +1,15 @@
 // Parameter parsing the way Rack does it (rest-conventions §1): `a[]=x&a[]=y` is an array,
 // `h[k]=v` a hash, `v[0][key]=x` a hash keyed by index, `list[][k]=v` an array of hashes.
 
-export type ParamValue = string | number | boolean | null | ParamValue[] | { [key: string]: ParamValue };
+import { UploadedFile } from './uploaded-file.js';
+
+export type ParamValue = string | number | boolean | null | UploadedFile | ParamValue[] | { [key: string]: ParamValue };
 export type ParamHash = { [key: string]: ParamValue };
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'prototype', 'constructor']);
 
 export function isParamHash(value: unknown): value is ParamHash {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof UploadedFile);
 }
 
 /** Key/value pairs of a query string or form body, decoded (`+` is a space). */

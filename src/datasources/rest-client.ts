@@ -1,5 +1,6 @@
-import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
+import { FormData, Pool, errors as undiciErrors, type Dispatcher } from 'undici';
 import { credentialHeader, type Credential } from './credentials.js';
+import { FileUpload } from './file-upload.js';
 import { readPage, type Page, type PageRequest } from './pagination.js';
 import { toQueryString, type RestParams } from './query.js';
 import { RestError } from './rest-error.js';
@@ -28,7 +29,7 @@ export interface RestRequest {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   query?: RestParams | undefined;
-  /** Sent as a JSON body, which the REST API accepts on every write (rest-conventions §1). */
+  /** Sent as a JSON body, which the REST API accepts on every write (rest-conventions §1); a FormData as multipart. */
   body?: unknown;
   credential: Credential | null;
   requestId?: string | undefined;
@@ -80,8 +81,10 @@ export class RestClient {
       headers[name] = value;
     }
     if (request.requestId) headers['x-request-id'] = request.requestId;
-    let body: string | undefined;
-    if (request.body !== undefined) {
+    let body: string | FormData | undefined;
+    if (request.body instanceof FormData) {
+      body = request.body; // undici sets the multipart content-type with its boundary
+    } else if (request.body !== undefined) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(request.body);
     }
@@ -176,6 +179,20 @@ export class RestSession {
 
   async put<T>(path: string, body?: unknown): Promise<T> {
     return (await this.call<T>('PUT', path, undefined, body ?? {})).body;
+  }
+
+  /**
+   * A multipart/form-data POST, for the endpoints that take a file (rest-conventions §1): files
+   * go as file parts, everything else as text fields; undefined fields are left out.
+   */
+  async postMultipart<T>(path: string, fields: Readonly<Record<string, string | number | boolean | FileUpload | undefined>>): Promise<RestResponse<T>> {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) {
+      if (value === undefined) continue;
+      if (value instanceof FileUpload) form.append(name, new Blob([value.bytes], { type: value.mimeType }), value.filename);
+      else form.append(name, String(value));
+    }
+    return this.call<T>('POST', path, undefined, form);
   }
 
   /** `body` is for the few DELETEs that take parameters (a runner's token must not go in a URL). */

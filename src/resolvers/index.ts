@@ -13,7 +13,7 @@ import { CiRunner } from './runners/CiRunner.js';
 import { runnerMutations } from './runners/Mutation.js';
 import { runnerQueries } from './runners/Query.js';
 import { runnerSubscriptions } from './runners/Subscription.js';
-import { DateScalar, Time } from './scalars.js';
+import { DateScalar, Time, Upload } from './scalars.js';
 import { Commit } from './commits/Commit.js';
 import { User } from './users/User.js';
 import { userQueries } from './users/Query.js';
@@ -26,6 +26,7 @@ import { userQueries } from './users/Query.js';
 export const resolvers: Resolvers = {
   Time,
   Date: DateScalar,
+  Upload,
   Query: {
     ...nodeQueries,
     ...userQueries,

@@ -1,4 +1,5 @@
 import { GraphQLScalarType, Kind, type ValueNode } from 'graphql';
+import { FileUpload } from '../datasources/file-upload.js';
 import { badUserInput } from '../errors.js';
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
@@ -34,3 +35,22 @@ export const DateScalar = stringScalar(
   ISO_DATE,
   '2025-11-08',
 );
+
+/**
+ * A file sent with the GraphQL multipart request spec. It can only arrive as a variable of a
+ * multipart request; the HTTP handler has already put a FileUpload in its place.
+ */
+export const Upload = new GraphQLScalarType<FileUpload, never>({
+  name: 'Upload',
+  description: 'A file sent with the GraphQL multipart request spec (a variable of a multipart/form-data request).',
+  serialize: () => {
+    throw new Error('Upload is an input type only.');
+  },
+  parseValue: (value) => {
+    if (value instanceof FileUpload) return value;
+    throw badUserInput('An Upload must be sent as a file of a multipart request (GraphQL multipart request spec).');
+  },
+  parseLiteral: () => {
+    throw badUserInput('An Upload must be sent as a file of a multipart request, not written in the query.');
+  },
+});
