@@ -13,6 +13,12 @@ export interface GatewayConfig {
   upstreamTimeoutMs: number;
   /** Connections kept to the upstream at most (`UPSTREAM_CONNECTIONS`, default 64). */
   upstreamConnections: number;
+  /** Attempts for a REST read that meets a passing fault (`UPSTREAM_RETRY_ATTEMPTS`, default 3; 1 = none). */
+  upstreamRetryAttempts: number;
+  /** Consecutive upstream faults that open the circuit (`CIRCUIT_BREAKER_FAILURES`, default 5; 0 = no breaker). */
+  circuitBreakerFailures: number;
+  /** How long an open circuit refuses calls (`CIRCUIT_BREAKER_COOLDOWN_MS`, default 5000). */
+  circuitBreakerCooldownMs: number;
   /** Milliseconds between two polls of a watched runner (`RUNNER_POLL_INTERVAL_MS`, default 5000). */
   runnerPollIntervalMs: number;
   /** DataLoader batching and per-request caching (`BATCHING`, default on); off only to measure. */
@@ -99,6 +105,9 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     upstreamUrl: read.url('V4_URL'),
     upstreamTimeoutMs: read.integer('UPSTREAM_TIMEOUT_MS', 10_000, 100, 600_000),
     upstreamConnections: read.integer('UPSTREAM_CONNECTIONS', 64, 1, 10_000),
+    upstreamRetryAttempts: read.integer('UPSTREAM_RETRY_ATTEMPTS', 3, 1, 10),
+    circuitBreakerFailures: read.integer('CIRCUIT_BREAKER_FAILURES', 5, 0, 1_000),
+    circuitBreakerCooldownMs: read.integer('CIRCUIT_BREAKER_COOLDOWN_MS', 5_000, 100, 600_000),
     runnerPollIntervalMs: read.integer('RUNNER_POLL_INTERVAL_MS', 5_000, 10, 3_600_000),
     batching: read.flag('BATCHING', true),
     landingPage: read.flag('LANDING_PAGE', true),

@@ -27,6 +27,10 @@ export interface GatewayOptions {
   dispatcher?: Dispatcher;
   upstreamTimeoutMs?: number;
   upstreamConnections?: number;
+  /** Attempts for a REST read that meets a passing fault, the first included (default 3; 1 = no retry). */
+  upstreamRetryAttempts?: number;
+  /** Consecutive upstream faults that open the circuit, and how long it stays open (default 5 and 5 s); false = no breaker. */
+  circuitBreaker?: { failureThreshold: number; cooldownMs: number } | false;
   /** Milliseconds between two polls of a watched runner (default 5000). */
   runnerPollIntervalMs?: number;
   /** DataLoader batching and per-request caching (default true). */
@@ -75,6 +79,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
     ...(options.upstreamTimeoutMs ? { timeoutMs: options.upstreamTimeoutMs } : {}),
     ...(options.upstreamConnections ? { connections: options.upstreamConnections } : {}),
+    ...(options.upstreamRetryAttempts ? { retry: { attempts: options.upstreamRetryAttempts } } : {}),
+    ...(options.circuitBreaker !== undefined ? { circuitBreaker: options.circuitBreaker } : {}),
   });
   const pollers = new RunnerStatusPollers({ restClient, intervalMs: options.runnerPollIntervalMs ?? 5_000 });
   const dependencies = { restClient, pollers, batching: options.batching ?? true };

@@ -24,6 +24,11 @@ async function main(): Promise<void> {
     upstreamUrl,
     upstreamTimeoutMs: config.upstreamTimeoutMs,
     upstreamConnections: config.upstreamConnections,
+    upstreamRetryAttempts: config.upstreamRetryAttempts,
+    circuitBreaker:
+      config.circuitBreakerFailures === 0
+        ? false
+        : { failureThreshold: config.circuitBreakerFailures, cooldownMs: config.circuitBreakerCooldownMs },
     runnerPollIntervalMs: config.runnerPollIntervalMs,
     batching: config.batching,
     landingPage: config.landingPage,

@@ -1,8 +1,20 @@
+import type { Readable } from 'node:stream';
 import { FormData, Pool, errors as undiciErrors, type Dispatcher } from 'undici';
 import { credentialHeader, type Credential } from './credentials.js';
 import { FileUpload } from './file-upload.js';
 import { readPage, type Page, type PageRequest } from './pagination.js';
 import { toQueryString, type RestParams } from './query.js';
+import {
+  CircuitBreaker,
+  DEFAULT_CIRCUIT_BREAKER,
+  DEFAULT_RETRY_POLICY,
+  isRetryableMethod,
+  isRetryableStatus,
+  retryDelayMs,
+  sleep,
+  type CircuitBreakerOptions,
+  type RetryPolicy,
+} from './resilience.js';
 import { RestError } from './rest-error.js';
 
 export interface RestClientOptions {
@@ -16,6 +28,10 @@ export interface RestClientOptions {
   timeoutMs?: number;
   /** Called after every REST call with what it was and how it went; for logs and metrics. */
   onResponse?: (event: RestCallEvent) => void;
+  /** How reads are retried; `{ attempts: 1 }` turns retries off. */
+  retry?: Partial<RetryPolicy>;
+  /** When to stop sending to a failing upstream for a while; `false` turns the breaker off. */
+  circuitBreaker?: CircuitBreakerOptions | false;
 }
 
 export interface RestCallEvent {
@@ -35,6 +51,8 @@ export interface RestRequest {
   requestId?: string | undefined;
   /** Endpoint-specific headers, such as the `Runner-Token` of runner-facing routes. */
   headers?: Readonly<Record<string, string>> | undefined;
+  /** Reads a JSON body instead of JSON.parse: for the few bodies with integers past 2^53. */
+  parseJson?: ((text: string) => unknown) | undefined;
 }
 
 export interface RestResponse<T> {
@@ -42,6 +60,17 @@ export interface RestResponse<T> {
   body: T;
   header: (name: string) => string | undefined;
 }
+
+/** A download whose body is still on the wire: read it as a stream, never whole (artifacts). */
+export interface RestStream {
+  /** 2xx, or a 3xx redirect (object storage) whose `location` the caller may follow. */
+  status: number;
+  header: (name: string) => string | undefined;
+  body: Readable;
+}
+
+/** The most of an error body read from a download; REST's error bodies are small JSON. */
+const MAX_STREAM_ERROR_BYTES = 64 * 1024;
 
 /**
  * The REST transport: one undici pool per upstream origin with bounded connections and keep-alive,
@@ -56,8 +85,12 @@ export class RestClient {
   private readonly ownsDispatcher: boolean;
   private readonly timeoutMs: number;
   private readonly onResponse: ((event: RestCallEvent) => void) | undefined;
+  private readonly retry: RetryPolicy;
+  private readonly breaker: CircuitBreaker | undefined;
 
   constructor(options: RestClientOptions) {
+    this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    this.breaker = options.circuitBreaker === false ? undefined : new CircuitBreaker(options.circuitBreaker ?? DEFAULT_CIRCUIT_BREAKER);
     const url = new URL(options.baseUrl);
     this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, '');
@@ -74,7 +107,40 @@ export class RestClient {
       });
   }
 
+  /**
+   * One REST call as callers see it: reads that meet a passing fault (no answer, 429, 502-504)
+   * are tried again up to the retry policy, and nothing is sent while the circuit is open.
+   */
   async request<T>(request: RestRequest): Promise<RestResponse<T>> {
+    for (let attempt = 1; ; attempt++) {
+      if (this.breaker && !this.breaker.allow()) {
+        throw new RestError({ method: request.method, path: request.path, status: 0, failure: 'circuit-open', requestId: request.requestId });
+      }
+      try {
+        const response = await this.exchange<T>(request);
+        this.breaker?.recordSuccess();
+        return response;
+      } catch (error) {
+        if (!(error instanceof RestError)) throw error;
+        this.recordOutcome(error);
+        const retryable = isRetryableMethod(request.method) && isRetryableStatus(error.status) && error.failure !== 'malformed-body';
+        const delay = retryable && attempt < this.retry.attempts ? retryDelayMs(this.retry, attempt, error.retryAfterSeconds) : null;
+        if (delay === null) throw error;
+        await sleep(delay);
+      }
+    }
+  }
+
+  /** Upstream faults count against the circuit; a 4xx proves the upstream is answering. */
+  private recordOutcome(error: RestError): void {
+    if (!this.breaker) return;
+    if (error.status === 0 || error.status >= 502 || error.failure === 'malformed-body') this.breaker.recordFailure();
+    else if (error.status === 429) this.breaker.recordNeutral();
+    else this.breaker.recordSuccess();
+  }
+
+  /** One HTTP exchange with the upstream, its body read to the end. */
+  private async exchange<T>(request: RestRequest): Promise<RestResponse<T>> {
     const headers: Record<string, string> = { ...request.headers, accept: 'application/json' };
     if (request.credential) {
       const [name, value] = credentialHeader(request.credential);
@@ -123,7 +189,7 @@ export class RestClient {
       durationMs: performance.now() - started,
     });
 
-    const parsed = parseBody(text, header('content-type'));
+    const parsed = parseBody(text, header('content-type'), request.parseJson);
     const requestId = header('x-request-id') ?? request.requestId;
     if (response.statusCode >= 300 && response.statusCode !== 304) {
       throw new RestError({
@@ -147,6 +213,52 @@ export class RestClient {
     return { status: response.statusCode, body: parsed.value as T, header };
   }
 
+  /**
+   * A GET or HEAD whose body is handed over unread, for binary downloads that must not be held in
+   * memory (job artifacts). Error statuses still throw RestError, from their first 64 KiB; the
+   * caller must consume or destroy the body of what is returned.
+   */
+  async stream(request: Omit<RestRequest, 'method' | 'body'> & { method: 'GET' | 'HEAD' }): Promise<RestStream> {
+    const headers: Record<string, string> = { ...request.headers, accept: '*/*' };
+    if (request.credential) {
+      const [name, value] = credentialHeader(request.credential);
+      headers[name] = value;
+    }
+    if (request.requestId) headers['x-request-id'] = request.requestId;
+    const started = performance.now();
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await this.dispatcher.request({
+        origin: this.origin,
+        path: this.basePath + request.path + toQueryString(request.query),
+        method: request.method,
+        headers,
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
+      });
+    } catch (cause) {
+      throw transportError({ ...request, method: request.method === 'HEAD' ? 'GET' : request.method }, cause, request.requestId);
+    }
+    const header = (name: string): string | undefined => {
+      const value = response.headers[name];
+      return Array.isArray(value) ? value.join(', ') : value;
+    };
+    this.onResponse?.({ method: request.method, path: request.path, status: response.statusCode, durationMs: performance.now() - started });
+    const redirect = response.statusCode >= 300 && response.statusCode < 400 && header('location') !== undefined;
+    if (response.statusCode < 300 || redirect) return { status: response.statusCode, header, body: response.body };
+
+    const text = await readAtMost(response.body, MAX_STREAM_ERROR_BYTES).catch(() => '');
+    const parsed = parseBody(text, header('content-type'));
+    throw new RestError({
+      method: request.method,
+      path: request.path,
+      status: response.statusCode,
+      body: parsed.ok ? parsed.value : text,
+      requestId: header('x-request-id') ?? request.requestId,
+      retryAfterSeconds: retryAfter(header('retry-after')),
+    });
+  }
+
   async close(): Promise<void> {
     if (this.ownsDispatcher) await this.dispatcher.close();
   }
@@ -166,6 +278,11 @@ export class RestSession {
 
   async get<T>(path: string, query?: RestParams, headers?: Readonly<Record<string, string>>): Promise<T> {
     return (await this.call<T>('GET', path, query, undefined, headers)).body;
+  }
+
+  /** A GET whose body `parseJson` reads (an X.509 serial number has 39 digits: JSON.parse would round it). */
+  async getParsedWith<T>(path: string, parseJson: (text: string) => unknown): Promise<T> {
+    return (await this.client.request<T>({ method: 'GET', path, parseJson, credential: this.credential, requestId: this.requestId })).body;
   }
 
   async getPage<T>(path: string, page: PageRequest, query?: RestParams): Promise<Page<T>> {
@@ -200,6 +317,11 @@ export class RestSession {
     await this.call<unknown>('DELETE', path, undefined, body);
   }
 
+  /** A download streamed through as it arrives (see RestClient.stream). */
+  stream(path: string, query?: RestParams, method: 'GET' | 'HEAD' = 'GET'): Promise<RestStream> {
+    return this.client.stream({ method, path, query, credential: this.credential, requestId: this.requestId });
+  }
+
   /** A write or look-up that needs no caller credential (runner tokens travel in the body). */
   withoutCredential(): RestSession {
     return new RestSession(this.client, null, this.requestId);
@@ -212,16 +334,29 @@ export class RestSession {
 
 type Parsed = { ok: true; value: unknown } | { ok: false };
 
-function parseBody(text: string, contentType: string | undefined): Parsed {
+function parseBody(text: string, contentType: string | undefined, parseJson: (text: string) => unknown = JSON.parse): Parsed {
   if (text === '') return { ok: true, value: null };
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    return { ok: true, value: parseJson(text) };
   } catch {
     // Plain-text bodies are legitimate for some answers (a 429's "Retry later", a 301), but a
     // body that claims to be JSON and is not means a broken upstream.
     if (contentType?.includes('json')) return { ok: false };
     return { ok: true, value: text };
   }
+}
+
+/** Up to `limit` bytes of a body as text; the rest is not waited for (the stream is destroyed). */
+async function readAtMost(body: Readable, limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk as Buffer);
+    size += (chunk as Buffer).length;
+    if (size >= limit) break;
+  }
+  body.destroy();
+  return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
 }
 
 function retryAfter(value: string | undefined): number | undefined {
