@@ -4,6 +4,7 @@ import { HeaderMap, type ApolloServer } from '@apollo/server';
 import type { GatewayContext } from './context.js';
 import type { Credential } from './datasources/credentials.js';
 import { credentialFromHeaders } from './datasources/credentials.js';
+import { checkQueryLength, type QueryLimits } from './limits.js';
 import { readMultipartOperation, UploadRequestError } from './uploads.js';
 
 /** Largest request body accepted, in bytes; GraphQL documents are small. */
@@ -60,6 +61,7 @@ function requestIdOf(req: IncomingMessage): string {
 export interface HttpHandlerOptions {
   /** Largest upload accepted in one multipart request, in bytes. */
   maxUploadBytes: number;
+  limits: QueryLimits;
 }
 
 export function createHttpHandler(apollo: ApolloServer<GatewayContext>, createContext: ContextFactory, options: HttpHandlerOptions) {
@@ -105,6 +107,14 @@ export function createHttpHandler(apollo: ApolloServer<GatewayContext>, createCo
             throw new HttpProblem(400, 'The request body is not valid JSON.');
           }
         }
+      }
+      // Refused before Apollo parses it: parsing a huge document is itself the cost to avoid.
+      const query = req.method === 'GET' ? url.searchParams.get('query') : (body as { query?: unknown } | null)?.query;
+      try {
+        checkQueryLength(query, options.limits);
+      } catch (error) {
+        sendJson(res, 400, { errors: [{ message: (error as Error).message, extensions: { code: 'LIMIT_EXCEEDED', limit: 'length' } }] });
+        return;
       }
       const credential = credentialFromHeaders(req.headers);
       const response = await apollo.executeHTTPGraphQLRequest({

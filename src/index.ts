@@ -11,6 +11,7 @@ import { RestClient } from './datasources/rest-client.js';
 import { formatError, isUnexpectedError } from './errors.js';
 import { redact } from './redact.js';
 import { createHttpHandler, GRAPHQL_PATH } from './http-handler.js';
+import { checkOperationShape, DEFAULT_QUERY_LIMITS, type QueryLimits } from './limits.js';
 import { DEFAULT_MAX_UPLOAD_BYTES } from './uploads.js';
 import { createExecutableSchema, resolvers, typeDefs } from './schema/executable.js';
 import { RunnerStatusPollers } from './subscriptions/runner-status.js';
@@ -39,6 +40,10 @@ export interface GatewayOptions {
   landingPage?: boolean;
   /** Schema introspection (default true). */
   introspection?: boolean;
+  /** Limits on the shape of operations (query length, tokens, depth, aliases, directives). */
+  limits?: Partial<QueryLimits>;
+  /** Most subscriptions one WebSocket connection may hold at once (default 100). */
+  maxSubscriptionsPerConnection?: number;
   /** Largest upload accepted in one multipart request, in bytes (default 10 MiB). */
   maxUploadBytes?: number;
   /** Where the gateway reports its own faults (default: console.error). Messages are token-free. */
@@ -87,9 +92,13 @@ export function createGateway(options: GatewayOptions): Gateway {
   const contextFor = (credential: Credential | null, requestId?: string) => createContext(dependencies, credential, requestId);
 
   const logger = options.logger ?? { error: (message: string) => console.error(message) };
+  const limits: QueryLimits = { ...DEFAULT_QUERY_LIMITS, ...options.limits };
   const schema = createExecutableSchema();
   const httpServer = createServer();
-  const webSocket = attachWebSocketServer(httpServer, schema, contextFor);
+  const webSocket = attachWebSocketServer(httpServer, schema, contextFor, {
+    limits,
+    maxSubscriptionsPerConnection: options.maxSubscriptionsPerConnection ?? 100,
+  });
   const apollo = new ApolloServer<GatewayContext>({
     schema,
     formatError,
@@ -98,7 +107,18 @@ export function createGateway(options: GatewayOptions): Gateway {
     // Signals belong to the process's owner (main.ts, or the BFF embedding the gateway); Apollo's
     // own handlers would race a second stop() against theirs and hang the shutdown.
     stopOnTerminationSignals: false,
+    parseOptions: { maxTokens: limits.maxTokens },
     plugins: [
+      {
+        // Shape limits, after parsing and validation, before any resolver (so before any REST call).
+        requestDidStart: () =>
+          Promise.resolve({
+            didResolveOperation: ({ document, operationName, contextValue }) => {
+              checkOperationShape(document, operationName, contextValue.credential !== null, limits);
+              return Promise.resolve();
+            },
+          }),
+      },
       ApolloServerPluginDrainHttpServer({ httpServer }),
       {
         // Callers get "Internal error in the gateway"; the details of such bugs are logged here.
@@ -127,7 +147,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         : ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
     ],
   });
-  const handle = createHttpHandler(apollo, contextFor, { maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES });
+  const handle = createHttpHandler(apollo, contextFor, { maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES, limits });
   httpServer.on('request', (req, res) => void handle(req, res));
 
   let started = false;

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import { DEMO_TOKENS } from '../../simulator/index.js';
+import { gatewayOverSimulator } from '../support/harness.js';
+import { restCalls } from '../support/rest-oracle.js';
+
+/** `group { parent { parent { ... { id } } } }`: a valid query `depth` fields deep. */
+function nestedQuery(depth: number): string {
+  return `{ group(fullPath: "gitlab-org/frontend") { ${'parent { '.repeat(depth - 2)}id${' }'.repeat(depth - 2)} } }`;
+}
+
+describe('limits on the shape of operations', () => {
+  const harness = gatewayOverSimulator({ maxSubscriptionsPerConnection: 2, runnerPollIntervalMs: 60_000 });
+
+  it('refuses query text over 10,000 characters before parsing it', async () => {
+    const query = `{ __typename ${' '.repeat(10_000)}}`;
+    const response = await fetch(harness.gateway.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ errors: [{ extensions: { code: 'LIMIT_EXCEEDED', limit: 'length' } }] });
+  });
+
+  it('allows 15 levels without a credential and 20 with one, refusing deeper before any REST call', async () => {
+    const anonymous = await harness.gateway.query(nestedQuery(16));
+    expect(anonymous.errors?.[0]).toMatchObject({ extensions: { code: 'LIMIT_EXCEEDED', limit: 'depth' } });
+    expect(anonymous.errors?.[0]?.message).toContain('without a credential');
+    expect(restCalls(harness.simulator)).toEqual([]);
+
+    expect((await harness.gateway.query(nestedQuery(15))).errors).toBeUndefined();
+    expect((await harness.gateway.query(nestedQuery(20), {}, DEMO_TOKENS.maintainer)).errors).toBeUndefined();
+    harness.simulator.resetRequests();
+    const deep = await harness.gateway.query(nestedQuery(21), {}, DEMO_TOKENS.maintainer);
+    expect(deep.errors?.[0]?.extensions).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'depth' });
+    expect(restCalls(harness.simulator)).toEqual([]);
+  });
+
+  it('counts depth through fragments', async () => {
+    const query = `fragment Up on Group { ${'parent { '.repeat(14)}id${' }'.repeat(14)} } { group(fullPath: "gitlab-org") { ...Up } }`;
+    const result = await harness.gateway.query(query);
+    expect(result.errors?.[0]?.extensions?.['limit']).toBe('depth');
+  });
+
+  it('refuses more than 30 aliases and more than 20 directives', async () => {
+    const aliases = Array.from({ length: 31 }, (_, index) => `a${index}: __typename`).join(' ');
+    expect((await harness.gateway.query(`{ ${aliases} }`)).errors?.[0]?.extensions).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'aliases' });
+    const directives = Array.from({ length: 21 }, () => '__typename @include(if: true)').join(' ');
+    expect((await harness.gateway.query(`{ ${directives} }`)).errors?.[0]?.extensions).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'directives' });
+  });
+
+  it('stops parsing a document of more than 5,000 tokens', async () => {
+    // Three tokens in four characters: past the token limit well within the length limit.
+    const query = `{ ${'a:a '.repeat(1_700)}}`;
+    expect(query.length).toBeLessThan(10_000);
+    const result = await harness.gateway.query(query);
+    expect(result.errors?.[0]?.message).toMatch(/contains more th.t 5000 tokens/);
+  });
+
+  it('applies the same limits over WebSocket, and caps the operations of one connection', async () => {
+    const client = createClient({ url: harness.gateway.wsUrl, webSocketImpl: WebSocket, retryAttempts: 0, connectionParams: { 'PRIVATE-TOKEN': DEMO_TOKENS.admin } });
+    const firstError = (query: string) =>
+      new Promise<unknown>((resolve) => {
+        client.subscribe({ query }, { next: (result) => resolve(result.errors), error: resolve, complete: () => resolve(undefined) });
+      });
+    try {
+      expect(JSON.stringify(await firstError(nestedQuery(21)))).toContain('LIMIT_EXCEEDED');
+      const watch = (id: number) => client.subscribe({ query: `subscription { ciRunnerStatusUpdated(runnerId: "gid://gitlab/Ci::Runner/${id}") { status } }` }, { next: () => {}, error: () => {}, complete: () => {} });
+      const stops = [watch(1), watch(2)];
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const third = await firstError('subscription { ciRunnerStatusUpdated(runnerId: "gid://gitlab/Ci::Runner/3") { status } }');
+      expect(JSON.stringify(third)).toContain('already holds 2 operations');
+      stops.forEach((stop) => stop());
+    } finally {
+      await client.dispose();
+    }
+  });
+});
