@@ -1,3 +1,5 @@
+import { DEFAULT_QUERY_LIMITS, type QueryLimits } from './limits.js';
+
 /**
  * The gateway's settings, read from the environment here and nowhere else. Every bad value is
  * reported at once, with what was expected, so a misconfigured start fails clearly.
@@ -27,6 +29,8 @@ export interface GatewayConfig {
   landingPage: boolean;
   /** Schema introspection (`INTROSPECTION`, default on). */
   introspection: boolean;
+  /** Limits on operations (`MAX_QUERY_LENGTH`, `MAX_QUERY_TOKENS`, `MAX_DEPTH_ANONYMOUS`, `MAX_DEPTH`, `MAX_ALIASES`, `MAX_DIRECTIVES`). */
+  limits: QueryLimits;
   /** Largest upload in one multipart request, in bytes (`UPLOAD_MAX_BYTES`, default 10 MiB). */
   maxUploadBytes: number;
   /** Added latency of the embedded v4 server, in milliseconds (`SIMULATOR_LATENCY_MS`, default 0). */
@@ -112,6 +116,14 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     batching: read.flag('BATCHING', true),
     landingPage: read.flag('LANDING_PAGE', true),
     introspection: read.flag('INTROSPECTION', true),
+    limits: {
+      maxQueryLength: read.integer('MAX_QUERY_LENGTH', DEFAULT_QUERY_LIMITS.maxQueryLength, 100, 1_000_000),
+      maxTokens: read.integer('MAX_QUERY_TOKENS', DEFAULT_QUERY_LIMITS.maxTokens, 100, 1_000_000),
+      maxDepthAnonymous: read.integer('MAX_DEPTH_ANONYMOUS', DEFAULT_QUERY_LIMITS.maxDepthAnonymous, 2, 1_000),
+      maxDepthAuthenticated: read.integer('MAX_DEPTH', DEFAULT_QUERY_LIMITS.maxDepthAuthenticated, 2, 1_000),
+      maxAliases: read.integer('MAX_ALIASES', DEFAULT_QUERY_LIMITS.maxAliases, 0, 10_000),
+      maxDirectives: read.integer('MAX_DIRECTIVES', DEFAULT_QUERY_LIMITS.maxDirectives, 0, 10_000),
+    },
     maxUploadBytes: read.integer('UPLOAD_MAX_BYTES', 10 * 1024 * 1024, 1, 1024 * 1024 * 1024),
     simulatorLatencyMs: read.integer('SIMULATOR_LATENCY_MS', 0, 0, 60_000),
   };

@@ -34,6 +34,7 @@ async function main(): Promise<void> {
     landingPage: config.landingPage,
     introspection: config.introspection,
     maxUploadBytes: config.maxUploadBytes,
+    limits: config.limits,
   });
   const listening = await gateway.listen({ port: config.port, host: config.host });
 
