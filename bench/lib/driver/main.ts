@@ -1,0 +1,98 @@
+// The driver process: the embedded v4 server and every client of the bench (GraphQL, REST
+// baseline, WebSocket subscribers). It runs apart from the bench process so that the CPU time and
+// memory measured there are the gateway's own, not the upstream's or the load generator's.
+// Started by ./handle.ts with fork(); answers the requests of ./protocol.ts over IPC.
+import { Pool } from 'undici';
+import { startSimulator, type Simulator } from '../../../simulator/index.js';
+import { RestBaseline, type DriverTools } from '../rest-baseline.js';
+import { growFleet } from './fleet.js';
+import { runLoop } from './load.js';
+import type { DriverApi, DriverMethod, DriverRequest, DriverResponse } from './protocol.js';
+import { Subscribers } from './subscribers.js';
+
+let simulator: Simulator | undefined;
+let restPool: Pool | undefined;
+const subscribers = new Subscribers();
+
+function requireSimulator(): Simulator {
+  if (!simulator) throw new Error('startSimulator first');
+  return simulator;
+}
+
+const tools: DriverTools = {
+  rest(token) {
+    const sim = requireSimulator();
+    if (!restPool) throw new Error('startSimulator first');
+    return new RestBaseline(sim.url, token, restPool);
+  },
+};
+
+type Handlers = { [M in DriverMethod]: (params: DriverApi[M][0]) => Promise<DriverApi[M][1]> | DriverApi[M][1] };
+
+const handlers: Handlers = {
+  async startSimulator({ latencyMs, fleetSize, restConnections }) {
+    simulator = await startSimulator({ latencyMs });
+    growFleet(simulator.state, fleetSize);
+    // The REST baseline's pool: as many connections as the gateway's upstream pool, so that the
+    // comparison is of the gateway's work, not of connection limits.
+    restPool = new Pool(simulator.origin, { connections: restConnections, headersTimeout: 30_000, bodyTimeout: 30_000 });
+    const runnerIds = [...simulator.state.runners.keys()].sort((a, b) => a - b);
+    return { url: simulator.url, origin: simulator.origin, runnerIds };
+  },
+  setLatency({ ms }) {
+    requireSimulator().setLatency(ms);
+    return null;
+  },
+  resetRequests() {
+    requireSimulator().resetRequests();
+    return null;
+  },
+  requests() {
+    return requireSimulator().requests;
+  },
+  loop({ target, options }) {
+    return runLoop(target, options, tools);
+  },
+  async openSubscribers({ wsUrl, token, connections, timeoutMs }) {
+    return { connections: await subscribers.open(wsUrl, token, connections, timeoutMs) };
+  },
+  subscribe({ query, runnerIds, offset, count }) {
+    subscribers.subscribe(query, runnerIds, offset, count);
+    return null;
+  },
+  changeRunners({ runnerIds, token, timeoutMs }) {
+    const sim = requireSimulator();
+    if (!restPool) throw new Error('startSimulator first');
+    return subscribers.change(sim.state, restPool, new URL(sim.url).pathname, runnerIds, token, timeoutMs);
+  },
+  subscriberStats() {
+    return subscribers.stats();
+  },
+  async closeSubscribers() {
+    await subscribers.close();
+    return null;
+  },
+  async shutdown() {
+    await subscribers.close();
+    await restPool?.close();
+    await simulator?.close();
+    return null;
+  },
+};
+
+function reply(response: DriverResponse): void {
+  process.send?.(response);
+}
+
+process.on('message', (message: DriverRequest) => {
+  const handler = handlers[message.method] as (params: unknown) => unknown;
+  Promise.resolve()
+    .then(() => handler(message.params))
+    .then(
+      (result) => reply({ id: message.id, result: result ?? null }),
+      (error: unknown) => reply({ id: message.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
+    );
+});
+
+// The bench process owns this one: when it goes away, so do we, whatever state we are in.
+process.on('disconnect', () => process.exit(0));

@@ -1,0 +1,127 @@
+// The one table on stdout and the JSON report in bench/results/.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, totalmem } from 'node:os';
+import type { BenchOptions, Row, Scenario, ScenarioReport, Unit } from './scenario.js';
+
+export type ScenarioStatus = 'OK' | 'FAILED';
+
+export interface ScenarioOutcome extends ScenarioReport {
+  name: string;
+  title: string;
+  baseline: string;
+  status: ScenarioStatus;
+  durationMs: number;
+  /** The bench process after the scenario's gateways closed and a full GC: leaks show here. */
+  memoryAfter?: { rssBytes: number; heapUsedBytes: number };
+}
+
+export interface BenchReport {
+  startedAt: string;
+  finishedAt: string;
+  options: BenchOptions;
+  machine: { node: string; platform: string; cpus: number; cpuModel: string; memoryBytes: number; loadAverageAtStart: number[]; loadAverageAtEnd?: number[] };
+  /** How the figures were taken; the same text as under the table. */
+  method: string[];
+  scenarios: ScenarioOutcome[];
+}
+
+export function machine(): BenchReport['machine'] {
+  const list = cpus();
+  return {
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    cpus: list.length,
+    cpuModel: list[0]?.model ?? 'unknown',
+    memoryBytes: totalmem(),
+    loadAverageAtStart: loadavg(),
+  };
+}
+
+/**
+ * A warning when other work shared the machine: the bench's timings assume the gateway and the
+ * driver have a core each. The 1-minute load average counts the bench's own two processes too.
+ */
+export function loadWarning(cpuCount: number): string | undefined {
+  const [oneMinute = 0] = loadavg();
+  return oneMinute > cpuCount + 0.5
+    ? `WARNING: load average ${oneMinute.toFixed(1)} on ${cpuCount} CPUs: other processes competed for the CPU, timings are pessimistic and noisy.`
+    : undefined;
+}
+
+function format(value: number | null | undefined, unit: Unit): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '-';
+  switch (unit) {
+    case 'calls':
+    case 'polls':
+      return Number.isInteger(value) ? String(value) : value.toFixed(1);
+    case 'ops/s':
+      return value.toFixed(0);
+    case 'ms':
+      return value < 10 ? value.toFixed(2) : value.toFixed(1);
+    case 'x':
+      return value.toFixed(2);
+    case 'KB':
+    case 'MB':
+      return value.toFixed(1);
+  }
+}
+
+export const LEGEND =
+  'Gateway: through the gateway (createGateway defaults). Batching off: the same with `batching: false`. Baseline: per scenario, below. Floor/min: the fewest REST calls the query needs, or the latency floor (dependent REST waves x added latency).';
+
+const HEADER = ['Scenario', 'Metric', 'Unit', 'Gateway', 'Batching off', 'Baseline', 'Floor/min', 'Budget', 'Result'];
+const NUMERIC = new Set([3, 4, 5, 6]);
+
+function cells(scenario: string, row: Row): string[] {
+  return [
+    scenario,
+    row.metric,
+    row.unit,
+    format(row.gateway, row.unit),
+    format(row.batchingOff, row.unit),
+    format(row.baseline, row.unit),
+    format(row.floor, row.unit),
+    row.budget?.text ?? '',
+    row.budget ? (row.budget.pass ? 'PASS' : 'MISS') : '',
+  ];
+}
+
+/** The table as plain text, with the scenarios' status and the legend under it. */
+export function renderTable(outcomes: readonly ScenarioOutcome[]): string {
+  const lines: string[][] = [HEADER];
+  for (const outcome of outcomes) {
+    if (outcome.rows.length === 0) lines.push([outcome.name, '(no figures)', '', '', '', '', '', '', outcome.status]);
+    for (const row of outcome.rows) lines.push(cells(outcome.name, row));
+  }
+  const widths = HEADER.map((_, column) => Math.max(...lines.map((line) => (line[column] ?? '').length)));
+  const render = (line: string[]) =>
+    line
+      .map((cell, column) => (NUMERIC.has(column) ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!)))
+      .join('  ')
+      .trimEnd();
+  const rule = widths.map((width) => '-'.repeat(width)).join('  ');
+  const out = [render(HEADER), rule, ...lines.slice(1).map(render), '', LEGEND, ''];
+  for (const outcome of outcomes) {
+    out.push(`${outcome.name}: ${outcome.status} in ${(outcome.durationMs / 1000).toFixed(1)} s. ${outcome.title}.`);
+    if (outcome.baseline !== '-') out.push(`  Baseline: ${outcome.baseline}.`);
+    for (const failure of outcome.failures) out.push(`  FAILED: ${failure}`);
+    for (const note of outcome.notes) out.push(`  ${note}`);
+  }
+  return out.join('\n');
+}
+
+/** Writes bench/results/<timestamp>.json and bench/results/latest.json; returns the first path. */
+export async function writeReport(report: BenchReport): Promise<string> {
+  const directory = new URL('../results/', import.meta.url);
+  await mkdir(directory, { recursive: true });
+  const stamp = report.startedAt.replace(/[:.]/g, '-');
+  const text = `${JSON.stringify(report, null, 2)}\n`;
+  const file = new URL(`${stamp}.json`, directory);
+  await writeFile(file, text);
+  await writeFile(new URL('latest.json', directory), text);
+  return file.pathname;
+}
+
+export function outcomeOf(scenario: Scenario, status: ScenarioStatus, report: ScenarioReport, durationMs: number): ScenarioOutcome {
+  return { name: scenario.name, title: scenario.title, baseline: scenario.baseline, status, durationMs, ...report };
+}

@@ -1,0 +1,81 @@
+// What a scenario is and what it reports. A scenario is one file in bench/scenarios/, listed in
+// bench/scenarios/index.ts; it gets this context and returns rows for the one table.
+import type { Gateway, GatewayOptions, ListeningGateway } from '../../src/index.js';
+import type { Driver } from './driver/handle.js';
+import type { SimulatorInfo } from './driver/protocol.js';
+
+export interface BenchOptions {
+  /** Latency the embedded v4 server adds to every REST call (--latency). */
+  latencyMs: number;
+  /** Smaller, shorter runs (--quick). */
+  quick: boolean;
+  /** Runners the fleet scenario lists (allRunners first: N, at most 100). */
+  fleetSize: number;
+  /** Subscriptions and the runners they watch (--subscribers, --runners). */
+  subscribers: number;
+  subscribedRunners: number;
+  /** WebSocket connections the subscriptions share (--connections). */
+  wsConnections: number;
+  /** Subscriptions sent before waiting for the gateway to acknowledge them (--subscribe-batch). */
+  subscribeBatch: number;
+  /** The gateway's runner poll interval in the subscriptions scenario (--interval). */
+  pollIntervalMs: number;
+  /** Concurrent workers of the hot path (--concurrency). */
+  concurrency: number;
+  /** undici connections of the gateway's upstream pool, and of the REST baseline's (--upstream-connections). */
+  upstreamConnections: number;
+}
+
+export interface RunningGateway extends ListeningGateway {
+  gateway: Gateway;
+}
+
+export interface ScenarioContext {
+  options: BenchOptions;
+  driver: Driver;
+  simulator: SimulatorInfo;
+  /** A gateway in this process in front of the embedded v4 server; closed when the scenario ends. */
+  startGateway(overrides?: Partial<GatewayOptions>): Promise<RunningGateway>;
+  /** A progress line on stderr (the table goes to stdout). */
+  progress(message: string): void;
+}
+
+export type Unit = 'calls' | 'ms' | 'ops/s' | 'KB' | 'MB' | 'x' | 'polls';
+
+/** One line of the table: the gateway's figure and what it is held against. */
+export interface Row {
+  metric: string;
+  unit: Unit;
+  gateway: number | null;
+  /** The same operation with `batching: false`. */
+  batchingOff?: number | null;
+  /** The scenario's baseline (a plain REST client, or a raw pass-through; the legend says which). */
+  baseline?: number | null;
+  /** The least the operation can cost: the REST resources it needs, or waves x latency. */
+  floor?: number | null;
+  /** The budget and whether it was met; rows without one are for information. */
+  budget?: { text: string; pass: boolean };
+}
+
+export interface ScenarioReport {
+  rows: Row[];
+  /** What makes the scenario FAILED: errors in responses, wrong data, lost messages. */
+  failures: string[];
+  /** What the figures mean and how they were taken, printed under the table. */
+  notes: string[];
+  /** Raw figures for the JSON report. */
+  details: Record<string, unknown>;
+}
+
+export interface Scenario {
+  /** The --scenario name. */
+  name: string;
+  title: string;
+  /** What the baseline column holds for this scenario. */
+  baseline: string;
+  run(context: ScenarioContext): Promise<ScenarioReport>;
+}
+
+export function emptyReport(): ScenarioReport {
+  return { rows: [], failures: [], notes: [], details: {} };
+}

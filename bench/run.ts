@@ -1,0 +1,171 @@
+// npm run bench [-- --quick] [--latency MS] [--scenario NAME ...] [--subscribers N] [--runners M]
+//   [--connections C] [--subscribe-batch N] [--interval MS] [--concurrency N] [--upstream-connections N]
+//
+// Starts the driver process (the embedded v4 server with added latency, and every client), puts the
+// gateway in this process in front of it on loopback, runs each scenario, prints one table and
+// writes bench/results/<timestamp>.json and bench/results/latest.json. A missed budget is a MISS in
+// the table; the exit code is 1 only when a scenario FAILED (errors in responses, wrong data) or
+// the run could not finish.
+import { loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { createGateway, type GatewayOptions } from '../src/index.js';
+import { startDriver, type Driver } from './lib/driver/handle.js';
+import { settledMemory } from './lib/measure.js';
+import { loadWarning, machine, outcomeOf, renderTable, writeReport, type BenchReport, type ScenarioOutcome } from './lib/report.js';
+import { emptyReport, type BenchOptions, type RunningGateway, type ScenarioContext } from './lib/scenario.js';
+import { scenarios } from './scenarios/index.js';
+
+/** The whole run stops by itself after this long, whatever happens (the default run takes ~1.5 min). */
+const WATCHDOG_MS = 8 * 60_000;
+
+const USAGE = `Usage: npm run bench -- [options]
+  --quick                  smaller and shorter (1,000 subscribers over 20 runners, short loops)
+  --latency MS             latency the v4 server adds to each REST call (default 20)
+  --scenario NAME          run only this scenario; repeatable (${scenarios.map((s) => s.name).join(', ')})
+  --subscribers N          subscriptions in "subscriptions" (default 10000, quick 1000)
+  --runners M              runners they watch (default 100, quick 20)
+  --connections C          WebSocket connections they share (default 100)
+  --subscribe-batch N      subscriptions sent at once before waiting for them (default 500)
+  --interval MS            the gateway's runner poll interval there (default 1000)
+  --concurrency N          workers of "hot-path" (default 32)
+  --upstream-connections N undici connections to REST, gateway and REST client alike (default 64)`;
+
+function fail(message: string): never {
+  console.error(`${message}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+function integer(value: string | undefined, name: string, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) fail(`--${name} must be an integer >= ${min}, got "${value}"`);
+  return n;
+}
+
+function parseOptions(): { options: BenchOptions; only: string[] } {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      options: {
+        quick: { type: 'boolean', default: false },
+        latency: { type: 'string' },
+        scenario: { type: 'string', multiple: true },
+        subscribers: { type: 'string' },
+        runners: { type: 'string' },
+        connections: { type: 'string' },
+        'subscribe-batch': { type: 'string' },
+        interval: { type: 'string' },
+        concurrency: { type: 'string' },
+        'upstream-connections': { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    fail(error instanceof Error ? error.message : String(error));
+  }
+  const { values } = parsed;
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const quick = values.quick ?? false;
+  const only = (values.scenario ?? []).flatMap((name) => name.split(','));
+  for (const name of only) if (!scenarios.some((scenario) => scenario.name === name)) fail(`unknown scenario "${name}"`);
+  return {
+    only,
+    options: {
+      latencyMs: integer(values.latency, 'latency', 20, 0),
+      quick,
+      fleetSize: 100,
+      subscribers: integer(values.subscribers, 'subscribers', quick ? 1_000 : 10_000, 1),
+      subscribedRunners: integer(values.runners, 'runners', quick ? 20 : 100, 1),
+      wsConnections: integer(values.connections, 'connections', 100, 1),
+      subscribeBatch: integer(values['subscribe-batch'], 'subscribe-batch', 500, 1),
+      pollIntervalMs: integer(values.interval, 'interval', 1_000, 50),
+      concurrency: integer(values.concurrency, 'concurrency', 32, 1),
+      upstreamConnections: integer(values['upstream-connections'], 'upstream-connections', 64, 1),
+    },
+  };
+}
+
+const METHOD = [
+  'The gateway runs in the bench process, alone: its CPU time (process.cpuUsage around each measured loop) and memory (RSS, heap) are its own.',
+  'The embedded v4 server and every client (GraphQL, REST baseline, WebSocket subscribers) run in a separate driver process, on loopback.',
+  'Every response body is checked: a GraphQL response with `errors`, or data that differs from REST, fails its scenario.',
+];
+
+async function main(): Promise<number> {
+  const { options, only } = parseOptions();
+  const selected = only.length ? scenarios.filter((scenario) => only.includes(scenario.name)) : scenarios;
+  const startedAt = new Date().toISOString();
+  const startMachine = machine();
+  const progress = (message: string) => console.error(`[bench] ${message}`);
+  const watchdog = setTimeout(() => {
+    console.error(`[bench] still running after ${WATCHDOG_MS / 60_000} minutes: giving up`);
+    process.exit(1);
+  }, WATCHDOG_MS);
+
+  let driver: Driver | undefined;
+  const outcomes: ScenarioOutcome[] = [];
+  try {
+    driver = await startDriver();
+    const fleetSize = Math.max(options.fleetSize, options.subscribedRunners);
+    const simulator = await driver.call('startSimulator', { latencyMs: options.latencyMs, fleetSize, restConnections: options.upstreamConnections });
+    progress(`v4 server at ${simulator.url} (driver pid ${driver.pid}), ${simulator.runnerIds.length} runners, ${options.latencyMs} ms per REST call`);
+
+    for (const scenario of selected) {
+      const gateways: RunningGateway[] = [];
+      const context: ScenarioContext = {
+        options,
+        driver,
+        simulator,
+        progress,
+        async startGateway(overrides: Partial<GatewayOptions> = {}) {
+          const gateway = createGateway({ upstreamUrl: simulator.url, landingPage: false, upstreamConnections: options.upstreamConnections, ...overrides });
+          const listening = await gateway.listen({ port: 0, host: '127.0.0.1' });
+          const running = { ...listening, gateway };
+          gateways.push(running);
+          return running;
+        },
+      };
+      const began = performance.now();
+      progress(`${scenario.name}: ${scenario.title}`);
+      try {
+        const report = await scenario.run(context);
+        outcomes.push(outcomeOf(scenario, report.failures.length ? 'FAILED' : 'OK', report, performance.now() - began));
+      } catch (error) {
+        const report = emptyReport();
+        report.failures.push(error instanceof Error ? (error.stack ?? error.message) : String(error));
+        outcomes.push(outcomeOf(scenario, 'FAILED', report, performance.now() - began));
+      } finally {
+        for (const running of gateways) await running.gateway.close();
+      }
+      // What the closed gateways left behind: a leak shows here as heap that never comes back.
+      const left = settledMemory();
+      progress(`${scenario.name}: done; heap ${(left.heapUsedBytes / 2 ** 20).toFixed(1)} MB, RSS ${(left.rssBytes / 2 ** 20).toFixed(1)} MB after closing its gateways`);
+      const outcome = outcomes[outcomes.length - 1];
+      if (outcome) outcome.memoryAfter = left;
+    }
+  } finally {
+    await driver?.stop();
+    clearTimeout(watchdog);
+  }
+
+  const report: BenchReport = { startedAt, finishedAt: new Date().toISOString(), options, machine: startMachine, method: METHOD, scenarios: outcomes };
+  report.machine.loadAverageAtEnd = loadavg();
+  console.log(renderTable(outcomes));
+  console.log(`\n${METHOD.join('\n')}`);
+  const warning = loadWarning(startMachine.cpus);
+  if (warning) console.log(warning);
+  const file = await writeReport(report);
+  console.log(`\nReport: ${file} (and bench/results/latest.json)`);
+  return outcomes.some((outcome) => outcome.status === 'FAILED') ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,148 @@
+// Scenario "hot-path": the cheapest query, `runner(id:) { id status }` (one GET /runners/:id), at
+// saturation with no added REST latency: N workers in a closed loop for a fixed time. Holds the
+// gateway's throughput and CPU time per operation against a raw pass-through of the same REST call.
+import { DEMO_TOKENS } from '../../simulator/index.js';
+import type { LoopResult, Target } from '../lib/driver/protocol.js';
+import { measureGateway, type Measured } from '../lib/measure.js';
+import { startPassThrough } from '../lib/pass-through.js';
+import { emptyReport, type Scenario, type ScenarioContext, type ScenarioReport } from '../lib/scenario.js';
+import { summarize } from '../lib/stats.js';
+
+const TOKEN = DEMO_TOKENS.admin;
+const QUERY = 'query HotPath($id: ID!) { runner(id: $id) { id status } }';
+const CPU_BUDGET_MS = 0.5;
+const THROUGHPUT_BUDGET = 0.5;
+
+type Label = 'gateway' | 'passThrough' | 'direct';
+
+/** The measured loops of one target, taken together. */
+interface Run {
+  ops: number;
+  failures: number;
+  elapsedMs: number;
+  latenciesMs: number[];
+  sample: unknown;
+  throughput: number;
+  cpuPerOp: number;
+  /** Share of one core the driver (v4 server and clients) used meanwhile. */
+  driverLoad: number;
+  peakRssBytes: number;
+}
+
+function combine(parts: Array<Measured<LoopResult>>): Run {
+  const ops = parts.reduce((total, part) => total + part.result.ops, 0);
+  const elapsedMs = parts.reduce((total, part) => total + part.result.elapsedMs, 0);
+  const cpuMs = parts.reduce((total, part) => total + part.cpuMs, 0);
+  return {
+    ops,
+    failures: parts.reduce((total, part) => total + part.result.failures, 0),
+    elapsedMs,
+    latenciesMs: parts.flatMap((part) => part.result.latenciesMs),
+    sample: parts.find((part) => part.result.sample !== undefined)?.result.sample,
+    throughput: elapsedMs > 0 ? (ops / elapsedMs) * 1000 : Number.NaN,
+    cpuPerOp: ops > 0 ? cpuMs / ops : Number.NaN,
+    driverLoad: elapsedMs > 0 ? parts.reduce((total, part) => total + part.result.driverCpuMs, 0) / elapsedMs : Number.NaN,
+    peakRssBytes: Math.max(0, ...parts.map((part) => part.peakRssBytes)),
+  };
+}
+
+export const hotPath: Scenario = {
+  name: 'hot-path',
+  title: 'Hot path: runner(id:) { id status } at saturation, no added latency',
+  baseline: 'a raw pass-through (node:http + undici, in this process) of the same GET /runners/:id',
+  async run(context: ScenarioContext): Promise<ScenarioReport> {
+    const { driver, options, simulator } = context;
+    const report = emptyReport();
+    // This machine's JIT takes seconds of load to settle the whole stack (Apollo, graphql-js,
+    // undici); shorter warm-ups measured up to twice the steady CPU time per operation.
+    const warmupMs = options.quick ? 1_000 : 3_000;
+    const measuredMs = options.quick ? 2_000 : 4_000;
+    // Gateway and pass-through are measured in alternation, so that a drift of the machine (other
+    // load, CPU frequency) weighs on both alike.
+    const rounds = options.quick ? 1 : 2;
+    // Rotate over the seeded runners so that no answer is the same twice in a row.
+    const runnerIds = simulator.runnerIds.slice(0, 70);
+    const loopOptions = (maxMs: number) => ({ concurrency: options.concurrency, maxOps: 5_000_000, maxMs });
+
+    // Saturation measures the gateway's own work: REST answers as fast as the simulator can.
+    await driver.call('setLatency', { ms: 0 });
+    const gateway = await context.startGateway();
+    const passThrough = await startPassThrough(simulator.url, options.upstreamConnections);
+    try {
+      const targets: Record<Label, Target> = {
+        gateway: { kind: 'graphql', url: gateway.url, token: TOKEN, query: QUERY, variables: runnerIds.map((id) => ({ id: `gid://gitlab/Ci::Runner/${id}` })) },
+        passThrough: { kind: 'get', baseUrl: passThrough.url, token: TOKEN, paths: runnerIds.map((id) => `/runners/${id}`) },
+        // Straight to the v4 server: what the driver alone can push, the ceiling of both others.
+        direct: { kind: 'get', baseUrl: simulator.url, token: TOKEN, paths: runnerIds.map((id) => `/runners/${id}`) },
+      };
+      const labels = Object.keys(targets) as Label[];
+      for (const label of labels) {
+        context.progress(`hot-path: ${label}, ${options.concurrency} workers, ${warmupMs} ms warm-up`);
+        const warmup = await driver.call('loop', { target: targets[label], options: loopOptions(warmupMs) });
+        if (warmup.failures > 0) report.failures.push(`${label}: ${warmup.failures} failed warm-up operations: ${warmup.firstFailure}`);
+      }
+      const parts: Record<Label, Array<Measured<LoopResult>>> = { gateway: [], passThrough: [], direct: [] };
+      let gatewayCalls = 0;
+      for (let round = 1; round <= rounds; round++) {
+        // The direct run is for information; once is enough.
+        for (const label of round === 1 ? labels : labels.filter((name) => name !== 'direct')) {
+          context.progress(`hot-path: ${label}, round ${round} of ${rounds}, ${measuredMs} ms`);
+          await driver.call('resetRequests', null);
+          const measured = await measureGateway(() => driver.call('loop', { target: targets[label], options: loopOptions(measuredMs) }));
+          if (label === 'gateway') gatewayCalls += (await driver.call('requests', null)).length;
+          const loop = measured.result;
+          if (loop.failures > 0) report.failures.push(`${label}: ${loop.failures} of ${loop.ops} operations failed: ${loop.firstFailure}`);
+          parts[label].push(measured);
+        }
+      }
+      await driver.call('resetRequests', null);
+      const runs = Object.fromEntries(labels.map((label) => [label, combine(parts[label])])) as Record<Label, Run>;
+      const { gateway: g, passThrough: p, direct: d } = runs;
+      const sample = g.sample as { data?: { runner?: { id?: string } | null } } | undefined;
+      if (!sample?.data?.runner?.id) report.failures.push('the gateway answered no runner');
+
+      const gl = summarize(g.latenciesMs);
+      const pl = summarize(p.latenciesMs);
+      const ratio = g.throughput / p.throughput;
+      const callsPerOp = g.ops > 0 ? gatewayCalls / g.ops : Number.NaN;
+      report.rows.push(
+        { metric: 'REST calls / op', unit: 'calls', gateway: callsPerOp, baseline: 1, floor: 1, budget: { text: '= min (1)', pass: callsPerOp === 1 } },
+        {
+          metric: 'throughput',
+          unit: 'ops/s',
+          gateway: g.throughput,
+          baseline: p.throughput,
+          budget: { text: `>= ${THROUGHPUT_BUDGET} x raw (${(p.throughput * THROUGHPUT_BUDGET).toFixed(0)})`, pass: ratio >= THROUGHPUT_BUDGET },
+        },
+        { metric: 'throughput / raw', unit: 'x', gateway: ratio },
+        { metric: 'latency p50', unit: 'ms', gateway: gl.p50, baseline: pl.p50 },
+        { metric: 'latency p99', unit: 'ms', gateway: gl.p99, baseline: pl.p99 },
+        {
+          metric: 'gateway CPU / op',
+          unit: 'ms',
+          gateway: g.cpuPerOp,
+          baseline: p.cpuPerOp,
+          budget: { text: `<= ${CPU_BUDGET_MS}`, pass: g.cpuPerOp <= CPU_BUDGET_MS },
+        },
+        { metric: 'gateway peak RSS', unit: 'MB', gateway: g.peakRssBytes / 2 ** 20, baseline: p.peakRssBytes / 2 ** 20 },
+      );
+      report.notes.push(
+        `${options.concurrency} concurrent workers (closed loop); after ${warmupMs} ms of warm-up each, ${rounds} round(s) of ${measuredMs} ms for gateway and pass-through in alternation; no added REST latency; runner ids rotate over ${runnerIds.length} runners.`,
+        `CPU / op = process.cpuUsage() of the bench process, which hosts the gateway (or the pass-through) alone, over the measured loop / operations.`,
+        `Direct REST from the driver, no hop: ${d.throughput.toFixed(0)} ops/s, p50 ${summarize(d.latenciesMs).p50.toFixed(2)} ms: the most the driver and simulator can serve, a ceiling for both.`,
+        `Driver process CPU (v4 server + clients), in cores: ${g.driverLoad.toFixed(2)} during the gateway runs, ${p.driverLoad.toFixed(2)} during the pass-through, ${d.driverLoad.toFixed(2)} direct; near 1.0 the driver, not what it measures, set the pace.`,
+      );
+      report.details = Object.fromEntries(
+        Object.entries(runs).map(([label, run]) => [
+          label,
+          { ops: run.ops, failures: run.failures, elapsedMs: run.elapsedMs, throughput: run.throughput, latencyMs: summarize(run.latenciesMs), cpuMsPerOp: run.cpuPerOp, driverLoad: run.driverLoad, peakRssBytes: run.peakRssBytes },
+        ]),
+      );
+      report.details['restCallsPerOp'] = callsPerOp;
+      return report;
+    } finally {
+      await passThrough.close();
+      await driver.call('setLatency', { ms: options.latencyMs });
+    }
+  },
+};

@@ -1,0 +1,16 @@
+// Every scenario, in the order they run. A new one (groups, issues, ...) is a file in this folder
+// exporting a `Scenario`, added here. The numbers are those of the performance issue.
+//
+// Subscriptions run first: their memory figure is an RSS delta, and V8 keeps the pages an earlier
+// scenario's garbage used, so after the other scenarios new subscriptions would fill those pages
+// and the RSS delta would read low.
+import type { Scenario } from '../lib/scenario.js';
+import { hotPath } from './hot-path.js';
+import { runnerFleet } from './runner-fleet.js';
+import { subscriptions } from './subscriptions.js';
+
+export const scenarios: readonly Scenario[] = [
+  subscriptions, // (5) Subscriptions
+  runnerFleet, // (2) Runner fleet
+  hotPath, // (4) Hot path
+];

@@ -1,0 +1,142 @@
+// Scenario "fleet" (issue scenario 2): an administrator's runner fleet page. 100 runners with
+// detail fields (version, tags, last contact and projects: GET /runners/:id each) and each
+// runner's last job with its commit (GET /runners/:id/jobs?per_page=1).
+import { DEMO_TOKENS } from '../../simulator/index.js';
+import { runNestedQuery } from '../lib/nested-query.js';
+import type { DriverTools } from '../lib/rest-baseline.js';
+import type { Scenario } from '../lib/scenario.js';
+
+const TOKEN = DEMO_TOKENS.admin;
+const FIRST = 100;
+
+// version, tagList and contactedAt are detail fields like projects: with batching on they share one
+// GET /runners/:id per runner; with batching off each asks for it again, which is what the
+// "Batching off" column shows.
+const QUERY = `query RunnerFleet($first: Int!) {
+  allRunners(first: $first) {
+    count
+    nodes {
+      id
+      status
+      version
+      tagList
+      contactedAt
+      projects { nodes { fullPath } }
+      jobs(first: 1) { nodes { id status commit { sha title } } }
+    }
+  }
+}`;
+
+interface FleetData {
+  allRunners: {
+    nodes: Array<{
+      id: string;
+      status: string;
+      version: string | null;
+      tagList: string[] | null;
+      projects: { nodes: Array<{ fullPath: string }> };
+      jobs: { nodes: Array<{ id: string; status: string; commit: { sha: string } | null }> };
+    }>;
+  };
+}
+
+/** The page as both the gateway and the REST client see it, to check that they agree. */
+interface FleetRow {
+  runnerId: number;
+  status: string;
+  version: string | null;
+  tags: string[];
+  projects: string[];
+  lastJob: { id: number; status: string; sha: string | null } | null;
+}
+
+interface RestRunner {
+  id: number;
+  status: string;
+  version?: string | null;
+  tag_list?: string[];
+  projects?: Array<{ path_with_namespace: string }>;
+}
+
+interface RestJob {
+  id: number;
+  status: string;
+  commit?: { id: string } | null;
+}
+
+const numericId = (gid: string) => Number(gid.slice(gid.lastIndexOf('/') + 1));
+
+/**
+ * The REST client baseline, run in the driver process: what a frontend does today to draw the
+ * same page, level by level, each level in parallel.
+ */
+export async function fleetOverRest(tools: DriverTools): Promise<FleetRow[]> {
+  const rest = tools.rest(TOKEN);
+  // Level 1: the list.
+  const runners = await rest.get<RestRunner[]>(`/runners/all?per_page=${FIRST}&page=1`);
+  // Level 2: per runner, the detail record and the last job, all at once.
+  return Promise.all(
+    runners.map(async (runner) => {
+      const [detail, jobs] = await Promise.all([
+        rest.get<RestRunner>(`/runners/${runner.id}`),
+        rest.get<RestJob[]>(`/runners/${runner.id}/jobs?per_page=1&page=1`),
+      ]);
+      const job = jobs[0];
+      return {
+        runnerId: runner.id,
+        status: runner.status,
+        version: detail.version ?? null,
+        tags: detail.tag_list ?? [],
+        projects: (detail.projects ?? []).map((project) => project.path_with_namespace),
+        lastJob: job ? { id: job.id, status: job.status, sha: job.commit?.id ?? null } : null,
+      };
+    }),
+  );
+}
+
+function fromGateway(data: FleetData): FleetRow[] {
+  return data.allRunners.nodes.map((node) => {
+    const job = node.jobs.nodes[0];
+    return {
+      runnerId: numericId(node.id),
+      status: node.status.toLowerCase(),
+      version: node.version,
+      tags: node.tagList ?? [],
+      projects: node.projects.nodes.map((project) => project.fullPath),
+      lastJob: job ? { id: numericId(job.id), status: job.status.toLowerCase(), sha: job.commit?.sha ?? null } : null,
+    };
+  });
+}
+
+export const runnerFleet: Scenario = {
+  name: 'fleet',
+  title: `Runner fleet: allRunners(first: ${FIRST}) with detail fields, projects and last job with commit`,
+  baseline: 'a plain REST client (undici, level by level, each level in parallel, same pool size as the gateway)',
+  run: (context) =>
+    runNestedQuery<FleetData>(context, {
+      name: 'fleet',
+      token: TOKEN,
+      query: QUERY,
+      variables: { first: FIRST },
+      restBaseline: { module: import.meta.url, name: 'fleetOverRest', args: null },
+      // The list must answer before anything per runner can be asked; the per-runner calls are
+      // independent of each other.
+      waves: 2,
+      minimumRule: `1 list page (first: ${FIRST} fits one) + per runner returned, GET /runners/:id (every detail field) + 1 page of GET /runners/:id/jobs; commits are embedded in jobs.`,
+      minimumResources(data) {
+        const resources = new Set(['GET /runners/all']);
+        for (const node of data.allRunners.nodes) {
+          resources.add(`GET /runners/${numericId(node.id)}`);
+          resources.add(`GET /runners/${numericId(node.id)}/jobs`);
+        }
+        return resources;
+      },
+      difference(data, rest) {
+        const mine = fromGateway(data);
+        const theirs = Array.isArray(rest) ? (rest as FleetRow[]) : [];
+        if (mine.length !== theirs.length) return `${mine.length} runners through the gateway, ${theirs.length} over REST`;
+        const index = mine.findIndex((row, at) => JSON.stringify(row) !== JSON.stringify(theirs[at]));
+        return index < 0 ? undefined : `runner #${index}: gateway ${JSON.stringify(mine[index])}, REST ${JSON.stringify(theirs[index])}`;
+      },
+    }),
+};
