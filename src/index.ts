@@ -2,7 +2,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginInlineTraceDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import type { Dispatcher } from 'undici';
 import { createContext, type GatewayContext } from './context.js';
@@ -109,6 +113,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     stopOnTerminationSignals: false,
     parseOptions: { maxTokens: limits.maxTokens },
     plugins: [
+      // Neither is used (no cache hints, no Apollo Studio traces); both cost CPU on every request (bench: hot-path).
+      ApolloServerPluginCacheControlDisabled(),
+      ApolloServerPluginInlineTraceDisabled(),
       {
         // Shape limits, after parsing and validation, before any resolver (so before any REST call).
         requestDidStart: () =>

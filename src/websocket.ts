@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { GraphQLError, parse, type GraphQLSchema } from 'graphql';
+import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { credentialFromConnectionParams } from './datasources/credentials.js';
@@ -7,6 +7,7 @@ import { RestError } from './datasources/rest-error.js';
 import { formatError } from './errors.js';
 import { GRAPHQL_PATH, type ContextFactory } from './http-handler.js';
 import { checkOperationShape, checkQueryLength, limitExceeded, type QueryLimits } from './limits.js';
+import { OperationCache } from './operation-cache.js';
 import { randomUUID } from 'node:crypto';
 
 /**
@@ -22,6 +23,7 @@ export interface WebSocketOptions {
 
 export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema, createContext: ContextFactory, options: WebSocketOptions) {
   const { limits } = options;
+  const operations = new OperationCache(schema, limits.maxTokens);
   // A message larger than any allowed query (plus variables) is refused by ws itself (close 1009).
   const wsServer = new WebSocketServer({ server: httpServer, path: GRAPHQL_PATH, maxPayload: limits.maxQueryLength * 4 + 64 * 1024 });
   const disposable = useServer(
@@ -39,21 +41,30 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
           throw error;
         }
       },
-      // The HTTP limits, applied to operations over the socket too; refusals reach the client as errors.
+      // The HTTP limits apply over the socket too. The operation is prepared here, from the cache,
+      // so graphql-ws neither parses nor validates it again; the context comes from the same
+      // factory as HTTP requests.
       onSubscribe(ctx, _id, payload) {
         try {
-          if (Object.keys(ctx.subscriptions).length >= options.maxSubscriptionsPerConnection) {
+          // graphql-ws has already recorded this operation in ctx.subscriptions.
+          if (Object.keys(ctx.subscriptions).length > options.maxSubscriptionsPerConnection) {
             throw limitExceeded(`This connection already holds ${options.maxSubscriptionsPerConnection} operations; close some first.`, 'subscriptions');
           }
           checkQueryLength(payload.query, limits);
-          const document = parse(payload.query, { maxTokens: limits.maxTokens });
-          checkOperationShape(document, payload.operationName, true, limits);
+          const prepared = operations.prepare(payload.query);
+          if ('errors' in prepared) return prepared.errors;
+          checkOperationShape(prepared.document, payload.operationName, true, limits);
+          return {
+            schema,
+            document: prepared.document,
+            variableValues: payload.variables,
+            operationName: payload.operationName,
+            contextValue: createContext(credentialFromConnectionParams(ctx.connectionParams), randomUUID()),
+          };
         } catch (error) {
           return [error instanceof GraphQLError ? error : new GraphQLError(String(error))];
         }
-        return undefined;
       },
-      context: (ctx) => createContext(credentialFromConnectionParams(ctx.connectionParams), randomUUID()),
       // The same error formatting as HTTP: codes from the table, tokens scrubbed.
       onNext(_ctx, _id, _payload, _args, result) {
         if (!result.errors) return undefined;

@@ -47,10 +47,18 @@ class RunnerPoller {
     private readonly onIdle: () => void,
   ) {
     this.api = new RunnersApi(new RestSession(restClient, credential));
-    this.ready = this.api.show(runnerId).then((runner) => {
-      this.last = fingerprint(runner);
-      this.schedule();
-    });
+    this.ready = this.api.show(runnerId).then(
+      (runner) => {
+        this.last = fingerprint(runner);
+        this.schedule();
+      },
+      (error: unknown) => {
+        if (error instanceof RestError && FINAL_STATUSES.has(error.status)) throw error;
+        // A passing fault (timeout, 5xx, a reused socket the upstream had closed) must not end
+        // the watch before it starts: the next poll sets the baseline instead.
+        this.schedule();
+      },
+    );
   }
 
   get subscriberCount(): number {
@@ -84,7 +92,9 @@ class RunnerPoller {
     try {
       const runner = await this.api.show(this.runnerId);
       const current = fingerprint(runner);
-      if (current !== this.last) {
+      if (this.last === undefined) {
+        this.last = current; // the baseline the first poll could not take
+      } else if (current !== this.last) {
         this.last = current;
         for (const subscriber of this.subscribers) subscriber.push({ runner });
       }

@@ -5,6 +5,14 @@ import { DEMO_TOKENS } from '../../simulator/index.js';
 import { gatewayOverSimulator } from '../support/harness.js';
 import { restCalls } from '../support/rest-oracle.js';
 
+async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 /** `group { parent { parent { ... { id } } } }`: a valid query `depth` fields deep. */
 function nestedQuery(depth: number): string {
   return `{ group(fullPath: "gitlab-org/frontend") { ${'parent { '.repeat(depth - 2)}id${' }'.repeat(depth - 2)} } }`;
@@ -65,7 +73,8 @@ describe('limits on the shape of operations', () => {
       expect(JSON.stringify(await firstError(nestedQuery(21)))).toContain('LIMIT_EXCEEDED');
       const watch = (id: number) => client.subscribe({ query: `subscription { ciRunnerStatusUpdated(runnerId: "gid://gitlab/Ci::Runner/${id}") { status } }` }, { next: () => {}, error: () => {}, complete: () => {} });
       const stops = [watch(1), watch(2)];
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Exactly the cap: both are taken.
+      await until(() => harness.gateway.gateway.pollers.activeSubscriptions === 2);
       const third = await firstError('subscription { ciRunnerStatusUpdated(runnerId: "gid://gitlab/Ci::Runner/3") { status } }');
       expect(JSON.stringify(third)).toContain('already holds 2 operations');
       stops.forEach((stop) => stop());

@@ -137,6 +137,23 @@ describe('ciRunnerStatusUpdated over graphql-ws', () => {
     expect(pollsOf(simulator, runnerId) - pollsAtStop).toBeLessThanOrEqual(1);
   });
 
+  it('starts a watch even when its first poll meets a passing fault, and reports the next change', async () => {
+    const token = DEMO_TOKENS.admin;
+    const runnerId = 12;
+    // Three 503s outlast the client's retries: the first poll fails, but not for good.
+    simulator.faults.add({ method: 'GET', path: `/runners/${runnerId}`, kind: 'status', status: 503, times: 3 });
+    const client = connect(gateway, { 'PRIVATE-TOKEN': token });
+    clients.push(client);
+    const watcher = watch(client, runnerId);
+    await until(() => gateway.gateway.pollers.activeSubscriptions === 1);
+    await until(() => pollsOf(simulator, runnerId) >= 5); // the faulted attempts, then the baseline
+    const paused = await gateway.query(`mutation { runnerUpdate(input: { id: "${gid(runnerId)}", paused: true }) { runner { paused } } }`, {}, token);
+    expect(paused.errors).toBeUndefined();
+    expect(await watcher.nextEvent()).toEqual({ data: { ciRunnerStatusUpdated: { id: gid(runnerId), status: 'PAUSED', paused: true } } });
+    watcher.dispose();
+    await until(() => gateway.gateway.pollers.activePollers === 0);
+  });
+
   it('keeps one poller per credential, so callers never share what REST showed another', async () => {
     const runnerId = 2; // an instance runner: visible to every signed-in user
     const admin = connect(gateway, { 'PRIVATE-TOKEN': DEMO_TOKENS.admin });
