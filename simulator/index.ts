@@ -10,6 +10,7 @@ import { createListener } from './http/server.js';
 import { createRouter } from './routes/index.js';
 
 export { DEMO_TOKENS, SPECIAL_TOKENS, USER_IDS, RUNNER_IDS, BUSY_RUNNERS, createDemoState } from './data/seed/index.js';
+export { ARTIFACTS_DEMO_PROJECT_ID, DEMO_JOB_TOKEN } from './data/seed/index.js';
 export { SimulatorState } from './data/state.js';
 export * from './data/model.js';
 export type { RecordedRequest } from './http/control.js';

@@ -6,6 +6,7 @@ import type { Credential } from './datasources/credentials.js';
 import { credentialFromHeaders } from './datasources/credentials.js';
 import { checkQueryLength, type QueryLimits } from './limits.js';
 import { readMultipartOperation, UploadRequestError } from './uploads.js';
+import { isArtifactDownloadRequest, serveArtifactDownload } from './artifacts-download.js';
 
 /** Largest request body accepted, in bytes; GraphQL documents are small. */
 const MAX_BODY_BYTES = 1_000_000;
@@ -56,7 +57,8 @@ function requestIdOf(req: IncomingMessage): string {
 
 /**
  * The HTTP side of the gateway: Apollo Server on /graphql (POST for operations, GET for the
- * landing page and GET queries), a redirect from / to it, and a liveness answer on /healthz.
+ * landing page and GET queries), a redirect from / to it, a liveness answer on /healthz, and the
+ * job artifact downloads under /artifacts (artifacts-download.ts), which stream bytes, not JSON.
  */
 export interface HttpHandlerOptions {
   /** Largest upload accepted in one multipart request, in bytes. */
@@ -77,6 +79,10 @@ export function createHttpHandler(apollo: ApolloServer<GatewayContext>, createCo
       }
       if (url.pathname === '/healthz') {
         sendJson(res, 200, { status: 'ok' });
+        return;
+      }
+      if (isArtifactDownloadRequest(req)) {
+        await serveArtifactDownload(req, res, (credential) => createContext(credential, requestId));
         return;
       }
       if (url.pathname !== GRAPHQL_PATH) {

@@ -1,6 +1,9 @@
 import DataLoader from 'dataloader';
 import type { DataSources } from './datasources/index.js';
+import type { BoardKey, BoardSchema } from './datasources/boards.js';
+import type { CommitKey, CommitSchema } from './datasources/commits.js';
 import type { GroupSchema, GroupShowOptions } from './datasources/groups.js';
+import type { IssueKey, IssueSchema } from './datasources/issues.js';
 import type { ProjectSchema } from './datasources/projects.js';
 import type { RunnerSchema } from './datasources/runners.js';
 import type { UserSchema } from './datasources/users.js';
@@ -20,6 +23,14 @@ export interface Loaders {
   /** The group detail with `custom_attributes` (administrators; others get the plain detail). */
   groupWithCustomAttributes: KeyedLoader<GroupSchema>;
   user: DataLoader<number, UserSchema>;
+  /** A project's issue by iid (`GET /projects/:id/issues/:issue_iid`); the key's project is an id or a full path. */
+  issue: DataLoader<IssueKey, IssueSchema, string>;
+  /** An issue by its global id (`GET /issues/:id`, administrators only). */
+  issueById: DataLoader<number, IssueSchema>;
+  /** A project's board (`GET /projects/:id/boards/:board_id`). */
+  board: DataLoader<BoardKey, BoardSchema, string>;
+  /** A commit's detail by project and SHA, branch or tag (`GET /projects/:id/repository/commits/:sha`). */
+  commit: DataLoader<CommitKey, CommitSchema, string>;
 }
 
 export interface LoaderOptions {
@@ -87,6 +98,23 @@ function byId<T>(fetch: (id: number) => Promise<T>, options: LoaderOptions): Dat
   );
 }
 
+/** A loader of records that live inside a project (an issue by iid, a board by id). */
+function withinProject<K extends { project: number | string }, T>(
+  fetch: (key: K) => Promise<T>,
+  inner: (key: K) => number | string,
+  options: LoaderOptions,
+): DataLoader<K, T, string> {
+  return new DataLoader<K, T, string>(
+    async (keys) => {
+      const results = await Promise.allSettled(keys.map((key) => fetch(key)));
+      return results.map((result) =>
+        result.status === 'fulfilled' ? result.value : result.reason instanceof Error ? result.reason : new Error(String(result.reason)),
+      );
+    },
+    { cacheKeyFn: (key) => `${cacheKey(key.project)}#${inner(key)}`, batch: options.batching, cache: options.batching },
+  );
+}
+
 export function createLoaders(api: DataSources, options: LoaderOptions): Loaders {
   const groupPath = (group: GroupSchema) => group.full_path;
   const group = new KeyedLoader((key) => api.groups.show(key), groupPath, options);
@@ -108,5 +136,9 @@ export function createLoaders(api: DataSources, options: LoaderOptions): Loaders
     groupWithProjects: groupVariant({ withProjects: true }),
     groupWithCustomAttributes: groupVariant({ withCustomAttributes: true }),
     user: byId((id) => api.users.show(id), options),
+    issue: withinProject((key: IssueKey) => api.issues.show(key), (key) => key.iid, options),
+    issueById: byId((id) => api.issues.showById(id), options),
+    board: withinProject((key: BoardKey) => api.boards.show(key), (key) => key.boardId, options),
+    commit: withinProject((key: CommitKey) => api.commits.show(key.project, key.sha), (key) => key.sha, options),
   };
 }

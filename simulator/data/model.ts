@@ -35,7 +35,9 @@ export interface User {
   namespaceId: number;
 }
 
-export type TokenScope = 'api' | 'read_api' | 'read_user' | 'sudo';
+export type TokenScope = 'api' | 'read_api' | 'read_user' | 'sudo'
+  // Repository and registry scopes: the credentials inventory's tokens carry them; no route checks them.
+  | 'read_repository' | 'write_repository' | 'read_registry' | 'write_registry';
 
 export interface PersonalAccessToken {
   token: string;
@@ -45,6 +47,14 @@ export interface PersonalAccessToken {
   revoked: boolean;
   /** YYYY-MM-DD or null; a date before the simulator's clock makes the token expired. */
   expiresAt: string | null;
+  /**
+   * What the token lists show (the credentials inventory, issue 3): tokens seeded for it or rotated
+   * have all four; the fixed demo tokens of seed/users.ts have none and are never listed.
+   */
+  id?: number;
+  description?: string;
+  createdAt?: string;
+  lastUsedAt?: string | null;
 }
 
 export interface Membership {
@@ -233,4 +243,302 @@ export interface Job {
   queuedDuration: number | null;
   commit: JobCommit;
   pipeline: { id: number; sha: string; ref: string; status: string };
+}
+
+/** rest-v4-api.md "Wiki page": the markup a page is written in. */
+export type WikiFormat = 'markdown' | 'rdoc' | 'asciidoc' | 'org';
+
+/** A project wiki page; `slug` is its path in the wiki repository (`dir/page-name`). */
+export interface WikiPage {
+  projectId: number;
+  slug: string;
+  title: string;
+  format: WikiFormat;
+  content: string;
+}
+
+/** A file uploaded to a project wiki (`POST /projects/:id/wikis/attachments`). */
+export interface WikiAttachment {
+  projectId: number;
+  /** `uploads/<32 hex>/<file name>`, relative to the wiki repository. */
+  filePath: string;
+  fileName: string;
+  branch: string;
+  contentType: string;
+  bytes: Buffer;
+}
+
+/** A personal snippet (`projectId` null) or a project snippet, with the storage shard of its repository. */
+export interface Snippet {
+  id: number;
+  title: string;
+  description: string | null;
+  visibility: Visibility;
+  projectId: number | null;
+  authorId: number;
+  createdAt: string;
+  updatedAt: string;
+  repositoryStorage: string;
+}
+
+/** rest-v4-api.md "States and transitions": snippet storage move states, as REST spells them. */
+export type StorageMoveState = 'initial' | 'scheduled' | 'started' | 'finished' | 'failed' | 'replicated' | 'cleanup failed';
+
+export interface SnippetStorageMove {
+  id: number;
+  snippetId: number;
+  state: StorageMoveState;
+  sourceStorageName: string;
+  destinationStorageName: string;
+  createdAt: string;
+  /** Wall-clock time (ms) the move was scheduled through the API; null for seeded, settled moves. */
+  scheduledAtMs: number | null;
+}
+
+/** `auth`, `signing` or `auth_and_signing` (REST `usage_type`). */
+export type SshKeyUsage = 'auth' | 'signing' | 'auth_and_signing';
+
+/** A user's SSH key or a deploy key (GitLab's `Key` and its `DeployKey` subclass share ids). */
+export interface SshKey {
+  id: number;
+  kind: 'ssh' | 'deploy';
+  title: string;
+  /** The public key line, `<type> <base64 blob> [comment]`; fingerprints are computed from the blob. */
+  key: string;
+  /** Owner of an SSH key; creator of a deploy key. */
+  userId: number;
+  createdAt: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  usageType: SshKeyUsage;
+}
+
+/** A deploy key enabled in a project (REST `deploy_keys_projects`). */
+export interface DeployKeysProject {
+  id: number;
+  deployKeyId: number;
+  projectId: number;
+  canPush: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** One file inside a job's artifacts archive. */
+export interface ArtifactFile {
+  /** Path inside the archive, `/`-separated, no leading slash. */
+  path: string;
+  bytes: Buffer;
+}
+
+/** The artifacts a job uploaded: the files of its zip archive, its expiry and whether it is kept. */
+export interface JobArtifacts {
+  jobId: number;
+  files: ArtifactFile[];
+  /** ISO timestamp after which the archive is gone; null when it never expires (or was kept). */
+  expireAt: string | null;
+  /** Set by `POST .../artifacts/keep`: the archive survives its expiry. */
+  locked: boolean;
+}
+
+// ---- Issues, milestones, labels, merge requests, to-dos, metric images and boards (issue 4) ----
+
+/** A project label (rest-v4-api.md: board `labels`, issue `labels` with `with_labels_details`). */
+export interface Label {
+  id: number;
+  projectId: number;
+  name: string;
+  /** `#RRGGBB`. */
+  color: string;
+  description: string | null;
+  /** Lower sorts first for `order_by=label_priority`; null for unprioritized labels. */
+  priority: number | null;
+}
+
+export interface Milestone {
+  id: number;
+  /** Project-internal id. */
+  iid: number;
+  projectId: number;
+  title: string;
+  description: string;
+  state: 'active' | 'closed';
+  createdAt: string;
+  updatedAt: string;
+  dueDate: string | null;
+  startDate: string | null;
+  closedAt: string | null;
+}
+
+/** (PREMIUM) A group's epic; issues may belong to one, and `/promote` turns an issue into one. */
+export interface Epic {
+  id: number;
+  iid: number;
+  groupId: number;
+  title: string;
+  description: string;
+  createdAt: string;
+  /** The issue this epic was promoted from, if any. */
+  promotedFromIssueId: number | null;
+}
+
+/** (PREMIUM) A group's iteration (sprint); `state` is the integer REST shows (1 upcoming, 2 current, 3 closed). */
+export interface Iteration {
+  id: number;
+  iid: number;
+  sequence: number;
+  groupId: number;
+  title: string | null;
+  state: 1 | 2 | 3;
+  createdAt: string;
+  startDate: string;
+  dueDate: string;
+}
+
+export type IssueType = 'issue' | 'incident' | 'test_case';
+
+/** An emoji reaction on an issue; `thumbsup` and `thumbsdown` are the up- and downvotes. */
+export interface AwardEmoji {
+  userId: number;
+  name: string;
+}
+
+/** Who filed an issue through the web, for spam checks (administrators only). */
+export interface UserAgentDetail {
+  userAgent: string;
+  ipAddress: string;
+  submitted: boolean;
+}
+
+export interface Issue {
+  id: number;
+  iid: number;
+  projectId: number;
+  title: string;
+  description: string;
+  state: 'opened' | 'closed';
+  issueType: IssueType;
+  createdAt: string;
+  updatedAt: string;
+  closedAt: string | null;
+  closedById: number | null;
+  authorId: number;
+  assigneeIds: number[];
+  milestoneId: number | null;
+  /** Label names, as REST lists them. */
+  labels: string[];
+  awards: AwardEmoji[];
+  dueDate: string | null;
+  confidential: boolean;
+  discussionLocked: boolean;
+  /** (PREMIUM) 0 to 9, or null. */
+  weight: number | null;
+  /** (PREMIUM) */
+  epicId: number | null;
+  /** (PREMIUM) */
+  iterationId: number | null;
+  /** (ULTIMATE) `on_track`, `needs_attention`, `at_risk`, or null. */
+  healthStatus: string | null;
+  /** Incidents only: `CRITICAL`, `HIGH`, `MEDIUM`, `LOW` or `UNKNOWN`. */
+  severity: string;
+  relativePosition: number;
+  /** Seconds. */
+  timeEstimate: number;
+  /** Seconds, the sum of the time logged. */
+  totalTimeSpent: number;
+  tasks: { count: number; completed: number };
+  /** Users subscribed to notifications of the issue (the `subscribed` field of a single issue). */
+  subscriberIds: number[];
+  userAgentDetail: UserAgentDetail | null;
+  /** Set when `/promote` turned the issue into an epic. */
+  promotedToEpicId: number | null;
+}
+
+/** A comment on an issue (the notes resource; only what `/promote` and participants need). */
+export interface Note {
+  id: number;
+  issueId: number;
+  authorId: number;
+  body: string;
+  system: boolean;
+  confidential: boolean;
+  createdAt: string;
+}
+
+/** A merge request, as far as the issue endpoints show it (rest-v4-api.md "Merge request summary"). */
+export interface MergeRequest {
+  id: number;
+  iid: number;
+  projectId: number;
+  title: string;
+  description: string;
+  state: 'opened' | 'closed' | 'merged' | 'locked';
+  createdAt: string;
+  updatedAt: string;
+  mergedAt: string | null;
+  closedAt: string | null;
+  closedById: number | null;
+  authorId: number;
+  assigneeId: number | null;
+  sourceBranch: string;
+  targetBranch: string;
+  labels: string[];
+  milestoneId: number | null;
+  draft: boolean;
+  sha: string;
+  mergeCommitSha: string | null;
+  mergeStatus: 'can_be_merged' | 'cannot_be_merged' | 'unchecked';
+  userNotesCount: number;
+  changesCount: number;
+  /** Issues its description closes when merged (`Closes #12`). */
+  closesIssueIds: number[];
+  /** Issues it mentions without closing them. */
+  mentionsIssueIds: number[];
+}
+
+export interface Todo {
+  id: number;
+  userId: number;
+  authorId: number;
+  issueId: number;
+  actionName: 'marked' | 'assigned' | 'mentioned';
+  state: 'pending' | 'done';
+  body: string;
+  createdAt: string;
+}
+
+/** An image attached to an incident (rest-v4-api.md "Metric image"). */
+export interface MetricImage {
+  id: number;
+  issueId: number;
+  filename: string;
+  contentType: string;
+  size: number;
+  url: string | null;
+  urlText: string | null;
+  createdAt: string;
+}
+
+/** A project issue board; the scope fields (milestone, assignee, labels, weight) are PREMIUM. */
+export interface Board {
+  id: number;
+  projectId: number;
+  name: string;
+  milestoneId: number | null;
+  assigneeId: number | null;
+  labelIds: number[];
+  weight: number | null;
+}
+
+/** A list of a board: issues with one label, one assignee (PREMIUM) or one milestone (PREMIUM). */
+export interface BoardList {
+  id: number;
+  boardId: number;
+  labelId: number | null;
+  assigneeId: number | null;
+  milestoneId: number | null;
+  /** 0-based order among the board's lists. */
+  position: number;
+  maxIssueCount: number;
+  maxIssueWeight: number;
+  limitMetric: string | null;
 }

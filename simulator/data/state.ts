@@ -1,4 +1,27 @@
-import type { Group, Invitation, Job, Membership, PersonalAccessToken, Project, ProjectStar, Runner, User } from './model.js';
+import type {
+  DeployKeysProject,
+  Group,
+  Invitation,
+  Job,
+  JobArtifacts,
+  Membership,
+  PersonalAccessToken,
+  Project,
+  ProjectStar,
+  Runner,
+  Snippet,
+  SnippetStorageMove,
+  SshKey,
+  User,
+  WikiAttachment,
+  WikiPage,
+} from './model.js';
+import type { Board, BoardList, Epic, Issue, Iteration, Label, MergeRequest, MetricImage, Milestone, Note, Todo } from './model.js';
+import type { Repository } from '../repository/repository.js';
+import type { CommitNote, CommitPipeline, CommitStatus } from './commits.js';
+
+/** The collections of the issues and boards domain (issue 4), all Maps keyed by id. */
+type IssueCollection = 'labels' | 'milestones' | 'epics' | 'iterations' | 'issues' | 'notes' | 'mergeRequests' | 'todos' | 'metricImages' | 'boards' | 'boardLists';
 
 /**
  * The whole in-memory world of one simulator. Collections are Maps keyed by id, iterated in id
@@ -15,6 +38,49 @@ export class SimulatorState {
   /** Pending e-mail invitations to groups and projects, by member id. */
   readonly invitations = new Map<number, Invitation>();
   readonly stars: ProjectStar[] = [];
+  // Issues and boards: records by id, iterated in id order like the others.
+  readonly labels = new Map<number, Label>();
+  readonly milestones = new Map<number, Milestone>();
+  readonly epics = new Map<number, Epic>();
+  readonly iterations = new Map<number, Iteration>();
+  readonly issues = new Map<number, Issue>();
+  readonly notes = new Map<number, Note>();
+  readonly mergeRequests = new Map<number, MergeRequest>();
+  readonly todos = new Map<number, Todo>();
+  readonly metricImages = new Map<number, MetricImage>();
+  readonly boards = new Map<number, Board>();
+  readonly boardLists = new Map<number, BoardList>();
+  /** Project wiki pages, in creation order. */
+  readonly wikiPages: WikiPage[] = [];
+  readonly wikiAttachments: WikiAttachment[] = [];
+  readonly snippets = new Map<number, Snippet>();
+  readonly snippetStorageMoves = new Map<number, SnippetStorageMove>();
+  /** Repository storage shards and their weights for new repositories (Admin Area > Repository). */
+  readonly repositoryStorages = new Map<string, number>();
+  /**
+   * How long an API-scheduled storage move stays in each state before the simulated worker moves
+   * it on (scheduled -> started -> replicated -> finished); tests set it to hold or hurry moves.
+   */
+  storageMoveStepMs = 1000;
+  /** Users' SSH keys and deploy keys, one id space as in GitLab. */
+  readonly sshKeys = new Map<number, SshKey>();
+  readonly deployKeysProjects: DeployKeysProject[] = [];
+  /** Artifacts archives by job id. */
+  readonly jobArtifacts = new Map<number, JobArtifacts>();
+  /** Child pipeline id -> parent pipeline id (pipelines triggered by a parent pipeline's job). */
+  readonly pipelineParents = new Map<number, number>();
+  /** CI job tokens (`CI_JOB_TOKEN`) of running jobs -> job id. */
+  readonly jobTokens = new Map<string, number>();
+  /** Each project's git repository (simulator/repository/), by project id. */
+  readonly repositories = new Map<number, Repository>();
+  /** Pipelines of repository commits (CI and external-status pipelines), by id. */
+  readonly commitPipelines = new Map<number, CommitPipeline>();
+  readonly commitStatuses = new Map<number, CommitStatus>();
+  readonly commitNotes = new Map<number, CommitNote>();
+  /** Credentials inventory (GitLab.com): each enterprise user's top-level group id, by user id. */
+  readonly enterpriseGroupIds = new Map<number, number>();
+  /** The bot users behind group and project access tokens, by user id: the group or project each serves. */
+  readonly tokenBots = new Map<number, Membership['source']>();
   /** Instance-wide runner registration token (Admin Area > CI/CD > Runners). */
   instanceRunnersToken = '';
   /** The simulator's idea of "now" for token expiry; fixed so that the demo data never ages. */
@@ -23,7 +89,7 @@ export class SimulatorState {
   private readonly sequences = new Map<string, number>();
 
   /** Next free id for a collection, above every id already used in it. */
-  nextId(collection: 'users' | 'groups' | 'projects' | 'runners' | 'jobs' | 'invitations'): number {
+  nextId(collection: 'users' | 'groups' | 'projects' | 'runners' | 'jobs' | 'invitations' | 'snippets' | 'snippetStorageMoves' | 'sshKeys' | IssueCollection): number {
     const map: Map<number, unknown> = this[collection];
     let max = this.sequences.get(collection) ?? 0;
     for (const id of map.keys()) if (id > max) max = id;

@@ -4,7 +4,7 @@
 import { isParamHash, type ParamHash, type ParamValue } from './query.js';
 import { UploadedFile } from './uploaded-file.js';
 
-export type ParamKind = 'integer' | 'boolean' | 'string' | 'string[]' | 'integer[]' | 'hash' | 'file';
+export type ParamKind = 'integer' | 'boolean' | 'string' | 'string[]' | 'integer[]' | 'hash' | 'hash[]' | 'file';
 
 interface ParamOptions {
   required: boolean;
@@ -56,6 +56,8 @@ export const p = {
   stringArray: () => new Param<string[]>('string[]'),
   integerArray: () => new Param<number[]>('integer[]'),
   hash: () => new Param<ParamHash>('hash'),
+  /** An array of hashes: a JSON array of objects, or `list[][key]=value` form fields (commit `actions`). */
+  hashArray: () => new Param<ParamHash[]>('hash[]'),
   /** A file part of a multipart/form-data body. */
   file: () => new Param<UploadedFile>('file'),
 };
@@ -128,6 +130,8 @@ function coerceScalar(kind: ParamKind, value: ParamValue, commaSeparated: boolea
     }
     case 'hash':
       return isParamHash(value) ? value : INVALID;
+    case 'hash[]':
+      return Array.isArray(value) && value.every(isParamHash) ? value : INVALID;
     case 'file':
       return value instanceof UploadedFile ? value : INVALID;
   }

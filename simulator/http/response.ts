@@ -3,6 +3,8 @@ export interface ApiResponse {
   status: number;
   json?: unknown;
   text?: string;
+  /** Sent as is, for binary downloads (job artifacts); set `Content-Type` in `headers`. */
+  bytes?: Buffer;
   headers?: Record<string, string>;
 }
 

@@ -104,13 +104,21 @@ export class Router {
     if (!segments) return undefined;
     let best: { match: RouteMatch; score: string } | undefined;
     for (const route of this.routes) {
-      if (route.method !== wanted || route.segments.length !== segments.length) continue;
+      // A last segment `*name` (Grape's glob, as in `artifacts/*artifact_path`) takes one or more segments.
+      const glob = route.segments[route.segments.length - 1]?.startsWith('*') === true;
+      if (route.method !== wanted) continue;
+      if (glob ? segments.length < route.segments.length : route.segments.length !== segments.length) continue;
       const pathParams: Record<string, string> = {};
       let score = '';
       let matched = true;
       for (let i = 0; i < segments.length; i++) {
         const expected = route.segments[i] ?? '';
         const actual = segments[i] ?? '';
+        if (expected.startsWith('*')) {
+          pathParams[expected.slice(1)] = segments.slice(i).join('/');
+          score += '0';
+          break;
+        }
         if (expected.startsWith(':')) {
           if (actual === '') {
             matched = false;

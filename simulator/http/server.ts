@@ -55,7 +55,7 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 function send(req: IncomingMessage, res: ServerResponse, response: ApiResponse, requestId: string, started: bigint): void {
   if (res.headersSent || res.destroyed) return;
   const hasBody = response.status !== 204 && response.status !== 304;
-  const body = !hasBody ? '' : response.text !== undefined ? response.text : JSON.stringify(response.json ?? null);
+  const body = !hasBody ? '' : response.bytes ?? (response.text !== undefined ? response.text : JSON.stringify(response.json ?? null));
   const runtime = Number(process.hrtime.bigint() - started) / 1e9;
   // rest-conventions §1: JSON responses, X-Frame-Options and X-Content-Type-Options on every
   // response, plus x-request-id and x-runtime as in the pagination example.

@@ -1,11 +1,19 @@
 // Every REST domain of the simulator. Adding a domain = a routes file (or folder) registered
 // here, plus its records in data/model.ts and its seed in data/seed/.
 import { Router } from '../http/router.js';
+import { registerBoardsDomain } from './boards/index.js';
+import { registerCommitsDomain } from './commits/index.js';
 import { registerGroupsDomain } from './groups/index.js';
+import { registerIssuesDomain } from './issues/index.js';
 import { registerInvitationRoutes } from './invitations.js';
 import { registerProjectRoutes } from './projects.js';
 import { registerRunnersDomain } from './runners/index.js';
 import { registerUserRoutes } from './users.js';
+import { registerArtifactRoutes } from './artifacts.js';
+import { registerKeyRoutes } from './keys.js';
+import { registerSnippetStorageMoveRoutes } from './snippet-storage-moves.js';
+import { registerWikiRoutes } from './wikis.js';
+import { registerCredentialsInventoryRoutes } from './credentials-inventory.js';
 
 export function createRouter(): Router {
   const router = new Router();
@@ -14,5 +22,13 @@ export function createRouter(): Router {
   registerGroupsDomain(router);
   registerInvitationRoutes(router);
   registerUserRoutes(router);
+  registerWikiRoutes(router);
+  registerSnippetStorageMoveRoutes(router);
+  registerKeyRoutes(router);
+  registerArtifactRoutes(router);
+  registerIssuesDomain(router);
+  registerBoardsDomain(router);
+  registerCommitsDomain(router);
+  registerCredentialsInventoryRoutes(router);
   return router;
 }

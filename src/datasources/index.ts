@@ -1,9 +1,22 @@
+import { BoardsApi } from './boards.js';
+import { CommitStatusesApi } from './commit-statuses.js';
+import { CommitsApi } from './commits.js';
+import { SubmodulesApi } from './submodules.js';
 import { GroupsApi } from './groups.js';
 import { InvitationsApi } from './invitations.js';
+import { IssuesApi } from './issues.js';
+import { MetricImagesApi } from './metric-images.js';
+import { NotesApi } from './notes.js';
 import { ProjectsApi } from './projects.js';
 import type { RestSession } from './rest-client.js';
 import { RunnersApi } from './runners.js';
+import { TodosApi } from './todos.js';
 import { UsersApi } from './users.js';
+import { ArtifactsApi } from './artifacts.js';
+import { KeysApi } from './keys.js';
+import { SnippetsApi } from './snippets.js';
+import { WikisApi } from './wikis.js';
+import { CredentialsInventoryApi } from './credentials-inventory.js';
 
 /** Every REST resource module, bound to one caller's session. */
 export interface DataSources {
@@ -12,6 +25,19 @@ export interface DataSources {
   groups: GroupsApi;
   invitations: InvitationsApi;
   users: UsersApi;
+  issues: IssuesApi;
+  todos: TodosApi;
+  notes: NotesApi;
+  metricImages: MetricImagesApi;
+  boards: BoardsApi;
+  wikis: WikisApi;
+  snippets: SnippetsApi;
+  keys: KeysApi;
+  artifacts: ArtifactsApi;
+  commits: CommitsApi;
+  commitStatuses: CommitStatusesApi;
+  submodules: SubmodulesApi;
+  credentialsInventory: CredentialsInventoryApi;
 }
 
 export function createDataSources(rest: RestSession): DataSources {
@@ -21,5 +47,18 @@ export function createDataSources(rest: RestSession): DataSources {
     groups: new GroupsApi(rest),
     invitations: new InvitationsApi(rest),
     users: new UsersApi(rest),
+    issues: new IssuesApi(rest),
+    todos: new TodosApi(rest),
+    notes: new NotesApi(rest),
+    metricImages: new MetricImagesApi(rest),
+    boards: new BoardsApi(rest),
+    wikis: new WikisApi(rest),
+    snippets: new SnippetsApi(rest),
+    keys: new KeysApi(rest),
+    artifacts: new ArtifactsApi(rest),
+    commits: new CommitsApi(rest),
+    commitStatuses: new CommitStatusesApi(rest),
+    submodules: new SubmodulesApi(rest),
+    credentialsInventory: new CredentialsInventoryApi(rest),
   };
 }

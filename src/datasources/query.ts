@@ -6,14 +6,15 @@ export type RestParamValue =
   | null
   | undefined
   | ReadonlyArray<string | number>
-  | Readonly<Record<string, string | number | boolean | undefined>>;
+  | Readonly<Record<string, string | number | boolean | undefined | ReadonlyArray<string | number>>>;
 
 export type RestParams = Readonly<Record<string, RestParamValue>>;
 
 /**
  * Encodes parameters the way the REST API reads them (rest-conventions §1): arrays as
- * `key[]=a&key[]=b`, hashes as `key[sub]=v`, booleans as `true`/`false`. `URLSearchParams`
- * encodes `+` as `%2B`, which the REST API requires for ISO 8601 offsets.
+ * `key[]=a&key[]=b`, hashes as `key[sub]=v` (and `key[sub][]=v` for arrays in them), booleans as
+ * `true`/`false`. `URLSearchParams` encodes `+` as `%2B`, which the REST API requires for ISO 8601
+ * offsets.
  */
 export function toQueryString(params: RestParams | undefined): string {
   if (!params) return '';
@@ -24,7 +25,10 @@ export function toQueryString(params: RestParams | undefined): string {
       for (const item of value as ReadonlyArray<string | number>) search.append(`${key}[]`, String(item));
     } else if (typeof value === 'object') {
       for (const [subKey, subValue] of Object.entries(value)) {
-        if (subValue !== undefined) search.append(`${key}[${subKey}]`, String(subValue));
+        if (subValue === undefined) continue;
+        // An array inside a hash, such as the issue lists' `not[iids][]=1`.
+        if (Array.isArray(subValue)) for (const item of subValue as ReadonlyArray<string | number>) search.append(`${key}[${subKey}][]`, String(item));
+        else search.append(`${key}[${subKey}]`, String(subValue));
       }
     } else {
       search.append(key, String(value));

@@ -219,6 +219,21 @@ export class RestClient {
    * caller must consume or destroy the body of what is returned.
    */
   async stream(request: Omit<RestRequest, 'method' | 'body'> & { method: 'GET' | 'HEAD' }): Promise<RestStream> {
+    // Downloads share the circuit with every other call; they are not retried, a body being a stream.
+    if (this.breaker && !this.breaker.allow()) {
+      throw new RestError({ method: request.method, path: request.path, status: 0, failure: 'circuit-open', requestId: request.requestId });
+    }
+    try {
+      const answer = await this.openStream(request);
+      this.breaker?.recordSuccess();
+      return answer;
+    } catch (error) {
+      if (error instanceof RestError) this.recordOutcome(error);
+      throw error;
+    }
+  }
+
+  private async openStream(request: Omit<RestRequest, 'method' | 'body'> & { method: 'GET' | 'HEAD' }): Promise<RestStream> {
     const headers: Record<string, string> = { ...request.headers, accept: '*/*' };
     if (request.credential) {
       const [name, value] = credentialHeader(request.credential);
@@ -346,7 +361,17 @@ function parseBody(text: string, contentType: string | undefined, parseJson: (te
   }
 }
 
-/** Up to `limit` bytes of a body as text; the rest is not waited for (the stream is destroyed). */
+/**
+ * Stops reading a streamed body and frees its connection. undici reports a body destroyed before
+ * its end as an `error` event, which nobody listens for here and which would otherwise crash the
+ * process; it is expected, so it is swallowed.
+ */
+export function abandonBody(body: Readable): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
+/** Up to `limit` bytes of a body as text; the rest is not waited for (the stream is abandoned). */
 async function readAtMost(body: Readable, limit: number): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -355,7 +380,7 @@ async function readAtMost(body: Readable, limit: number): Promise<string> {
     size += (chunk as Buffer).length;
     if (size >= limit) break;
   }
-  body.destroy();
+  abandonBody(body);
   return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
 }
 

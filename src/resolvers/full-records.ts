@@ -1,3 +1,5 @@
+import type { IssueSchema } from '../datasources/issues.js';
+import { issueKeyOf } from './issues/key.js';
 import type { FullRecordLoader } from './record-fields.js';
 
 /**
@@ -9,4 +11,10 @@ export const FULL_RECORD_LOADERS: Readonly<Record<string, FullRecordLoader>> = {
   Project: (project, { loaders }) => loaders.project.load(project.id),
   Group: (group, { loaders }) => loaders.group.load(group.id),
   User: (user, { loaders }) => loaders.user.load(user.id),
+  // List and single reads are whole issue records (`_links` marks them): a field they lack is one
+  // REST does not send, so only an embedded issue (a to-do's target) fetches its record.
+  Issue: (issue, { loaders }) => {
+    const record = issue as IssueSchema;
+    return '_links' in record ? Promise.resolve(record) : loaders.issue.load(issueKeyOf(record));
+  },
 };

@@ -1,7 +1,15 @@
 import { badUserInput } from '../errors.js';
 
 /** The classes whose global IDs the gateway issues, as GitLab spells them. */
-export type GlobalIdClass = 'Ci::Runner' | 'Ci::RunnerManager' | 'Ci::Build' | 'Ci::Pipeline' | 'Commit' | 'Project' | 'Group' | 'User' | 'Namespace' | 'GroupMember' | 'ProjectMember';
+export type GlobalIdClass = 'Ci::Runner' | 'Ci::RunnerManager' | 'Ci::Build' | 'Ci::Pipeline' | 'Commit' | 'Project' | 'Group' | 'User' | 'Namespace' | 'GroupMember' | 'ProjectMember'
+  // Issues and boards.
+  | 'Issue' | 'Board' | 'List' | 'Label' | 'Milestone' | 'MergeRequest' | 'Todo' | 'Note' | 'Epic' | 'Iteration' | 'IssuableMetricImage'
+  // Snippet storage moves and SSH keys.
+  | 'PersonalSnippet' | 'ProjectSnippet' | 'Snippets::RepositoryStorageMove' | 'Key' | 'DeployKeysProject'
+  // Commits.
+  | 'CommitStatus' | 'Discussion'
+  // Credentials inventory: personal, group and project access tokens are all PersonalAccessToken records.
+  | 'PersonalAccessToken';
 
 /** `gid://gitlab/<Class>/<id>`, GitLab's own global ID format. */
 export function toGlobalId(className: GlobalIdClass, id: number | string): string {

@@ -14,9 +14,38 @@ import { runnerMutations } from './runners/Mutation.js';
 import { runnerQueries } from './runners/Query.js';
 import { runnerSubscriptions } from './runners/Subscription.js';
 import { DateScalar, Time, Upload } from './scalars.js';
-import { Commit } from './commits/Commit.js';
+import { ciJobCommitFields, Commit } from './commits/Commit.js';
+import { commitMutations } from './commits/Mutation.js';
+import { projectRepositoryFields, Repository } from './commits/Repository.js';
+import { CommitSignature, CommitStatus, Discussion, X509Certificate } from './commits/types.js';
 import { User } from './users/User.js';
 import { userQueries } from './users/Query.js';
+import { ciJobArtifactFields } from './artifacts/CiJob.js';
+import { CiJobArtifactsDownload } from './artifacts/CiJobArtifactsDownload.js';
+import { artifactMutations } from './artifacts/Mutation.js';
+import { projectArtifactFields } from './artifacts/Project.js';
+import { keyQueries } from './keys/Query.js';
+import { DeployKeysProject, SshKey } from './keys/SshKey.js';
+import { snippetMutations } from './snippets/Mutation.js';
+import { snippetQueries } from './snippets/Query.js';
+import { Snippet, SnippetRepositoryStorageMove } from './snippets/SnippetRepositoryStorageMove.js';
+import { wikiMutations } from './wikis/Mutation.js';
+import { projectWikiFields } from './wikis/Project.js';
+import { WikiAttachment, WikiPage } from './wikis/WikiPage.js';
+import { Board, BoardList } from './boards/Board.js';
+import { projectBoardFields } from './boards/fields.js';
+import { boardMutations } from './boards/Mutation.js';
+import { groupIssueFields, projectIssueFields } from './issues/fields.js';
+import { Issue } from './issues/Issue.js';
+import { MergeRequest, MergeRequestPipeline } from './issues/MergeRequest.js';
+import { issueMutations } from './issues/Mutation.js';
+import { issueQueries } from './issues/Query.js';
+import { Epic, Iteration, Label, MetricImage, Milestone, Note, Todo, UserAgentDetail } from './issues/types.js';
+import { EnterpriseUserSshKey } from './credentials-inventory/EnterpriseUserSshKey.js';
+import { groupCredentialsInventoryFields } from './credentials-inventory/Group.js';
+import { credentialsInventoryMutations } from './credentials-inventory/Mutation.js';
+import { PersonalAccessToken } from './credentials-inventory/PersonalAccessToken.js';
+import { ResourceAccessToken } from './credentials-inventory/ResourceAccessToken.js';
 
 /**
  * The resolver map, assembled explicitly so that a type without resolvers is a decision, not an
@@ -33,12 +62,22 @@ export const resolvers: Resolvers = {
     ...runnerQueries,
     ...projectQueries,
     ...groupQueries,
+    ...snippetQueries,
+    ...keyQueries,
+    ...issueQueries,
   },
   Mutation: {
     ...runnerMutations,
     ...groupMutations,
     ...projectMutations,
     ...invitationMutations,
+    ...wikiMutations,
+    ...snippetMutations,
+    ...artifactMutations,
+    ...issueMutations,
+    ...boardMutations,
+    ...commitMutations,
+    ...credentialsInventoryMutations,
   },
   Subscription: {
     ...runnerSubscriptions,
@@ -46,13 +85,41 @@ export const resolvers: Resolvers = {
   Node,
   User,
   CiRunner,
-  CiJob,
+  CiJob: { ...CiJob, ...ciJobArtifactFields, ...ciJobCommitFields },
   CiRunnerManager,
   Pipeline,
   Commit,
-  Project,
+  Project: { ...Project, ...projectWikiFields, ...projectArtifactFields, ...projectIssueFields, ...projectBoardFields, ...projectRepositoryFields },
   Namespace,
-  Group,
+  Group: { ...Group, ...groupIssueFields, ...groupCredentialsInventoryFields },
   SharedWithGroup,
   Invitation,
+  WikiPage,
+  WikiAttachment,
+  Snippet,
+  SnippetRepositoryStorageMove,
+  SshKey,
+  DeployKeysProject,
+  CiJobArtifactsDownload,
+  Issue,
+  Label,
+  Milestone,
+  Epic,
+  Iteration,
+  UserAgentDetail,
+  MetricImage,
+  MergeRequest,
+  MergeRequestPipeline,
+  Note,
+  Todo,
+  Board,
+  BoardList,
+  Repository,
+  CommitStatus,
+  Discussion,
+  CommitSignature,
+  X509Certificate,
+  PersonalAccessToken,
+  ResourceAccessToken,
+  EnterpriseUserSshKey,
 };

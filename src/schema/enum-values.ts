@@ -10,6 +10,16 @@ export const ENUM_VALUE_OVERRIDES: Readonly<Record<string, Readonly<Record<strin
   AccessLevelEnum: { NO_ACCESS: 0, MINIMAL_ACCESS: 5, GUEST: 10, REPORTER: 20, DEVELOPER: 30, MAINTAINER: 40, OWNER: 50 },
   // rest-v4-api.md "default_branch_protection values".
   DefaultBranchProtection: { NONE: 0, PARTIAL: 1, FULL: 2 },
+  // rest-v4-api.md "Issues": the issue list filters' wildcards are capitalised.
+  IssueFilterWildcard: { NONE: 'None', ANY: 'Any' },
+  // `due_date=0` means "no due date".
+  IssueDueDateFilter: { NO_DUE_DATE: '0' },
+  // REST sends incident severities in upper case (fixtures/issues/*.json `"severity": "UNKNOWN"`).
+  IssuableSeverity: { UNKNOWN: 'UNKNOWN', LOW: 'LOW', MEDIUM: 'MEDIUM', HIGH: 'HIGH', CRITICAL: 'CRITICAL' },
+  // An iteration's `state` is an integer (fixtures/issues/fragment-issue-premium-iteration.json).
+  IterationState: { UPCOMING: 1, CURRENT: 2, CLOSED: 3 },
+  // rest-v4-api.md "States and transitions": the snippet storage move state has a space.
+  RepositoryStorageMoveState: { CLEANUP_FAILED: 'cleanup failed' },
 };
 
 /**

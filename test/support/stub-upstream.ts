@@ -13,8 +13,12 @@ export interface StubRoute {
   method: string;
   /** The raw path after /api/v4, without query. */
   path: string;
+  /** When given, the route answers only this raw query string (without `?`). */
+  query?: string;
   status?: number;
   body: unknown;
+  /** The body exactly as sent, instead of `body` serialised: for numbers JSON.stringify would round. */
+  rawBody?: string;
   headers?: Record<string, string>;
 }
 
@@ -23,19 +27,20 @@ export interface StubRoute {
  * gateway maps the documentation's real example bodies. It records what it was asked.
  */
 export async function startStubUpstream(routes: StubRoute[]) {
-  const requests: Array<{ method: string; path: string; headers: IncomingMessage['headers'] }> = [];
+  const requests: Array<{ method: string; path: string; rawUrl: string; headers: IncomingMessage['headers'] }> = [];
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://stub.invalid');
     const path = url.pathname.replace(/^\/api\/v4/, '');
-    requests.push({ method: req.method ?? 'GET', path, headers: req.headers });
+    requests.push({ method: req.method ?? 'GET', path, rawUrl: req.url ?? '/', headers: req.headers });
     req.resume();
-    const route = routes.find((candidate) => candidate.method === req.method && candidate.path === path);
+    const query = url.search.slice(1);
+    const route = routes.find((candidate) => candidate.method === req.method && candidate.path === path && (candidate.query === undefined || candidate.query === query));
     if (!route) {
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: '404 Not Found' }));
       return;
     }
-    const body = JSON.stringify(route.body);
+    const body = route.rawBody ?? JSON.stringify(route.body);
     const isList = Array.isArray(route.body);
     res.writeHead(route.status ?? 200, {
       'content-type': 'application/json',

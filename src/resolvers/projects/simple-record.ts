@@ -29,7 +29,7 @@ function fieldNames(selectionSet: SelectionSetNode | undefined): string[] | null
 }
 
 /** The fields selected on the nodes of a connection (`nodes { ... }` and `edges { node { ... } }`), or null. */
-function connectionNodeFields(info: GraphQLResolveInfo): string[] | null {
+export function connectionNodeFields(info: GraphQLResolveInfo): string[] | null {
   const selected: string[] = [];
   for (const fieldNode of info.fieldNodes) {
     for (const selection of fieldNode.selectionSet?.selections ?? []) {

@@ -1,0 +1,71 @@
+// Board and board list shapes (rest-v4-api.md "Issue board", "Board list"; fixtures/boards/*.json).
+// Lists and single boards give the milestone's id and title; an update gives the whole milestone
+// and more project fields.
+import type { Board, BoardList, Project } from '../data/model.js';
+import type { PresentContext } from './context.js';
+import { labelBasic, milestoneEntity, milestoneReference } from './labels.js';
+import { projectReference } from './projects.js';
+import { userSummary } from './users.js';
+
+export function boardListEntity(ctx: PresentContext, list: BoardList) {
+  const label = list.labelId === null ? undefined : ctx.state.labels.get(list.labelId);
+  const assignee = list.assigneeId === null ? undefined : ctx.state.users.get(list.assigneeId);
+  const milestone = list.milestoneId === null ? undefined : ctx.state.milestones.get(list.milestoneId);
+  return {
+    id: list.id,
+    label: label ? labelBasic(label) : null,
+    position: list.position,
+    max_issue_count: list.maxIssueCount,
+    max_issue_weight: list.maxIssueWeight,
+    limit_metric: list.limitMetric,
+    // PREMIUM list kinds.
+    assignee: assignee ? userSummary(ctx, assignee) : null,
+    milestone: milestone ? milestoneEntity(ctx, milestone) : null,
+  };
+}
+
+/** A board's lists in position order; the open and closed lists are not stored, so never shown. */
+export function listsOfBoard(ctx: PresentContext, board: Board): BoardList[] {
+  return [...ctx.state.boardLists.values()].filter((list) => list.boardId === board.id).sort((a, b) => a.position - b.position || a.id - b.id);
+}
+
+function boardProject(ctx: PresentContext, project: Project, detailed: boolean) {
+  const fullPath = ctx.state.projectFullPath(project);
+  const webUrl = `${ctx.origin}/${fullPath}`;
+  const reference = { ...projectReference(ctx, project), http_url_to_repo: `${webUrl}.git`, web_url: webUrl };
+  if (!detailed) return reference;
+  return {
+    ...reference,
+    created_at: project.createdAt,
+    default_branch: project.defaultBranch,
+    tag_list: project.topics,
+    topics: project.topics,
+    ssh_url_to_repo: `git@${new URL(ctx.origin).hostname}:${fullPath}.git`,
+    readme_url: `${webUrl}/-/blob/${project.defaultBranch}/README.md`,
+    avatar_url: null,
+    star_count: project.starCount,
+    forks_count: project.forksCount,
+    last_activity_at: project.lastActivityAt,
+  };
+}
+
+export function boardEntity(ctx: PresentContext, board: Board, options: { updated?: boolean } = {}) {
+  const project = ctx.state.projects.get(board.projectId);
+  if (!project) throw new Error(`board ${board.id} has no project`);
+  const milestone = board.milestoneId === null ? undefined : ctx.state.milestones.get(board.milestoneId);
+  const assignee = board.assigneeId === null ? undefined : ctx.state.users.get(board.assigneeId);
+  return {
+    id: board.id,
+    name: board.name,
+    project: boardProject(ctx, project, options.updated === true),
+    milestone: milestone ? (options.updated ? milestoneEntity(ctx, milestone) : milestoneReference(milestone)) : null,
+    lists: listsOfBoard(ctx, board).map((list) => boardListEntity(ctx, list)),
+    group: null,
+    assignee: assignee ? userSummary(ctx, assignee) : null,
+    labels: board.labelIds.flatMap((id) => {
+      const label = ctx.state.labels.get(id);
+      return label ? [{ id: label.id, name: label.name, color: label.color, description: label.description }] : [];
+    }),
+    weight: board.weight,
+  };
+}

@@ -1,0 +1,60 @@
+// To-dos, notes and incident metric images (fixtures/issues/create-issue-todo.json,
+// promote-issue-to-epic-note.json, list-incident-metric-images.json).
+import type { MetricImage, Note, Todo } from '../data/model.js';
+import type { PresentContext } from './context.js';
+import { issueBasic } from './issues.js';
+import { projectReference } from './projects.js';
+import { userSummary } from './users.js';
+
+export function todoEntity(ctx: PresentContext, todo: Todo) {
+  const issue = ctx.state.issues.get(todo.issueId);
+  const project = issue ? ctx.state.projects.get(issue.projectId) : undefined;
+  const author = ctx.state.users.get(todo.authorId);
+  return {
+    id: todo.id,
+    project: project ? projectReference(ctx, project) : null,
+    author: author ? userSummary(ctx, author) : null,
+    action_name: todo.actionName,
+    target_type: 'Issue',
+    target: issue ? issueBasic(ctx, issue) : null,
+    target_url: issue && project ? `${ctx.origin}/${ctx.state.projectFullPath(project)}/-/issues/${issue.iid}` : null,
+    body: todo.body,
+    state: todo.state,
+    created_at: todo.createdAt,
+  };
+}
+
+/** A note; `commands_changes` holds what its quick actions did (`promote_to_epic`). */
+export function noteEntity(ctx: PresentContext, note: Note, commandsChanges: Record<string, unknown> = {}) {
+  const issue = ctx.state.issues.get(note.issueId);
+  const author = ctx.state.users.get(note.authorId);
+  return {
+    id: note.id,
+    type: null,
+    body: note.body,
+    attachment: null,
+    author: author ? userSummary(ctx, author) : null,
+    created_at: note.createdAt,
+    updated_at: note.createdAt,
+    system: note.system,
+    noteable_id: note.issueId,
+    noteable_type: 'Issue',
+    project_id: issue?.projectId ?? null,
+    resolvable: false,
+    confidential: note.confidential,
+    internal: note.confidential,
+    noteable_iid: issue?.iid ?? null,
+    commands_changes: commandsChanges,
+  };
+}
+
+export function metricImageEntity(image: MetricImage) {
+  return {
+    id: image.id,
+    created_at: image.createdAt,
+    filename: image.filename,
+    file_path: `/uploads/-/system/issuable_metric_image/file/${image.id}/${image.filename}`,
+    url: image.url,
+    url_text: image.urlText,
+  };
+}

@@ -1,0 +1,19 @@
+// The commits domain (rest-v4-api.md "Commits"): reads, creation, cherry-pick and revert,
+// comments and discussions, statuses, and submodule updates, over the repositories of
+// simulator/repository/.
+import type { Router } from '../../http/router.js';
+import { registerCommitChangeRoutes } from './change.js';
+import { registerCommitCommentRoutes } from './comments.js';
+import { registerCommitCreateRoute } from './create.js';
+import { registerCommitReadRoutes } from './reads.js';
+import { registerCommitStatusRoutes } from './statuses.js';
+import { registerSubmoduleRoutes } from './submodules.js';
+
+export function registerCommitsDomain(router: Router): void {
+  registerCommitReadRoutes(router);
+  registerCommitCreateRoute(router);
+  registerCommitChangeRoutes(router);
+  registerCommitCommentRoutes(router);
+  registerCommitStatusRoutes(router);
+  registerSubmoduleRoutes(router);
+}

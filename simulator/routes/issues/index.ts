@@ -1,0 +1,13 @@
+// Every row of the Issues section of rest-v4-api.md.
+import type { Router } from '../../http/router.js';
+import { registerIssueActionRoutes } from './actions.js';
+import { registerIssueListRoutes } from './lists.js';
+import { registerRelatedRoutes } from './related.js';
+import { registerTimeTrackingRoutes } from './time-tracking.js';
+
+export function registerIssuesDomain(router: Router): void {
+  registerIssueListRoutes(router);
+  registerIssueActionRoutes(router);
+  registerTimeTrackingRoutes(router);
+  registerRelatedRoutes(router);
+}

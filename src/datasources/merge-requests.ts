@@ -1,0 +1,91 @@
+import type { MilestoneSchema, ReferencesSchema, TaskCompletionStatusSchema, TimeStatsSchema } from './issues.js';
+import type { UserSchema } from './users.js';
+
+/** A pipeline as a merge request embeds it (`pipeline`, `head_pipeline`). */
+export interface MergeRequestPipelineSchema {
+  id: number;
+  sha?: string;
+  ref?: string;
+  status?: string;
+  web_url?: string;
+  before_sha?: string;
+  tag?: boolean;
+  yaml_errors?: string | null;
+  user?: UserSchema | null;
+  created_at?: string;
+  updated_at?: string;
+  started_at?: string | null;
+  finished_at?: string | null;
+  committed_at?: string | null;
+  duration?: number | null;
+  /** A decimal string, such as `"46.68"` (rest-conventions §10). */
+  coverage?: string | null;
+  archived?: boolean;
+}
+
+export interface DiffRefsSchema {
+  base_sha?: string;
+  head_sha?: string;
+  start_sha?: string;
+}
+
+/** What the caller may do with a merge request (`user`). */
+export interface MergeRequestPermissionsSchema {
+  can_merge?: boolean;
+}
+
+/**
+ * A merge request summary (rest-v4-api.md "Merge request summary"): issue endpoints return it, and
+ * so does a commit's merge request list. `GET .../related_merge_requests` adds the fields from
+ * `squash` on. REST sends `changes_count` as a string, since it caps it as `"1000+"`.
+ */
+export interface MergeRequestSchema {
+  id: number;
+  iid: number;
+  project_id: number;
+  title?: string;
+  description?: string | null;
+  state?: string;
+  created_at?: string;
+  updated_at?: string;
+  merged_at?: string | null;
+  closed_at?: string | null;
+  closed_by?: UserSchema | null;
+  target_branch?: string;
+  source_branch?: string;
+  upvotes?: number;
+  downvotes?: number;
+  author?: UserSchema;
+  assignee?: UserSchema | null;
+  assignees?: UserSchema[];
+  source_project_id?: number;
+  target_project_id?: number;
+  labels?: string[];
+  draft?: boolean;
+  work_in_progress?: boolean;
+  milestone?: MilestoneSchema | null;
+  merge_when_pipeline_succeeds?: boolean;
+  merge_status?: string;
+  sha?: string | null;
+  merge_commit_sha?: string | null;
+  squash_commit_sha?: string | null;
+  user_notes_count?: number;
+  discussion_locked?: boolean | null;
+  should_remove_source_branch?: boolean | null;
+  force_remove_source_branch?: boolean | null;
+  reference?: string;
+  references?: ReferencesSchema;
+  web_url?: string;
+  time_stats?: TimeStatsSchema;
+  squash?: boolean;
+  task_completion_status?: TaskCompletionStatusSchema;
+  changes_count?: string | number | null;
+  latest_build_started_at?: string | null;
+  latest_build_finished_at?: string | null;
+  first_deployed_to_production_at?: string | null;
+  pipeline?: MergeRequestPipelineSchema | null;
+  head_pipeline?: MergeRequestPipelineSchema | null;
+  diff_refs?: DiffRefsSchema | null;
+  merge_error?: string | null;
+  user?: MergeRequestPermissionsSchema | null;
+}

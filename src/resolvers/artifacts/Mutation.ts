@@ -1,0 +1,34 @@
+import type { MutationResolvers } from '../../__generated__/resolvers-types.js';
+import type { ArtifactsLocation } from '../../datasources/artifacts.js';
+import { idFromGlobalId } from '../global-id.js';
+import { checkFullPath } from '../projects/Query.js';
+import { explainArtifactFailure } from './location.js';
+
+function jobLocation(input: { projectPath: string; jobId: string }): ArtifactsLocation & { job: { kind: 'id' } } {
+  return {
+    project: checkFullPath(input.projectPath, 'projectPath'),
+    job: { kind: 'id', jobId: idFromGlobalId(input.jobId, 'Ci::Build', 'jobId') },
+  };
+}
+
+export const artifactMutations: Pick<MutationResolvers, 'jobArtifactsKeep' | 'jobArtifactsDestroy'> = {
+  async jobArtifactsKeep(_parent, { input }, { api }) {
+    const location = jobLocation(input);
+    try {
+      const job = await api.artifacts.keep(location.project, location.job.jobId);
+      return { clientMutationId: input.clientMutationId ?? null, errors: [], job, artifactsDownload: location };
+    } catch (error) {
+      throw explainArtifactFailure(error, location);
+    }
+  },
+
+  async jobArtifactsDestroy(_parent, { input }, { api }) {
+    const location = jobLocation(input);
+    try {
+      await api.artifacts.remove(location.project, location.job.jobId);
+    } catch (error) {
+      throw explainArtifactFailure(error, location);
+    }
+    return { clientMutationId: input.clientMutationId ?? null, errors: [] };
+  },
+};

@@ -1,0 +1,61 @@
+import type { GraphQLResolveInfo } from 'graphql';
+import type { ProjectResolvers, RepositoryResolvers } from '../../__generated__/resolvers-types.js';
+import { restConnection } from '../../connections/connection.js';
+import { badUserInput } from '../../errors.js';
+import { nullWhenNotFound } from '../lookups.js';
+import { connectionNodeFields } from '../projects/simple-record.js';
+import { commitRecord } from './record.js';
+
+/** A text argument that, when given, must say something. */
+function nonBlank(value: string | null | undefined, argumentName: string): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (!value.trim()) throw badUserInput(`\`${argumentName}\` must not be blank; leave it out instead.`, argumentName);
+  return value;
+}
+
+/**
+ * Whether to ask the list for `stats`: when the query selects them on the commits (or when the
+ * selection cannot be read cheaply, because of fragments), so that stats cost no call per commit.
+ */
+function listWithStats(requested: boolean | null | undefined, info: GraphQLResolveInfo): boolean | undefined {
+  if (requested !== null && requested !== undefined) return requested;
+  const fields = connectionNodeFields(info);
+  return fields === null || fields.includes('stats') ? true : undefined;
+}
+
+export const Repository: RepositoryResolvers = {
+  commits(repository, args, { api }, info) {
+    const filters = {
+      refName: nonBlank(args.refName, 'refName'),
+      since: args.since ?? undefined,
+      until: args.until ?? undefined,
+      path: nonBlank(args.path, 'path'),
+      author: nonBlank(args.author, 'author'),
+      all: args.all ?? undefined,
+      withStats: listWithStats(args.withStats, info),
+      firstParent: args.firstParent ?? undefined,
+      order: args.order ?? undefined,
+      trailers: args.trailers ?? undefined,
+    };
+    if (filters.since && filters.until && Date.parse(filters.since) > Date.parse(filters.until)) {
+      throw badUserInput('`since` must not be after `until`.', 'since');
+    }
+    // rest-conventions §3: no X-Total for commits, so `count` stays null; restConnection pages
+    // both ways with cursors and refuses `last` without `before` past 100 commits.
+    return restConnection(args, async (page) => {
+      const result = await api.commits.all(repository.project, filters, page);
+      return { ...result, items: result.items.map((commit) => commitRecord(commit, repository.project)) };
+    });
+  },
+  async commit(repository, { ref }, { loaders }) {
+    const name = nonBlank(ref, 'ref');
+    if (name === undefined) return null;
+    const commit = await nullWhenNotFound(loaders.commit.load({ project: repository.project, sha: name }));
+    return commit ? commitRecord(commit, repository.project) : null;
+  },
+};
+
+/** `Project.repository`, spread into the Project resolvers. */
+export const projectRepositoryFields: Pick<ProjectResolvers, 'repository'> = {
+  repository: (project) => ({ project: project.id }),
+};

@@ -1,0 +1,101 @@
+import type { MutationResolvers } from '../../__generated__/resolvers-types.js';
+import type { IssueKey, TimeStatsSchema } from '../../datasources/issues.js';
+import { badUserInput } from '../../errors.js';
+import type { Loaders } from '../../loaders.js';
+import { idFromGlobalId } from '../global-id.js';
+import { checkDuration } from './duration.js';
+import { issueKeyFromInput } from './key.js';
+import { checkMetricImage } from './metric-images.js';
+import { refusedWrite } from './refusals.js';
+
+type TimeTrackingMutation = 'issueTimeEstimateSet' | 'issueTimeEstimateReset' | 'issueSpentTimeAdd' | 'issueSpentTimeReset';
+
+/**
+ * A time tracking write: REST answers the time stats; a refusal (REST's validation errors, such as
+ * subtracting more than was spent) is the payload's `errors`.
+ */
+async function trackTime(clientMutationId: string | null | undefined, key: IssueKey, loaders: Loaders, write: () => Promise<TimeStatsSchema>) {
+  try {
+    const timeStats = await write();
+    loaders.issue.clear(key);
+    return { clientMutationId: clientMutationId ?? null, errors: [], timeStats };
+  } catch (error) {
+    const reasons = refusedWrite(error);
+    if (reasons) return { clientMutationId: clientMutationId ?? null, errors: reasons, timeStats: null };
+    throw error;
+  }
+}
+
+const timeTrackingMutations: Pick<MutationResolvers, TimeTrackingMutation> = {
+  issueTimeEstimateSet(_parent, { input }, { api, loaders }) {
+    const key = issueKeyFromInput(input);
+    const duration = checkDuration(input.duration, { signed: false });
+    return trackTime(input.clientMutationId, key, loaders, () => api.issues.setTimeEstimate(key, duration));
+  },
+  issueTimeEstimateReset(_parent, { input }, { api, loaders }) {
+    const key = issueKeyFromInput(input);
+    return trackTime(input.clientMutationId, key, loaders, () => api.issues.resetTimeEstimate(key));
+  },
+  issueSpentTimeAdd(_parent, { input }, { api, loaders }) {
+    const key = issueKeyFromInput(input);
+    const duration = checkDuration(input.duration, { signed: true });
+    return trackTime(input.clientMutationId, key, loaders, () => api.issues.addSpentTime(key, duration, input.summary ?? undefined));
+  },
+  issueSpentTimeReset(_parent, { input }, { api, loaders }) {
+    const key = issueKeyFromInput(input);
+    return trackTime(input.clientMutationId, key, loaders, () => api.issues.resetSpentTime(key));
+  },
+};
+
+const NOT_PROMOTED =
+  'The issue was not promoted: REST did not run `/promote`. It needs GitLab PREMIUM, a project in a group, the Reporter role in that group, and an issue not promoted before.';
+
+export const issueMutations: Pick<MutationResolvers, 'todoCreate' | 'promoteToEpic' | 'metricImageUpload' | 'metricImageDelete' | TimeTrackingMutation> = {
+  async todoCreate(_parent, { input }, { api }) {
+    const creation = await api.todos.createForIssue(issueKeyFromInput(input));
+    // REST 304: the caller already has a pending to-do on the issue; that is an outcome, not an error.
+    return { clientMutationId: input.clientMutationId ?? null, errors: [], todo: creation.todo, alreadyPending: !creation.created };
+  },
+
+  ...timeTrackingMutations,
+
+  async promoteToEpic(_parent, { input }, { api, loaders }) {
+    const key = issueKeyFromInput(input);
+    const comment = input.comment?.trim();
+    // The quick action must stand at the start of a line of its own (rest-v4-api.md).
+    const body = comment ? `${comment}\n/promote` : '/promote';
+    const creation = await api.notes.createOnIssue(key, body);
+    const promoted = creation.commandsChanges['promote_to_epic'] === true;
+    if (promoted) loaders.issue.clear(key);
+    return {
+      clientMutationId: input.clientMutationId ?? null,
+      errors: promoted ? [] : [NOT_PROMOTED],
+      promoted,
+      note: creation.kind === 'note' ? creation.note : null,
+    };
+  },
+
+  async metricImageUpload(_parent, { input }, { api }) {
+    const key = issueKeyFromInput(input);
+    const file = checkMetricImage(input.file);
+    if (input.url !== null && input.url !== undefined && !/^https?:\/\//i.test(input.url)) {
+      throw badUserInput('`url` must be an http or https URL.', 'url');
+    }
+    const metricImage = await api.metricImages.upload(key, { file, url: input.url ?? undefined, urlText: input.urlText ?? undefined });
+    return { clientMutationId: input.clientMutationId ?? null, errors: [], metricImage };
+  },
+
+  async metricImageDelete(_parent, { input }, { api }) {
+    const key = issueKeyFromInput(input);
+    const imageId = idFromGlobalId(input.id, 'IssuableMetricImage', 'id');
+    try {
+      await api.metricImages.remove(key, imageId);
+    } catch (error) {
+      // rest-v4-api.md "Errors": 400 when the image could not be deleted, an outcome for the payload.
+      const reasons = refusedWrite(error);
+      if (reasons) return { clientMutationId: input.clientMutationId ?? null, errors: reasons };
+      throw error;
+    }
+    return { clientMutationId: input.clientMutationId ?? null, errors: [] };
+  },
+};

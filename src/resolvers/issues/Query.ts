@@ -1,0 +1,20 @@
+import type { QueryResolvers } from '../../__generated__/resolvers-types.js';
+import { restConnection } from '../../connections/connection.js';
+import { idFromGlobalId } from '../global-id.js';
+import { nullWhenNotFound } from '../lookups.js';
+import { issueListFilters } from './filters.js';
+import { issueKeyOf } from './key.js';
+
+export const issueQueries: Pick<QueryResolvers, 'issues' | 'issue'> = {
+  issues(_parent, args, { api }) {
+    const filters = issueListFilters(args, 'instance');
+    return restConnection(args, (page) => api.issues.all(filters, page));
+  },
+
+  // GET /issues/:id is for administrators: a 403 stays an error, so it is not mistaken for absence.
+  async issue(_parent, { id }, { loaders }) {
+    const issue = await nullWhenNotFound(loaders.issueById.load(idFromGlobalId(id, 'Issue', 'id')));
+    if (issue && typeof issue.project_id === 'number') loaders.issue.prime(issueKeyOf(issue), issue);
+    return issue;
+  },
+};

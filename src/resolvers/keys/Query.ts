@@ -1,0 +1,19 @@
+import type { QueryResolvers } from '../../__generated__/resolvers-types.js';
+import { badUserInput } from '../../errors.js';
+import { idFromGlobalId } from '../global-id.js';
+import { nullWhenNotFound } from '../lookups.js';
+import { normalizeFingerprint } from './fingerprints.js';
+
+export const keyQueries: Pick<QueryResolvers, 'key' | 'keyByFingerprint'> = {
+  key: (_parent, { id }, { api }) => nullWhenNotFound(api.keys.show(idFromGlobalId(id, 'Key', 'id'))),
+  keyByFingerprint(_parent, { fingerprint }, { api }) {
+    const normalized = normalizeFingerprint(fingerprint);
+    if (!normalized) {
+      throw badUserInput(
+        '`fingerprint` must be an MD5 fingerprint (16 colon-separated hex pairs, such as `b5:d1:...:9c`) or a SHA256 one (`SHA256:` and 43 base64 characters).',
+        'fingerprint',
+      );
+    }
+    return nullWhenNotFound(api.keys.findByFingerprint(normalized));
+  },
+};

@@ -1,0 +1,33 @@
+import type { MutationResolvers } from '../../__generated__/resolvers-types.js';
+import { badUserInput } from '../../errors.js';
+import { refusalReasons } from '../groups/refusals.js';
+import { snippetIdFromGlobalId } from './snippet-id.js';
+
+function storageName(value: string | null | undefined, argumentName: string): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (!value.trim()) throw badUserInput(`\`${argumentName}\` must name a storage, such as \`default\`.`, argumentName);
+  return value;
+}
+
+export const snippetMutations: Pick<MutationResolvers, 'snippetRepositoryStorageMoveCreate' | 'snippetRepositoryStorageMoveScheduleAll'> = {
+  async snippetRepositoryStorageMoveCreate(_parent, { input }, { api }) {
+    const snippetId = snippetIdFromGlobalId(input.snippetId, 'snippetId');
+    const destination = storageName(input.destinationStorageName, 'destinationStorageName');
+    const clientMutationId = input.clientMutationId ?? null;
+    try {
+      return { clientMutationId, errors: [], snippetRepositoryStorageMove: await api.snippets.createStorageMove(snippetId, destination) };
+    } catch (error) {
+      // The model's refusals (an unknown storage, a move already under way) are outcomes.
+      const reasons = refusalReasons(error);
+      if (reasons) return { clientMutationId, errors: reasons, snippetRepositoryStorageMove: null };
+      throw error;
+    }
+  },
+
+  async snippetRepositoryStorageMoveScheduleAll(_parent, { input }, { api }) {
+    const source = storageName(input.sourceStorageName, 'sourceStorageName')!;
+    const destination = storageName(input.destinationStorageName, 'destinationStorageName');
+    const { message } = await api.snippets.scheduleAllStorageMoves(source, destination);
+    return { clientMutationId: input.clientMutationId ?? null, errors: [], message };
+  },
+};

@@ -1,0 +1,19 @@
+import type { QueryResolvers } from '../../__generated__/resolvers-types.js';
+import { restConnection } from '../../connections/connection.js';
+import { idFromGlobalId } from '../global-id.js';
+import { nullWhenNotFound } from '../lookups.js';
+import { snippetIdFromGlobalId } from './snippet-id.js';
+
+export const snippetQueries: Pick<QueryResolvers, 'snippetRepositoryStorageMoves' | 'snippetRepositoryStorageMove'> = {
+  snippetRepositoryStorageMoves(_parent, args, { api }) {
+    const snippetId = args.snippetId ? snippetIdFromGlobalId(args.snippetId, 'snippetId') : undefined;
+    return restConnection(args, (page) =>
+      snippetId === undefined ? api.snippets.allStorageMoves(page) : api.snippets.storageMoves(snippetId, page),
+    );
+  },
+  snippetRepositoryStorageMove(_parent, { id, snippetId }, { api }) {
+    const moveId = idFromGlobalId(id, 'Snippets::RepositoryStorageMove', 'id');
+    if (!snippetId) return nullWhenNotFound(api.snippets.showStorageMove(moveId));
+    return nullWhenNotFound(api.snippets.showSnippetStorageMove(snippetIdFromGlobalId(snippetId, 'snippetId'), moveId));
+  },
+};

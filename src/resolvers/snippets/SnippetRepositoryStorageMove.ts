@@ -1,0 +1,13 @@
+import type { SnippetRepositoryStorageMoveResolvers, SnippetResolvers } from '../../__generated__/resolvers-types.js';
+import { toGlobalId } from '../global-id.js';
+import { nullWhenNotFound } from '../lookups.js';
+
+export const SnippetRepositoryStorageMove: SnippetRepositoryStorageMoveResolvers = {
+  id: (move) => toGlobalId('Snippets::RepositoryStorageMove', move.id),
+};
+
+export const Snippet: SnippetResolvers = {
+  // GitLab's classes: a snippet with a project is a ProjectSnippet.
+  id: (snippet) => toGlobalId(snippet.project_id ? 'ProjectSnippet' : 'PersonalSnippet', snippet.id),
+  project: (snippet, _args, { loaders }) => (snippet.project_id ? nullWhenNotFound(loaders.project.load(snippet.project_id)) : null),
+};

@@ -1,0 +1,70 @@
+import type { MutationResolvers } from '../../__generated__/resolvers-types.js';
+import type { WikiPageChanges } from '../../datasources/wikis.js';
+import { badUserInput } from '../../errors.js';
+import { refusalReasons } from '../groups/refusals.js';
+import { checkFullPath } from '../projects/Query.js';
+import { wikiPageRecord } from './record.js';
+import { checkSlug } from './slug.js';
+
+/**
+ * A page REST refused (a title already taken, a blank title) as sentences for `errors`. Errors on
+ * `base` are whole sentences already, as Rails' full messages print them.
+ */
+function wikiRefusal(error: unknown): string[] | null {
+  return refusalReasons(error)?.map((reason) => reason.replace(/^Base /, '')) ?? null;
+}
+
+function checkTitle(title: string): string {
+  if (!title.trim()) throw badUserInput('`title` must not be blank.', 'title');
+  return title;
+}
+
+export const wikiMutations: Pick<MutationResolvers, 'wikiPageCreate' | 'wikiPageUpdate' | 'wikiPageDelete' | 'wikiAttachmentUpload'> = {
+  async wikiPageCreate(_parent, { input }, { api }) {
+    const project = checkFullPath(input.projectPath, 'projectPath');
+    const page = { title: checkTitle(input.title), content: input.content, ...(input.format ? { format: input.format } : {}) };
+    const clientMutationId = input.clientMutationId ?? null;
+    try {
+      return { clientMutationId, errors: [], wikiPage: wikiPageRecord(await api.wikis.create(project, page), project) };
+    } catch (error) {
+      const reasons = wikiRefusal(error);
+      if (reasons) return { clientMutationId, errors: reasons, wikiPage: null };
+      throw error;
+    }
+  },
+
+  async wikiPageUpdate(_parent, { input }, { api }) {
+    const project = checkFullPath(input.projectPath, 'projectPath');
+    const slug = checkSlug(input.slug);
+    // rest-v4-api.md: "content (required if title absent), title (required if content absent)".
+    if ((input.title === null || input.title === undefined) && (input.content === null || input.content === undefined)) {
+      throw badUserInput('Give `title`, `content` or both; `format` alone changes nothing REST accepts.', 'input');
+    }
+    const changes: WikiPageChanges = {};
+    if (input.title !== null && input.title !== undefined) changes.title = checkTitle(input.title);
+    if (input.content !== null && input.content !== undefined) changes.content = input.content;
+    if (input.format) changes.format = input.format;
+    const clientMutationId = input.clientMutationId ?? null;
+    try {
+      return { clientMutationId, errors: [], wikiPage: wikiPageRecord(await api.wikis.edit(project, slug, changes), project) };
+    } catch (error) {
+      const reasons = wikiRefusal(error);
+      if (reasons) return { clientMutationId, errors: reasons, wikiPage: null };
+      throw error;
+    }
+  },
+
+  async wikiPageDelete(_parent, { input }, { api }) {
+    await api.wikis.remove(checkFullPath(input.projectPath, 'projectPath'), checkSlug(input.slug));
+    return { clientMutationId: input.clientMutationId ?? null, errors: [] };
+  },
+
+  async wikiAttachmentUpload(_parent, { input }, { api }) {
+    const project = checkFullPath(input.projectPath, 'projectPath');
+    if (input.branch !== null && input.branch !== undefined && !input.branch.trim()) {
+      throw badUserInput("`branch` must name a branch; leave it out for the wiki's default branch.", 'branch');
+    }
+    const attachment = await api.wikis.uploadAttachment(project, input.file, input.branch ?? undefined);
+    return { clientMutationId: input.clientMutationId ?? null, errors: [], attachment };
+  },
+};

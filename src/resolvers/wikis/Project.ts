@@ -1,0 +1,20 @@
+import type { ProjectResolvers } from '../../__generated__/resolvers-types.js';
+import { arrayConnection } from '../../connections/connection.js';
+import { nullWhenNotFound } from '../lookups.js';
+import { wikiPageRecord } from './record.js';
+import { checkSlug } from './slug.js';
+
+/** The wiki fields of Project, spread into its resolvers. */
+export const projectWikiFields: Pick<ProjectResolvers, 'wikiPages' | 'wikiPage'> = {
+  async wikiPages(project, args, { api }) {
+    const pages = await api.wikis.all(project.id, args.withContent === true);
+    return arrayConnection(
+      args,
+      pages.map((page) => wikiPageRecord(page, project.id)),
+    );
+  },
+  async wikiPage(project, { slug }, { api }) {
+    const page = await nullWhenNotFound(api.wikis.show(project.id, checkSlug(slug)));
+    return page ? wikiPageRecord(page, project.id) : null;
+  },
+};

@@ -1,0 +1,12 @@
+import type { WikiAttachmentResolvers, WikiPageResolvers } from '../../__generated__/resolvers-types.js';
+
+export const WikiPage: WikiPageResolvers = {
+  // A page listed without `withContent` has no content: it costs its own GET, only when asked for.
+  content: async (page, _args, { api }) => page.content ?? (await api.wikis.show(page.wiki_project, page.slug)).content ?? null,
+};
+
+// REST nests the URL and the Markdown under `link`.
+export const WikiAttachment: WikiAttachmentResolvers = {
+  url: (attachment) => attachment.link?.url ?? null,
+  markdown: (attachment) => attachment.link?.markdown ?? null,
+};

@@ -1,0 +1,11 @@
+import type { WikiPageSchema } from '../../datasources/wikis.js';
+
+/**
+ * A wiki page with the project it belongs to, which REST leaves out of the record but a page
+ * listed without its content needs to fetch it.
+ */
+export type WikiPageRecord = WikiPageSchema & { wiki_project: number | string };
+
+export function wikiPageRecord(page: WikiPageSchema, project: number | string): WikiPageRecord {
+  return { ...page, wiki_project: project };
+}

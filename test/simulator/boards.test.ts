@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_TOKENS, startSimulator, type Simulator } from '../../simulator/index.js';
+import { call, ids, list, record } from './helpers.js';
+
+let sim: Simulator;
+const { admin, maintainer, developer, guest, outsider } = DEMO_TOKENS;
+
+beforeAll(async () => {
+  sim = await startSimulator();
+});
+
+afterAll(async () => {
+  await sim.close();
+});
+
+/** A project label's id by name. */
+const labelId = (projectId: number, name: string) => [...sim.state.labels.values()].find((label) => label.projectId === projectId && label.name === name)!.id;
+
+describe('GET /projects/:id/boards', () => {
+  it('lists the boards with their lists, and an empty array for a project without any', async () => {
+    const boards = list(await call(sim, '/projects/gitlab-org%2Fgitlab/boards', { token: guest }));
+    expect(boards.length).toBeGreaterThan(0);
+    expect(boards[0]).toMatchObject({ name: 'Development', project: { path_with_namespace: 'gitlab-org/gitlab' }, lists: expect.any(Array) as unknown[] });
+    const lists = boards[0]!['lists'] as Array<{ position: number; label: { name: string } }>;
+    expect(lists.map((l) => l.position)).toEqual([0, 1, 2]);
+    const none = await call(sim, '/projects/gitlab-org%2Fomnibus-gitlab/boards', { token: guest });
+    expect(none.status).toBe(200);
+    expect(list(none)).toEqual([]);
+  });
+
+  it('needs a credential, and hides private projects from non-members', async () => {
+    expect((await call(sim, '/projects/1/boards')).status).toBe(401);
+    expect((await call(sim, '/projects/acme%2Fplatform%2Fportal/boards', { token: outsider })).status).toBe(404);
+  });
+
+  it('reads a board and its lists one by one; a board of another project is not found', async () => {
+    const board = record(await call(sim, '/projects/1/boards/1', { token: guest }));
+    expect(board['milestone']).toBeNull();
+    const lists = list(await call(sim, '/projects/1/boards/1/lists', { token: guest }));
+    expect(lists).toEqual(board['lists']);
+    expect(record(await call(sim, `/projects/1/boards/1/lists/${String(lists[1]!['id'])}`, { token: guest }))).toEqual(lists[1]);
+    const foreign = await call(sim, '/projects/2/boards/1', { token: guest });
+    expect(foreign.status).toBe(404);
+    expect(record(foreign)).toEqual({ message: '404 Not found' });
+  });
+
+  it('gives the milestone\'s id and title in reads and the whole milestone in an update', async () => {
+    const scoped = [...sim.state.boards.values()].find((board) => board.milestoneId !== null)!;
+    const read = record(await call(sim, `/projects/${scoped.projectId}/boards/${scoped.id}`, { token: admin }));
+    expect(Object.keys(read['milestone'] as object).sort()).toEqual(['id', 'title']);
+    const updated = record(await call(sim, `/projects/${scoped.projectId}/boards/${scoped.id}`, { method: 'PUT', token: admin, json: { name: scoped.name } }));
+    expect(updated['milestone']).toMatchObject({ id: scoped.milestoneId, iid: expect.any(Number) as number, state: 'active' });
+    expect(updated['project']).toHaveProperty('last_activity_at');
+  });
+});
+
+describe('board writes', () => {
+  it('creates, updates with a PREMIUM scope, and deletes a board', async () => {
+    const created = await call(sim, '/projects/1/boards', { method: 'POST', token: developer, form: 'name=Triage' });
+    expect(created.status).toBe(201);
+    const board = record(created);
+    expect(board).toMatchObject({ name: 'Triage', lists: [], labels: [], weight: null, milestone: null, assignee: null });
+    const milestone = [...sim.state.milestones.values()].find((m) => m.projectId === 1)!;
+    const updated = record(
+      await call(sim, `/projects/1/boards/${String(board['id'])}`, { method: 'PUT', token: developer, form: `name=Triage%202&weight=4&labels=bug,backend,nonexistent&milestone_id=${milestone.id}&assignee_id=3` }),
+    );
+    expect(updated).toMatchObject({ name: 'Triage 2', weight: 4, milestone: { id: milestone.id, title: milestone.title }, assignee: { id: 3 } });
+    expect((updated['labels'] as Array<{ name: string }>).map((label) => label.name).sort()).toEqual(['backend', 'bug']);
+    const tooHeavy = await call(sim, `/projects/1/boards/${String(board['id'])}`, { method: 'PUT', token: developer, form: 'weight=10' });
+    expect(tooHeavy.status).toBe(400);
+    expect(record(tooHeavy)).toEqual({ error: 'weight does not have a valid value' });
+    expect((await call(sim, `/projects/1/boards/${String(board['id'])}`, { method: 'DELETE', token: developer })).status).toBe(204);
+    expect((await call(sim, `/projects/1/boards/${String(board['id'])}`, { token: developer })).status).toBe(404);
+  });
+
+  it('is for Reporters and above', async () => {
+    expect((await call(sim, '/projects/1/boards', { method: 'POST', token: guest, form: 'name=Mine' })).status).toBe(403);
+    expect((await call(sim, '/projects/1/boards', { method: 'POST', token: developer })).status).toBe(400);
+  });
+});
+
+describe('board lists', () => {
+  it('takes exactly one of label_id, assignee_id and milestone_id', async () => {
+    const none = await call(sim, '/projects/1/boards/1/lists', { method: 'POST', token: developer });
+    expect(record(none)).toEqual({ error: 'label_id, assignee_id, milestone_id are missing, exactly one parameter must be provided' });
+    const two = await call(sim, '/projects/1/boards/1/lists', { method: 'POST', token: developer, form: 'label_id=1&milestone_id=1' });
+    expect(two.status).toBe(400);
+    expect(record(two)).toEqual({ error: 'label_id, milestone_id are mutually exclusive' });
+  });
+
+  it('adds a label list at the end, refuses a label listed already, and an unknown label', async () => {
+    const created = await call(sim, '/projects/1/boards/1/lists', { method: 'POST', token: developer, form: `label_id=${labelId(1, 'bug')}` });
+    expect(created.status).toBe(201);
+    expect(record(created)).toMatchObject({ label: { name: 'bug' }, position: 3, max_issue_count: 0, limit_metric: null });
+    const again = await call(sim, '/projects/1/boards/1/lists', { method: 'POST', token: developer, form: `label_id=${labelId(1, 'bug')}` });
+    expect(again.status).toBe(400);
+    expect(record(again)).toEqual({ message: { error: 'Label has already been taken' } });
+    const foreign = await call(sim, '/projects/1/boards/1/lists', { method: 'POST', token: developer, form: `label_id=${labelId(2, 'bug')}` });
+    expect(record(foreign)).toEqual({ message: '404 Label Not Found' });
+  });
+
+  it('adds assignee and milestone lists (PREMIUM)', async () => {
+    const byAssignee = record(await call(sim, '/projects/1/boards/1/lists', { method: 'POST', token: developer, form: 'assignee_id=3' }));
+    expect(byAssignee).toMatchObject({ label: null, assignee: { username: 'developer' } });
+    const milestone = [...sim.state.milestones.values()].find((m) => m.projectId === 1)!;
+    const byMilestone = record(await call(sim, '/projects/1/boards/1/lists', { method: 'POST', token: developer, form: `milestone_id=${milestone.id}` }));
+    expect(byMilestone).toMatchObject({ label: null, milestone: { title: milestone.title } });
+  });
+
+  it('moves a list and shifts the others; a position past the end is refused', async () => {
+    const before = ids(await call(sim, '/projects/1/boards/1/lists', { token: developer }));
+    const last = before[before.length - 1]!;
+    const moved = record(await call(sim, `/projects/1/boards/1/lists/${last}`, { method: 'PUT', token: developer, form: 'position=0' }));
+    expect(moved['position']).toBe(0);
+    const after = list(await call(sim, '/projects/1/boards/1/lists', { token: developer }));
+    expect(after.map((l) => l['id'])).toEqual([last, ...before.slice(0, -1)]);
+    expect(after.map((l) => l['position'])).toEqual(before.map((_id, index) => index));
+    const tooFar = await call(sim, `/projects/1/boards/1/lists/${last}`, { method: 'PUT', token: developer, form: `position=${before.length}` });
+    expect(tooFar.status).toBe(400);
+    expect(record(tooFar)).toEqual({ message: { error: 'List could not be moved!' } });
+  });
+
+  it('lets only administrators and project owners delete a list', async () => {
+    const lists = ids(await call(sim, '/projects/1/boards/1/lists', { token: developer }));
+    const target = lists[0]!;
+    expect((await call(sim, `/projects/1/boards/1/lists/${target}`, { method: 'DELETE', token: maintainer })).status).toBe(403);
+    expect((await call(sim, `/projects/1/boards/1/lists/${target}`, { method: 'DELETE', token: admin })).status).toBe(204);
+    const after = list(await call(sim, '/projects/1/boards/1/lists', { token: developer }));
+    expect(after.map((l) => l['id'])).toEqual(lists.slice(1));
+    expect(after.map((l) => l['position'])).toEqual(lists.slice(1).map((_id, index) => index));
+    // The maintainer owns the opensource group, so its projects' lists are theirs to delete.
+    const board = [...sim.state.boards.values()].find((b) => b.projectId === 23)!;
+    const ownList = [...sim.state.boardLists.values()].find((l) => l.boardId === board.id)!;
+    expect((await call(sim, `/projects/23/boards/${board.id}/lists/${ownList.id}`, { method: 'DELETE', token: maintainer })).status).toBe(204);
+  });
+});
