@@ -19,6 +19,10 @@ export interface ContextDependencies {
   restClient: RestClient;
   pollers: RunnerStatusPollers;
   batching: boolean;
+  /** REST calls one operation may have in flight at once. */
+  maxConcurrentRestCalls: number;
+  /** Milliseconds an operation may spend waiting on REST, from its start. */
+  requestDeadlineMs: number;
 }
 
 /**
@@ -30,8 +34,13 @@ export function createContext(
   dependencies: ContextDependencies,
   credential: Credential | null,
   requestId: string = randomUUID(),
+  /** A subscription lives as long as its client wants: its events are not bound by a request deadline. */
+  options: { longLived?: boolean } = {},
 ): GatewayContext {
-  const rest = new RestSession(dependencies.restClient, credential, requestId);
+  const rest = new RestSession(dependencies.restClient, credential, requestId, {
+    maxConcurrentCalls: dependencies.maxConcurrentRestCalls,
+    ...(options.longLived ? {} : { deadline: Date.now() + dependencies.requestDeadlineMs }),
+  });
   const api = createDataSources(rest);
   return {
     credential,

@@ -13,7 +13,7 @@ const MAX_BODY_BYTES = 1_000_000;
 
 export const GRAPHQL_PATH = '/graphql';
 
-export type ContextFactory = (credential: Credential | null, requestId: string) => GatewayContext;
+export type ContextFactory = (credential: Credential | null, requestId: string, options?: { longLived?: boolean }) => GatewayContext;
 
 class HttpProblem extends Error {
   constructor(

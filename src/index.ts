@@ -44,6 +44,10 @@ export interface GatewayOptions {
   landingPage?: boolean;
   /** Schema introspection (default true). */
   introspection?: boolean;
+  /** REST calls one operation may have in flight at once (default 16). */
+  maxConcurrentRestCalls?: number;
+  /** Milliseconds an operation may spend on REST in all, from its start (default 30 s). */
+  requestDeadlineMs?: number;
   /** Limits on the shape of operations (query length, tokens, depth, aliases, directives). */
   limits?: Partial<QueryLimits>;
   /** Most subscriptions one WebSocket connection may hold at once (default 100). */
@@ -71,7 +75,7 @@ export interface Gateway {
   typeDefs: string;
   resolvers: typeof resolvers;
   /** A context for one operation of a caller; the same one HTTP and WebSocket use. */
-  createContext(credential: Credential | null, requestId?: string): GatewayContext;
+  createContext(credential: Credential | null, requestId?: string, options?: { longLived?: boolean }): GatewayContext;
   apollo: ApolloServer<GatewayContext>;
   httpServer: Server;
   pollers: RunnerStatusPollers;
@@ -92,8 +96,15 @@ export function createGateway(options: GatewayOptions): Gateway {
     ...(options.circuitBreaker !== undefined ? { circuitBreaker: options.circuitBreaker } : {}),
   });
   const pollers = new RunnerStatusPollers({ restClient, intervalMs: options.runnerPollIntervalMs ?? 5_000 });
-  const dependencies = { restClient, pollers, batching: options.batching ?? true };
-  const contextFor = (credential: Credential | null, requestId?: string) => createContext(dependencies, credential, requestId);
+  const dependencies = {
+    restClient,
+    pollers,
+    batching: options.batching ?? true,
+    maxConcurrentRestCalls: options.maxConcurrentRestCalls ?? 16,
+    requestDeadlineMs: options.requestDeadlineMs ?? 30_000,
+  };
+  const contextFor = (credential: Credential | null, requestId?: string, contextOptions?: { longLived?: boolean }) =>
+    createContext(dependencies, credential, requestId, contextOptions);
 
   const logger = options.logger ?? { error: (message: string) => console.error(message) };
   const limits: QueryLimits = { ...DEFAULT_QUERY_LIMITS, ...options.limits };

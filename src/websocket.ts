@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { GraphQLError, type GraphQLSchema } from 'graphql';
+import { getOperationAST, GraphQLError, OperationTypeNode, type GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { credentialFromConnectionParams } from './datasources/credentials.js';
@@ -59,7 +59,9 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
             document: prepared.document,
             variableValues: payload.variables,
             operationName: payload.operationName,
-            contextValue: createContext(credentialFromConnectionParams(ctx.connectionParams), randomUUID()),
+            contextValue: createContext(credentialFromConnectionParams(ctx.connectionParams), randomUUID(), {
+              longLived: getOperationAST(prepared.document, payload.operationName)?.operation === OperationTypeNode.SUBSCRIPTION,
+            }),
           };
         } catch (error) {
           return [error instanceof GraphQLError ? error : new GraphQLError(String(error))];

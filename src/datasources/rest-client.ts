@@ -53,6 +53,8 @@ export interface RestRequest {
   headers?: Readonly<Record<string, string>> | undefined;
   /** Reads a JSON body instead of JSON.parse: for the few bodies with integers past 2^53. */
   parseJson?: ((text: string) => unknown) | undefined;
+  /** When the GraphQL request this call serves gives up (epoch ms): no call, retry or wait outlives it. */
+  deadline?: number | undefined;
 }
 
 export interface RestResponse<T> {
@@ -113,6 +115,9 @@ export class RestClient {
    */
   async request<T>(request: RestRequest): Promise<RestResponse<T>> {
     for (let attempt = 1; ; attempt++) {
+      if (request.deadline !== undefined && Date.now() >= request.deadline) {
+        throw new RestError({ method: request.method, path: request.path, status: 0, failure: 'deadline', requestId: request.requestId });
+      }
       if (this.breaker && !this.breaker.allow()) {
         throw new RestError({ method: request.method, path: request.path, status: 0, failure: 'circuit-open', requestId: request.requestId });
       }
@@ -125,7 +130,7 @@ export class RestClient {
         this.recordOutcome(error);
         const retryable = isRetryableMethod(request.method) && isRetryableStatus(error.status) && error.failure !== 'malformed-body';
         const delay = retryable && attempt < this.retry.attempts ? retryDelayMs(this.retry, attempt, error.retryAfterSeconds) : null;
-        if (delay === null) throw error;
+        if (delay === null || (request.deadline !== undefined && Date.now() + delay >= request.deadline)) throw error;
         await sleep(delay);
       }
     }
@@ -166,6 +171,7 @@ export class RestClient {
         body,
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
+        signal: request.deadline === undefined ? undefined : AbortSignal.timeout(Math.max(1, request.deadline - Date.now())),
       });
     } catch (cause) {
       throw transportError(request, cause, request.requestId);
@@ -284,11 +290,25 @@ export class RestClient {
  * session is made per GraphQL request (or per subscription poller), so nothing it returns can
  * reach another caller.
  */
+/**
+ * What one GraphQL request may ask of REST: how many calls at once (so one wide query cannot take
+ * every upstream connection from the other callers) and until when.
+ */
+export interface SessionLimits {
+  maxConcurrentCalls: number;
+  /** Epoch milliseconds after which no call of this request is sent or waited for. */
+  deadline?: number;
+}
+
 export class RestSession {
+  private inFlight = 0;
+  private readonly waiting: Array<() => void> = [];
+
   constructor(
     private readonly client: RestClient,
     readonly credential: Credential | null,
     private readonly requestId?: string,
+    private readonly limits: SessionLimits = { maxConcurrentCalls: Number.POSITIVE_INFINITY },
   ) {}
 
   async get<T>(path: string, query?: RestParams, headers?: Readonly<Record<string, string>>): Promise<T> {
@@ -297,7 +317,7 @@ export class RestSession {
 
   /** A GET whose body `parseJson` reads (an X.509 serial number has 39 digits: JSON.parse would round it). */
   async getParsedWith<T>(path: string, parseJson: (text: string) => unknown): Promise<T> {
-    return (await this.client.request<T>({ method: 'GET', path, parseJson, credential: this.credential, requestId: this.requestId })).body;
+    return (await this.send<T>({ method: 'GET', path, parseJson, credential: this.credential, requestId: this.requestId })).body;
   }
 
   async getPage<T>(path: string, page: PageRequest, query?: RestParams): Promise<Page<T>> {
@@ -339,11 +359,36 @@ export class RestSession {
 
   /** A write or look-up that needs no caller credential (runner tokens travel in the body). */
   withoutCredential(): RestSession {
-    return new RestSession(this.client, null, this.requestId);
+    return new RestSession(this.client, null, this.requestId, this.limits);
   }
 
   private call<T>(method: RestRequest['method'], path: string, query?: RestParams, body?: unknown, headers?: Readonly<Record<string, string>>) {
-    return this.client.request<T>({ method, path, query, body, headers, credential: this.credential, requestId: this.requestId });
+    return this.send<T>({ method, path, query, body, headers, credential: this.credential, requestId: this.requestId });
+  }
+
+  /** Every call of the session passes here: at most `maxConcurrentCalls` at once, within the deadline. */
+  private async send<T>(request: RestRequest): Promise<RestResponse<T>> {
+    await this.acquire();
+    try {
+      return await this.client.request<T>({ ...request, deadline: this.limits.deadline });
+    } finally {
+      this.release();
+    }
+  }
+
+  private async acquire(): Promise<void> {
+    if (this.inFlight < this.limits.maxConcurrentCalls) {
+      this.inFlight += 1;
+      return;
+    }
+    // The slot is handed over by release(), so no newcomer can take it in between.
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.inFlight -= 1;
   }
 }
 
@@ -393,12 +438,13 @@ function retryAfter(value: string | undefined): number | undefined {
 }
 
 /** No usable answer arrived: the connection failed, or headers or body took too long. */
-function transportError(request: RestRequest, cause: unknown, requestId: string | undefined): RestError {
+function transportError(request: Pick<RestRequest, 'method' | 'path' | 'deadline'>, cause: unknown, requestId: string | undefined): RestError {
+  const pastDeadline = request.deadline !== undefined && Date.now() >= request.deadline;
   return new RestError({
     method: request.method,
     path: request.path,
     status: 0,
-    failure: isTimeout(cause) ? 'timeout' : 'connection',
+    failure: pastDeadline ? 'deadline' : isTimeout(cause) ? 'timeout' : 'connection',
     requestId,
     cause,
   });

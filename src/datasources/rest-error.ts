@@ -1,7 +1,7 @@
 import { redact, redactDeep } from '../redact.js';
 
 /** Why a REST call failed, before it has a status: the transport's own failures. */
-export type TransportFailure = 'timeout' | 'connection' | 'malformed-body' | 'circuit-open';
+export type TransportFailure = 'timeout' | 'connection' | 'malformed-body' | 'circuit-open' | 'deadline';
 
 export interface RestErrorDetails {
   method: string;
@@ -87,6 +87,8 @@ export class RestError extends Error {
         return 'the upstream could not be reached';
       case 'malformed-body':
         return 'the upstream sent a body that is not valid JSON';
+      case 'deadline':
+        return "the request's deadline passed before the upstream answered";
       case 'circuit-open':
         return 'the upstream kept failing, so the gateway is not calling it for a few seconds';
     }
