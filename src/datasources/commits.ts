@@ -115,12 +115,11 @@ export interface CommitCommentBody {
 }
 
 /** A discussion note: the issue notes' record, as notes on commits have it (no noteable id or iid). */
-export type DiscussionNoteSchema = Omit<NoteSchema, 'noteable_id' | 'noteable_iid'> & { noteable_id?: number | null; noteable_iid?: number | null };
 
 export interface DiscussionSchema {
   id: string;
   individual_note: boolean;
-  notes: DiscussionNoteSchema[];
+  notes: NoteSchema[];
 }
 
 interface SignatureCommon {

@@ -13,9 +13,11 @@ export interface NoteSchema {
   created_at?: string;
   updated_at?: string;
   system?: boolean;
-  noteable_id?: number;
+  /** Null on notes of commits, which have no numeric noteable. */
+  noteable_id?: number | null;
   noteable_type?: string;
-  noteable_iid?: number;
+  /** Null on notes of commits, which have no iid. */
+  noteable_iid?: number | null;
   resolvable?: boolean;
   confidential?: boolean;
   internal?: boolean;

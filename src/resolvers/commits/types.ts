@@ -4,8 +4,6 @@ import type {
   DiscussionResolvers,
   X509CertificateResolvers,
 } from '../../__generated__/resolvers-types.js';
-import type { DiscussionNoteSchema } from '../../datasources/commits.js';
-import type { NoteSchema } from '../../datasources/notes.js';
 import { toGlobalId } from '../global-id.js';
 
 // Every other field of these types reads its REST field as it is.
@@ -17,17 +15,7 @@ export const CommitStatus: CommitStatusResolvers = {
 
 export const Discussion: DiscussionResolvers = {
   id: (discussion) => toGlobalId('Discussion', discussion.id),
-  // Notes on commits have no iid: REST sends `noteable_iid: null`, which the shared Note type
-  // (made for issue notes, whose iid is always there) would print as "null"; leave it out instead.
-  notes: (discussion) => discussion.notes.map(noteRecord),
 };
-
-function noteRecord({ noteable_id: noteableId, noteable_iid: noteableIid, ...rest }: DiscussionNoteSchema): NoteSchema {
-  const note: NoteSchema = rest;
-  if (noteableId !== null && noteableId !== undefined) note.noteable_id = noteableId;
-  if (noteableIid !== null && noteableIid !== undefined) note.noteable_iid = noteableIid;
-  return note;
-}
 
 /** Each signature kind is its own type, picked by REST's `signature_type`. */
 export const CommitSignature: CommitSignatureResolvers = {

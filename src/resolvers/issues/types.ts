@@ -43,7 +43,7 @@ export const MetricImage: MetricImageResolvers = {
 
 export const Note: NoteResolvers = {
   id: (note) => toGlobalId('Note', note.id),
-  noteableIid: (note) => (note.noteable_iid === undefined ? null : String(note.noteable_iid)),
+  noteableIid: (note) => (note.noteable_iid === undefined || note.noteable_iid === null ? null : String(note.noteable_iid)),
 };
 
 export const Todo: TodoResolvers = {
