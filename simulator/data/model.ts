@@ -84,6 +84,8 @@ export interface Group {
   path: string;
   parentId: number | null;
   description: string;
+  /** The uploaded avatar's file name, served under /uploads; absent until one is uploaded. */
+  avatarFilename?: string;
   visibility: Visibility;
   createdAt: string;
   runnersToken: string;

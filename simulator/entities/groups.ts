@@ -70,7 +70,7 @@ export function groupRecord(ctx: PresentContext, group: Group, presentation: Gro
       allow_force_push: group.defaultBranchProtection === 0,
       allowed_to_merge: [{ access_level: AccessLevel.MAINTAINER }],
     },
-    avatar_url: null,
+    avatar_url: group.avatarFilename === undefined ? null : `${ctx.origin}/uploads/-/system/group/avatar/${group.id}/${encodeURIComponent(group.avatarFilename)}`,
     web_url: `${ctx.origin}/groups/${fullPath}`,
     request_access_enabled: group.requestAccessEnabled,
     repository_storage: 'default',

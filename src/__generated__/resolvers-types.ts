@@ -2072,6 +2072,11 @@ export type GroupConnection = {
 export type GroupCreateInput = {
   /** Whether Auto DevOps is on by default for the group's projects. */
   autoDevopsEnabled?: InputMaybe<Scalars['Boolean']['input']>;
+  /**
+   * Avatar image (PNG, JPEG, GIF, ICO or WEBP, at most 200 KiB), sent as a file of a GraphQL multipart
+   * request; the group's avatar is replaced.
+   */
+  avatar?: InputMaybe<Scalars['Upload']['input']>;
   /** A unique identifier for the client performing the mutation. */
   clientMutationId?: InputMaybe<Scalars['String']['input']>;
   /** Protection of the default branch of new projects; the instance's setting when not given. */
@@ -2182,6 +2187,11 @@ export type GroupStatistics = {
 export type GroupUpdateInput = {
   /** Whether Auto DevOps is on by default for the group's projects. */
   autoDevopsEnabled?: InputMaybe<Scalars['Boolean']['input']>;
+  /**
+   * Avatar image (PNG, JPEG, GIF, ICO or WEBP, at most 200 KiB), sent as a file of a GraphQL multipart
+   * request; the group's avatar is replaced.
+   */
+  avatar?: InputMaybe<Scalars['Upload']['input']>;
   /** A unique identifier for the client performing the mutation. */
   clientMutationId?: InputMaybe<Scalars['String']['input']>;
   /** Protection of the default branch of new projects. */

@@ -1,3 +1,4 @@
+import type { FileUpload } from './file-upload.js';
 import type { Page, PageRequest } from './pagination.js';
 import { restPath } from './path.js';
 import type { ProjectSchema } from './projects.js';
@@ -114,6 +115,8 @@ export interface GroupProjectFilters {
 /** Fields of `POST /groups` and `PUT /groups/:id`, in REST's names (the create and update table). */
 export interface GroupSettings {
   name?: string;
+  /** An image file; when given, the write goes as multipart/form-data. */
+  avatar?: FileUpload;
   path?: string;
   description?: string;
   membership_lock?: boolean;
@@ -219,12 +222,15 @@ export class GroupsApi {
     });
   }
 
+  /** A file cannot travel in JSON: with an avatar the settings go as multipart/form-data. */
   async create(settings: GroupSettings): Promise<GroupSchema> {
-    return (await this.rest.post<GroupSchema>('/groups', settings)).body;
+    const response = settings.avatar ? await this.rest.postMultipart<GroupSchema>('/groups', { ...settings }) : await this.rest.post<GroupSchema>('/groups', settings);
+    return response.body;
   }
 
   /** `PUT /groups/:id` takes the numeric id only (rest-v4-api.md "Groups"). */
-  edit(id: number, changes: GroupSettings): Promise<GroupSchema> {
+  async edit(id: number, changes: GroupSettings): Promise<GroupSchema> {
+    if (changes.avatar) return (await this.rest.putMultipart<GroupSchema>(restPath`/groups/${id}`, { ...changes })).body;
     return this.rest.put<GroupSchema>(restPath`/groups/${id}`, changes);
   }
 

@@ -337,14 +337,13 @@ export class RestSession {
    * A multipart/form-data POST, for the endpoints that take a file (rest-conventions §1): files
    * go as file parts, everything else as text fields; undefined fields are left out.
    */
-  async postMultipart<T>(path: string, fields: Readonly<Record<string, string | number | boolean | FileUpload | undefined>>): Promise<RestResponse<T>> {
-    const form = new FormData();
-    for (const [name, value] of Object.entries(fields)) {
-      if (value === undefined) continue;
-      if (value instanceof FileUpload) form.append(name, new Blob([value.bytes], { type: value.mimeType }), value.filename);
-      else form.append(name, String(value));
-    }
-    return this.call<T>('POST', path, undefined, form);
+  postMultipart<T>(path: string, fields: MultipartFields): Promise<RestResponse<T>> {
+    return this.send<T>({ method: 'POST', path, body: multipartBody(fields), credential: this.credential, requestId: this.requestId });
+  }
+
+  /** The same as postMultipart, for updates that may carry a file (a group's avatar). */
+  putMultipart<T>(path: string, fields: MultipartFields): Promise<RestResponse<T>> {
+    return this.send<T>({ method: 'PUT', path, body: multipartBody(fields), credential: this.credential, requestId: this.requestId });
   }
 
   /** `body` is for the few DELETEs that take parameters (a runner's token must not go in a URL). */
@@ -390,6 +389,19 @@ export class RestSession {
     if (next) next();
     else this.inFlight -= 1;
   }
+}
+
+/** Text fields and files of a multipart/form-data body. */
+export type MultipartFields = Readonly<Record<string, string | number | boolean | FileUpload | undefined>>;
+
+function multipartBody(fields: MultipartFields): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
+    if (value instanceof FileUpload) form.append(name, new Blob([value.bytes], { type: value.mimeType }), value.filename);
+    else form.append(name, String(value));
+  }
+  return form;
 }
 
 type Parsed = { ok: true; value: unknown } | { ok: false };

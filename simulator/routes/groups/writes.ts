@@ -9,12 +9,14 @@ import { forbidden, messageError, notFound, validationError } from '../../http/e
 import { p, type ParamsOf } from '../../http/params.js';
 import { created, ok } from '../../http/response.js';
 import type { RequestContext, Router } from '../../http/router.js';
+import type { UploadedFile } from '../../http/uploaded-file.js';
 import { visibleGroup } from '../lookup.js';
 
 const SHARED_RUNNERS_SETTINGS = ['enabled', 'disabled_and_overridable', 'disabled_and_unoverridable', 'disabled_with_override'] as const;
 
 /** Fields both POST /groups and PUT /groups/:id accept (`optional_params` in lib/api/groups.rb). */
 const settingParams = {
+  avatar: p.file(),
   description: p.string(),
   membership_lock: p.boolean(),
   visibility: p.string().values(VISIBILITIES),
@@ -94,7 +96,20 @@ function rubyInspect(errors: FieldErrors): string {
   return `{${pairs.join(', ')}}`;
 }
 
+/** GitLab's Avatarable rules: an image of an allowed type, at most 200 KiB. */
+const AVATAR_TYPES = /\.(png|jpe?g|gif|ico|webp)$/i;
+const MAX_AVATAR_BYTES = 200 * 1024;
+
+function validateAvatar(avatar: UploadedFile | undefined): void {
+  if (avatar === undefined) return;
+  if (!AVATAR_TYPES.test(avatar.filename)) {
+    throw validationError({ avatar: ['file format is not supported. Please try one of the following supported formats: png, jpg, jpeg, gif, bmp, tiff, ico, webp'] });
+  }
+  if (avatar.size > MAX_AVATAR_BYTES) throw validationError({ avatar: ['is too big (should be at most 200 KiB)'] });
+}
+
 function applySettings(group: Group, settings: Settings): void {
+  if (settings.avatar !== undefined) group.avatarFilename = settings.avatar.filename;
   if (settings.name !== undefined) group.name = settings.name;
   if (settings.path !== undefined) group.path = settings.path;
   if (settings.description !== undefined) group.description = settings.description;
@@ -150,6 +165,7 @@ function createGroup(ctx: RequestContext<Settings & { name: string; path: string
     defaultBranchProtection: 2,
     fileTemplateProjectId: null,
   };
+  validateAvatar(params.avatar);
   applySettings(group, params);
   const errors = validate(state, group);
   if (Object.keys(errors).length > 0) throw messageError(400, `Failed to save group ${rubyInspect(errors)}`);
@@ -175,6 +191,7 @@ export function registerGroupWriteRoutes(router: Router): void {
     if (!group) throw notFound('Group');
     visibleGroup(ctx, group.id);
     if (!canAdminGroup(state, user, group)) throw forbidden();
+    validateAvatar(ctx.params.avatar);
     const draft: Group = { ...group };
     applySettings(draft, ctx.params);
     const errors = validate(state, draft, draft.visibility !== group.visibility);

@@ -1,5 +1,6 @@
 import type { GroupCreateInput, GroupUpdateInput, MutationResolvers } from '../../__generated__/resolvers-types.js';
 import type { GroupSchema, GroupSettings } from '../../datasources/groups.js';
+import type { FileUpload } from '../../datasources/file-upload.js';
 import { badUserInput } from '../../errors.js';
 import type { Loaders } from '../../loaders.js';
 import { idFromGlobalId } from '../global-id.js';
@@ -21,9 +22,23 @@ function checkNotNegative(value: number | null | undefined, argumentName: string
   return value;
 }
 
+/** GitLab's avatar rules (Avatarable): an image, at most 200 KiB. Checked before the upload goes upstream. */
+const MAX_AVATAR_BYTES = 200 * 1024;
+
+function checkAvatar(avatar: FileUpload): FileUpload {
+  if (!/^image\/(png|jpeg|gif|x-icon|vnd\.microsoft\.icon|webp)$/.test(avatar.mimeType)) {
+    throw badUserInput(`\`avatar\` must be a PNG, JPEG, GIF, ICO or WEBP image; got ${avatar.mimeType}.`, 'avatar');
+  }
+  if (avatar.size > MAX_AVATAR_BYTES) {
+    throw badUserInput(`\`avatar\` must be at most 200 KiB; got ${Math.ceil(avatar.size / 1024)} KiB.`, 'avatar');
+  }
+  return avatar;
+}
+
 /** The fields of the create and update table both mutations share, in REST's names, checked before any REST call. */
 function sharedSettings(input: SharedSettings): GroupSettings {
   const settings: GroupSettings = {};
+  if (isSet(input.avatar)) settings.avatar = checkAvatar(input.avatar);
   if (isSet(input.description)) settings.description = input.description;
   if (isSet(input.membershipLock)) settings.membership_lock = input.membershipLock;
   if (isSet(input.visibility)) settings.visibility = input.visibility;
