@@ -146,12 +146,7 @@ export class RestClient {
 
   /** One HTTP exchange with the upstream, its body read to the end. */
   private async exchange<T>(request: RestRequest): Promise<RestResponse<T>> {
-    const headers: Record<string, string> = { ...request.headers, accept: 'application/json' };
-    if (request.credential) {
-      const [name, value] = credentialHeader(request.credential);
-      headers[name] = value;
-    }
-    if (request.requestId) headers['x-request-id'] = request.requestId;
+    const headers = outgoingHeaders(request, 'application/json');
     let body: string | FormData | undefined;
     if (request.body instanceof FormData) {
       body = request.body; // undici sets the multipart content-type with its boundary
@@ -240,12 +235,7 @@ export class RestClient {
   }
 
   private async openStream(request: Omit<RestRequest, 'method' | 'body'> & { method: 'GET' | 'HEAD' }): Promise<RestStream> {
-    const headers: Record<string, string> = { ...request.headers, accept: '*/*' };
-    if (request.credential) {
-      const [name, value] = credentialHeader(request.credential);
-      headers[name] = value;
-    }
-    if (request.requestId) headers['x-request-id'] = request.requestId;
+    const headers = outgoingHeaders(request, '*/*');
     const started = performance.now();
     let response: Dispatcher.ResponseData;
     try {
@@ -389,6 +379,17 @@ export class RestSession {
     if (next) next();
     else this.inFlight -= 1;
   }
+}
+
+/** The headers every REST call carries: the caller's credential as received, and the request id. */
+function outgoingHeaders(request: Pick<RestRequest, 'headers' | 'credential' | 'requestId'>, accept: string): Record<string, string> {
+  const headers: Record<string, string> = { ...request.headers, accept };
+  if (request.credential) {
+    const [name, value] = credentialHeader(request.credential);
+    headers[name] = value;
+  }
+  if (request.requestId) headers['x-request-id'] = request.requestId;
+  return headers;
 }
 
 /** Text fields and files of a multipart/form-data body. */
