@@ -10,15 +10,7 @@ import { Upload } from '../src/resolvers/scalars.js';
 import { readMultipartOperation } from '../src/uploads.js';
 import { startTestGateway, type TestGateway } from './support/gateway.js';
 import { startStubUpstream } from './support/stub-upstream.js';
-
-/** A multipart request as GraphQL clients send it (GraphQL multipart request spec). */
-function multipartRequest(operation: unknown, map: unknown, files: Record<string, Blob & { name?: string }>): FormData {
-  const form = new FormData();
-  form.append('operations', JSON.stringify(operation));
-  form.append('map', JSON.stringify(map));
-  for (const [field, file] of Object.entries(files)) form.append(field, file, file.name ?? field);
-  return form;
-}
+import { multipartForm } from './support/uploads.js';
 
 const png = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3])], 'chart.png', { type: 'image/png' });
 
@@ -40,7 +32,7 @@ describe('uploads through the gateway (GraphQL multipart request spec)', () => {
     fetch(gateway.url, { method: 'POST', headers, body: form });
 
   it('needs a preflight header, as CSRF prevention asks', async () => {
-    const form = multipartRequest({ query: 'query($file: Upload!) { __typename }', variables: { file: null } }, { 0: ['variables.file'] }, { 0: png });
+    const form = multipartForm({ query: 'query($file: Upload!) { __typename }', variables: { file: null } }, { 0: ['variables.file'] }, { 0: png });
     const response = await send(form, {});
     expect(response.status).toBe(400);
     expect(JSON.stringify(await response.json())).toContain('Apollo-Require-Preflight');
@@ -51,21 +43,21 @@ describe('uploads through the gateway (GraphQL multipart request spec)', () => {
     [[{ query: '{ __typename }' }], {}, 400, 'batches are not accepted'],
     [{ query: 'query($file: Upload!) { __typename }', variables: { file: null } }, { 0: ['variables.file'], 9: ['variables.file'] }, 400, 'does not carry'],
   ])('refuses a malformed multipart request (%j, map %j)', async (operation, map, status, message) => {
-    const response = await send(multipartRequest(operation, map, { 0: png }));
+    const response = await send(multipartForm(operation, map, { 0: png }));
     expect(response.status).toBe(status);
     expect(JSON.stringify(await response.json())).toContain(message);
   });
 
   it('refuses a file over the upload limit with 413', async () => {
     const big = new File([new Uint8Array(2048)], 'big.bin');
-    const response = await send(multipartRequest({ query: 'query($file: Upload!) { __typename }', variables: { file: null } }, { 0: ['variables.file'] }, { 0: big }));
+    const response = await send(multipartForm({ query: 'query($file: Upload!) { __typename }', variables: { file: null } }, { 0: ['variables.file'] }, { 0: big }));
     expect(response.status).toBe(413);
   });
 });
 
 describe('readMultipartOperation', () => {
   it('places each file at every variable path its map names', async () => {
-    const form = multipartRequest(
+    const form = multipartForm(
       { query: 'mutation($file: Upload!, $files: [Upload!]!) { x }', variables: { file: null, files: [null, null] } },
       { 0: ['variables.file', 'variables.files.1'], 1: ['variables.files.0'] },
       { 0: png, 1: new File(['plain text'], 'notes.txt', { type: 'text/plain' }) },

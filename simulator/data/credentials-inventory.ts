@@ -1,9 +1,9 @@
 // The credentials inventory of GitLab.com (doc/api/groups.md "Credentials inventory management";
 // ee/lib/api/manage/groups.rb): who counts as a group's enterprise user or token bot, which tokens
 // the token lists show, and the rotation of a token (PersonalAccessTokens::RotateService).
-import { randomBytes } from 'node:crypto';
 import type { Group, Membership, PersonalAccessToken, User } from './model.js';
 import type { SimulatorState } from './state.js';
+import { newToken } from './tokens.js';
 
 /** A token the token lists show: one with an id, a description and dates. */
 export type ListedToken = PersonalAccessToken & Required<Pick<PersonalAccessToken, 'id' | 'description' | 'createdAt' | 'lastUsedAt'>>;
@@ -67,14 +67,6 @@ export function botAccessLevel(state: SimulatorState, bot: User, source: Members
   return state.memberships.find((m) => m.userId === bot.id && sameSource(m.source, source))?.accessLevel ?? 0;
 }
 
-const BASE62 = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
-
-/** A fresh personal access token value in GitLab's `glpat-` format; random, since it is a secret. */
-function newTokenValue(): string {
-  let value = 'glpat-';
-  for (const byte of randomBytes(20)) value += BASE62[byte % BASE62.length];
-  return value;
-}
 
 /** `MAX_PERSONAL_ACCESS_TOKEN_LIFETIME_IN_DAYS`: a new token may expire at most this far ahead. */
 const MAX_LIFETIME_DAYS = 365;
@@ -99,7 +91,7 @@ export function rotateToken(state: SimulatorState, token: ListedToken, expiresAt
   token.revoked = true;
   const id = Math.max(0, ...listedTokens(state).map((listed) => listed.id)) + 1;
   const rotated: ListedToken = {
-    token: newTokenValue(),
+    token: newToken('glpat-'),
     userId: token.userId,
     name: token.name,
     scopes: [...token.scopes],

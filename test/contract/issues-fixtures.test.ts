@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type GraphQLResponse, type TestGateway } from '../support/gateway.js';
 import { FIXTURES_DIR, readFixture, startStubUpstream, type StubRoute } from '../support/stub-upstream.js';
+import { postUpload } from '../support/uploads.js';
 
 /**
  * Every issues fixture of the REST documentation, served by a stub upstream, maps through the
@@ -458,11 +459,7 @@ async function send(url: string, { query, upload }: FixtureCase): Promise<GraphQ
     });
     return (await response.json()) as GraphQLResponse;
   }
-  const form = new FormData();
-  form.append('operations', JSON.stringify({ query, variables: { file: null } }));
-  form.append('map', JSON.stringify({ 0: ['variables.file'] }));
-  form.append('0', upload, upload.name);
-  const response = await fetch(url, { method: 'POST', headers: { ...headers, 'apollo-require-preflight': 'true' }, body: form });
+  const response = await postUpload(url, query, {}, { file: upload }, headers['private-token']);
   return (await response.json()) as GraphQLResponse;
 }
 

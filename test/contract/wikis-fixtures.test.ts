@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { FIXTURES_DIR, readFixture, startStubUpstream } from '../support/stub-upstream.js';
+import { postUpload } from '../support/uploads.js';
 
 /**
  * Every wikis fixture of the REST documentation, served by a stub upstream, maps through the
@@ -55,17 +56,10 @@ describe('wikis fixtures from the REST documentation', () => {
       return { result, expected: { wikiPageUpdate: { errors: [], wikiPage: asNode(fixture('edit-wiki-page')) } } };
     },
     'upload-wiki-attachment.json': async () => {
-      const form = new FormData();
       const query =
         'mutation($file: Upload!) { wikiAttachmentUpload(input: { projectPath: "group/project", file: $file }) { errors attachment { fileName filePath branch url markdown } } }';
-      form.append('operations', JSON.stringify({ query, variables: { file: null } }));
-      form.append('map', JSON.stringify({ 0: ['variables.file'] }));
-      form.append('0', new File([new Uint8Array([1, 2, 3])], 'dk.png', { type: 'image/png' }), 'dk.png');
-      const response = await fetch(gateway.url, {
-        method: 'POST',
-        headers: { 'apollo-require-preflight': 'true', 'private-token': token },
-        body: form,
-      });
+      const file = new File([new Uint8Array([1, 2, 3])], 'dk.png', { type: 'image/png' });
+      const response = await postUpload(gateway.url, query, {}, { file }, token);
       const attachment = fixture('upload-wiki-attachment');
       const link = attachment['link'] as Record<string, string>;
       return {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_TOKENS } from '../../simulator/index.js';
 import { gatewayOverSimulator } from '../support/harness.js';
 import { restCalls } from '../support/rest-oracle.js';
+import { postUpload } from '../support/uploads.js';
 
 const UPDATE = 'mutation($avatar: Upload!) { groupUpdate(input: { fullPath: "opensource", avatar: $avatar }) { errors group { avatarUrl } } }';
 const CREATE = 'mutation($avatar: Upload!) { groupCreate(input: { name: "Pictured", path: "pictured", avatar: $avatar }) { errors group { fullPath avatarUrl } } }';
@@ -11,15 +12,7 @@ describe('group avatars, uploaded as GraphQL multipart requests', () => {
 
   /** Sends one operation with one file in the `avatar` variable, as GraphQL clients do. */
   async function upload(query: string, file: File, token = DEMO_TOKENS.maintainer) {
-    const form = new FormData();
-    form.append('operations', JSON.stringify({ query, variables: { avatar: null } }));
-    form.append('map', JSON.stringify({ 0: ['variables.avatar'] }));
-    form.append('0', file, file.name);
-    const response = await fetch(harness.gateway.url, {
-      method: 'POST',
-      headers: { 'private-token': token, 'apollo-require-preflight': 'true' },
-      body: form,
-    });
+    const response = await postUpload(harness.gateway.url, query, {}, { avatar: file }, token);
     return (await response.json()) as { data?: Record<string, { errors: string[]; group: { avatarUrl: string | null; fullPath?: string } | null }>; errors?: Array<{ extensions?: Record<string, unknown> }> };
   }
 

@@ -3,6 +3,7 @@ import { DEMO_TOKENS } from '../../simulator/index.js';
 import type { GraphQLResponse } from '../support/gateway.js';
 import { gatewayOverSimulator } from '../support/harness.js';
 import { restCalls } from '../support/rest-oracle.js';
+import { postUpload } from '../support/uploads.js';
 
 interface RestIssue {
   id: number;
@@ -152,11 +153,7 @@ describe('issue mutations over real HTTP', () => {
 
     /** A GraphQL multipart request (the GraphQL multipart request spec), as upload clients send it. */
     async function upload(input: Record<string, unknown>, file: File, token: string): Promise<GraphQLResponse<{ metricImageUpload: { errors: string[]; metricImage: Record<string, string> | null } }>> {
-      const form = new FormData();
-      form.append('operations', JSON.stringify({ query: UPLOAD, variables: { input: { ...input, file: null } } }));
-      form.append('map', JSON.stringify({ 0: ['variables.input.file'] }));
-      form.append('0', file, file.name);
-      const response = await fetch(harness.gateway.url, { method: 'POST', headers: { 'apollo-require-preflight': 'true', 'private-token': token }, body: form });
+      const response = await postUpload(harness.gateway.url, UPLOAD, { input }, { 'input.file': file }, token);
       return (await response.json()) as GraphQLResponse<{ metricImageUpload: { errors: string[]; metricImage: Record<string, string> | null } }>;
     }
 

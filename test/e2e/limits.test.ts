@@ -4,14 +4,7 @@ import WebSocket from 'ws';
 import { DEMO_TOKENS } from '../../simulator/index.js';
 import { gatewayOverSimulator } from '../support/harness.js';
 import { restCalls } from '../support/rest-oracle.js';
-
-async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+import { until } from '../support/wait.js';
 
 /** `group { parent { parent { ... { id } } } }`: a valid query `depth` fields deep. */
 function nestedQuery(depth: number): string {

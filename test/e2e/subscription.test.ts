@@ -4,6 +4,7 @@ import WebSocket from 'ws';
 import { DEMO_TOKENS, startSimulator, type Simulator } from '../../simulator/index.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { restOracle } from '../support/rest-oracle.js';
+import { until } from '../support/wait.js';
 
 const POLL_MS = 40;
 const gid = (id: number) => `gid://gitlab/Ci::Runner/${id}`;
@@ -68,14 +69,6 @@ function connect(gateway: TestGateway, connectionParams?: Record<string, unknown
     ...(connectionParams ? { connectionParams } : {}),
     on: { closed: (event) => onClose?.((event as { code: number }).code) },
   });
-}
-
-async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 const pollsOf = (simulator: Simulator, runnerId: number) => simulator.requests.filter((request) => request.method === 'GET' && request.path === `/runners/${runnerId}`).length;

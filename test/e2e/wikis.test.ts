@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_TOKENS } from '../../simulator/index.js';
 import { gatewayOverSimulator } from '../support/harness.js';
 import { restCalls } from '../support/rest-oracle.js';
+import { postUpload } from '../support/uploads.js';
 
 interface RestWikiPage {
   slug: string;
@@ -176,17 +177,8 @@ describe('project wikis over real HTTP', () => {
   describe('wikiAttachmentUpload', () => {
     const UPLOAD = `mutation($input: WikiAttachmentUploadInput!) { wikiAttachmentUpload(input: $input) { errors attachment { fileName filePath branch url markdown } } }`;
 
-    function send(input: Record<string, unknown>, file: File, token: string = developer) {
-      const form = new FormData();
-      form.append('operations', JSON.stringify({ query: UPLOAD, variables: { input: { ...input, file: null } } }));
-      form.append('map', JSON.stringify({ 0: ['variables.input.file'] }));
-      form.append('0', file, file.name);
-      return fetch(harness.gateway.url, {
-        method: 'POST',
-        headers: { 'apollo-require-preflight': 'true', 'private-token': token },
-        body: form,
-      });
-    }
+    const send = (input: Record<string, unknown>, file: File, token: string = developer) =>
+      postUpload(harness.gateway.url, UPLOAD, { input }, { 'input.file': file }, token);
 
     it('sends the file as multipart to REST and answers where it is stored', async () => {
       const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 13, 10, 26, 10]);

@@ -6,7 +6,7 @@ import { forbidden } from '../../http/errors.js';
 import { p } from '../../http/params.js';
 import { created, noContent, ok } from '../../http/response.js';
 import type { Router } from '../../http/router.js';
-import { newRunnerToken } from './tokens.js';
+import { newToken } from '../../data/tokens.js';
 import { validateRunner } from './validation.js';
 
 
@@ -96,7 +96,7 @@ export function registerRunnerRegistrationRoutes(router: Router): void {
         revision: str(info['revision']),
         platform: str(info['platform']),
         architecture: str(info['architecture']),
-        token: newRunnerToken(),
+        token: newToken('glrt-'),
         tokenExpiresAt: null,
       };
       state.runners.set(runner.id, runner);
@@ -119,7 +119,7 @@ export function registerRunnerRegistrationRoutes(router: Router): void {
   // fixtures/runners/reset-runner-auth-token-by-token.json: the runner proves itself with its token.
   router.post('/runners/reset_authentication_token', { auth: 'none', params: { token: p.string().required() } }, (ctx) => {
     const runner = runnerByToken(ctx.state, ctx.params.token);
-    runner.token = newRunnerToken();
+    runner.token = newToken('glrt-');
     return created({ token: runner.token, token_expires_at: runner.tokenExpiresAt });
   });
 

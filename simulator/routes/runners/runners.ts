@@ -10,7 +10,7 @@ import { created, noContent, ok } from '../../http/response.js';
 import type { RequestContext, Router } from '../../http/router.js';
 import { existingRunner } from '../lookup.js';
 import { applyFilters, filterByScope, filterParams, RUNNER_STATUSES, scopeParam } from './filters.js';
-import { newRunnerToken } from './tokens.js';
+import { newToken } from '../../data/tokens.js';
 import { validateRunner } from './validation.js';
 
 /**
@@ -157,7 +157,7 @@ export function registerRunnerRoutes(router: Router): void {
   router.post('/runners/:id/reset_authentication_token', { auth: 'required', params: { id: p.integer().required() } }, (ctx) => {
     const runner = existingRunner(ctx, ctx.params.id);
     assertCanUpdate(ctx, runner);
-    runner.token = newRunnerToken();
+    runner.token = newToken('glrt-');
     return created({ token: runner.token, token_expires_at: runner.tokenExpiresAt });
   });
 }

@@ -2,11 +2,11 @@ import type { MutationResolvers, UpdateBoardInput } from '../../__generated__/re
 import type { BoardChanges, BoardListTarget } from '../../datasources/boards.js';
 import { badUserInput } from '../../errors.js';
 import { idFromGlobalId } from '../global-id.js';
-import { refusedWrite } from '../issues/refusals.js';
+import { refusalReasons } from '../refusals.js';
 import { checkFullPath } from '../projects/Query.js';
 import { boardKeyFromInput } from './key.js';
+import { isSet } from '../input.js';
 
-const isSet = <T>(value: T | null | undefined): value is T => value !== null && value !== undefined;
 
 /** rest-v4-api.md "Limits": a board's weight scope is 0 to 9. */
 const MAX_BOARD_WEIGHT = 9;
@@ -52,7 +52,7 @@ async function refusable<T>(run: () => Promise<T>): Promise<{ errors: string[]; 
   try {
     return { errors: [], value: await run() };
   } catch (error) {
-    const reasons = refusedWrite(error);
+    const reasons = refusalReasons(error);
     if (reasons) return { errors: reasons, value: null };
     throw error;
   }

@@ -4,7 +4,7 @@ import type { CommitActionBody, CommitCreationBody, CommitSchema, DryRunSchema }
 import { RestError } from '../../datasources/rest-error.js';
 import { badUserInput } from '../../errors.js';
 import { idFromGlobalId } from '../global-id.js';
-import { refusalReasons } from '../groups/refusals.js';
+import { refusalReasons } from '../refusals.js';
 import { checkFullPath } from '../projects/Query.js';
 import { commitRecord } from './record.js';
 

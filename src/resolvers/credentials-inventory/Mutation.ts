@@ -1,7 +1,7 @@
 import type { MutationResolvers } from '../../__generated__/resolvers-types.js';
 import { RestError } from '../../datasources/rest-error.js';
 import { idFromGlobalId } from '../global-id.js';
-import { refusalReasons } from '../groups/refusals.js';
+import { refusalReasons } from '../refusals.js';
 import { checkFullPath } from '../projects/Query.js';
 
 /**

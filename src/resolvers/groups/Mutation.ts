@@ -5,11 +5,11 @@ import { badUserInput } from '../../errors.js';
 import type { Loaders } from '../../loaders.js';
 import { idFromGlobalId } from '../global-id.js';
 import { checkFullPath } from '../projects/Query.js';
-import { refusalReasons } from './refusals.js';
+import { refusalReasons } from '../refusals.js';
+import { isSet } from '../input.js';
 
 type SharedSettings = Omit<GroupCreateInput, 'clientMutationId' | 'name' | 'path' | 'parentId'>;
 
-const isSet = <T>(value: T | null | undefined): value is T => value !== null && value !== undefined;
 
 function checkNotBlank(value: string, argumentName: string): string {
   if (!value.trim()) throw badUserInput(`\`${argumentName}\` must not be empty.`, argumentName);

@@ -1,7 +1,7 @@
 import type { AccessLevelEnum, MutationResolvers } from '../../__generated__/resolvers-types.js';
 import type { InvitationChanges, InvitationCreateResultSchema, InvitationSource } from '../../datasources/invitations.js';
 import { badUserInput } from '../../errors.js';
-import { refusalReasons } from '../groups/refusals.js';
+import { refusalReasons } from '../refusals.js';
 import { explainInvitationError } from './errors.js';
 import { invitationRecord } from './record.js';
 import { invitationSource } from './source.js';

@@ -6,7 +6,7 @@ import { idFromGlobalId } from '../global-id.js';
 import { checkDuration } from './duration.js';
 import { issueKeyFromInput } from './key.js';
 import { checkMetricImage } from './metric-images.js';
-import { refusedWrite } from './refusals.js';
+import { refusalReasons } from '../refusals.js';
 
 type TimeTrackingMutation = 'issueTimeEstimateSet' | 'issueTimeEstimateReset' | 'issueSpentTimeAdd' | 'issueSpentTimeReset';
 
@@ -20,7 +20,7 @@ async function trackTime(clientMutationId: string | null | undefined, key: Issue
     loaders.issue.clear(key);
     return { clientMutationId: clientMutationId ?? null, errors: [], timeStats };
   } catch (error) {
-    const reasons = refusedWrite(error);
+    const reasons = refusalReasons(error);
     if (reasons) return { clientMutationId: clientMutationId ?? null, errors: reasons, timeStats: null };
     throw error;
   }
@@ -92,7 +92,7 @@ export const issueMutations: Pick<MutationResolvers, 'todoCreate' | 'promoteToEp
       await api.metricImages.remove(key, imageId);
     } catch (error) {
       // rest-v4-api.md "Errors": 400 when the image could not be deleted, an outcome for the payload.
-      const reasons = refusedWrite(error);
+      const reasons = refusalReasons(error);
       if (reasons) return { clientMutationId: input.clientMutationId ?? null, errors: reasons };
       throw error;
     }

@@ -1,7 +1,7 @@
 import type { MutationResolvers } from '../../__generated__/resolvers-types.js';
 import type { GroupSchema } from '../../datasources/groups.js';
 import type { ProjectSchema } from '../../datasources/projects.js';
-import { refusalReasons } from '../groups/refusals.js';
+import { refusalReasons } from '../refusals.js';
 import { checkFullPath } from './Query.js';
 
 function isProjectRecord(body: ProjectSchema | GroupSchema): body is ProjectSchema {

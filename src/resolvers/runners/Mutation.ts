@@ -3,6 +3,7 @@ import type { RunnerEdit } from '../../datasources/runners.js';
 import { RestError } from '../../datasources/rest-error.js';
 import { badUserInput } from '../../errors.js';
 import { idFromGlobalId, toGlobalId } from '../global-id.js';
+import { refusalReasons } from '../refusals.js';
 
 /** `paused` and its deprecated negation `active` as REST's `active`; both at odds is refused. */
 function activeFlag(input: { paused?: boolean | null; active?: boolean | null }): boolean | undefined {
@@ -61,9 +62,16 @@ export const runnerMutations: Pick<
     if (Object.keys(changes).length === 0) {
       throw badUserInput('Give at least one field to change.', 'input');
     }
-    const runner = await api.runners.edit(runnerId, changes);
-    loaders.runner.clear(runnerId).prime(runnerId, runner);
-    return { clientMutationId: input.clientMutationId ?? null, errors: [], runner };
+    const clientMutationId = input.clientMutationId ?? null;
+    try {
+      const runner = await api.runners.edit(runnerId, changes);
+      loaders.runner.clear(runnerId).prime(runnerId, runner);
+      return { clientMutationId, errors: [], runner };
+    } catch (error) {
+      const reasons = refusalReasons(error);
+      if (reasons) return { clientMutationId, errors: reasons, runner: null };
+      throw error;
+    }
   },
 
   async runnerDelete(_parent, { input }, { api, loaders }) {
@@ -76,11 +84,19 @@ export const runnerMutations: Pick<
   async runnerRegister(_parent, { input }, { api }) {
     if (!input.registrationToken.trim()) throw badUserInput('`registrationToken` must not be empty.', 'registrationToken');
     const { registrationToken, info, clientMutationId, ...settings } = input;
-    const registered = await api.runners.register({
+    const registration = {
       token: registrationToken,
       ...runnerSettings(settings),
       ...(info ? { info: Object.fromEntries(Object.entries(info).filter(([, value]) => value !== null && value !== undefined)) } : {}),
-    });
+    };
+    let registered;
+    try {
+      registered = await api.runners.register(registration);
+    } catch (error) {
+      const reasons = refusalReasons(error);
+      if (reasons) return { clientMutationId: clientMutationId ?? null, errors: reasons, id: null, token: null, tokenExpiresAt: null };
+      throw error;
+    }
     return {
       clientMutationId: clientMutationId ?? null,
       errors: [],
@@ -135,9 +151,17 @@ export const runnerMutations: Pick<
   async runnerAssignToProject(_parent, { input }, { api, loaders }) {
     const runnerId = idFromGlobalId(input.runnerId, 'Ci::Runner', 'runnerId');
     const projectPath = checkProjectPath(input.projectPath);
-    const runner = await api.runners.enableInProject(projectPath, runnerId);
-    loaders.runner.clear(runnerId);
-    return { clientMutationId: input.clientMutationId ?? null, errors: [], runner };
+    const clientMutationId = input.clientMutationId ?? null;
+    try {
+      const runner = await api.runners.enableInProject(projectPath, runnerId);
+      loaders.runner.clear(runnerId);
+      return { clientMutationId, errors: [], runner };
+    } catch (error) {
+      // "Runner has already been taken": enabled there already.
+      const reasons = refusalReasons(error);
+      if (reasons) return { clientMutationId, errors: reasons, runner: null };
+      throw error;
+    }
   },
 
   async runnerUnassignFromProject(_parent, { input }, { api, loaders }) {

@@ -1,6 +1,6 @@
 import type { MutationResolvers } from '../../__generated__/resolvers-types.js';
 import { badUserInput } from '../../errors.js';
-import { refusalReasons } from '../groups/refusals.js';
+import { refusalReasons } from '../refusals.js';
 import { snippetIdFromGlobalId } from './snippet-id.js';
 
 function storageName(value: string | null | undefined, argumentName: string): string | undefined {

@@ -1,18 +1,11 @@
 import type { MutationResolvers } from '../../__generated__/resolvers-types.js';
 import type { WikiPageChanges } from '../../datasources/wikis.js';
 import { badUserInput } from '../../errors.js';
-import { refusalReasons } from '../groups/refusals.js';
+import { refusalReasons } from '../refusals.js';
 import { checkFullPath } from '../projects/Query.js';
 import { wikiPageRecord } from './record.js';
 import { checkSlug } from './slug.js';
 
-/**
- * A page REST refused (a title already taken, a blank title) as sentences for `errors`. Errors on
- * `base` are whole sentences already, as Rails' full messages print them.
- */
-function wikiRefusal(error: unknown): string[] | null {
-  return refusalReasons(error)?.map((reason) => reason.replace(/^Base /, '')) ?? null;
-}
 
 function checkTitle(title: string): string {
   if (!title.trim()) throw badUserInput('`title` must not be blank.', 'title');
@@ -27,7 +20,7 @@ export const wikiMutations: Pick<MutationResolvers, 'wikiPageCreate' | 'wikiPage
     try {
       return { clientMutationId, errors: [], wikiPage: wikiPageRecord(await api.wikis.create(project, page), project) };
     } catch (error) {
-      const reasons = wikiRefusal(error);
+      const reasons = refusalReasons(error);
       if (reasons) return { clientMutationId, errors: reasons, wikiPage: null };
       throw error;
     }
@@ -48,7 +41,7 @@ export const wikiMutations: Pick<MutationResolvers, 'wikiPageCreate' | 'wikiPage
     try {
       return { clientMutationId, errors: [], wikiPage: wikiPageRecord(await api.wikis.edit(project, slug, changes), project) };
     } catch (error) {
-      const reasons = wikiRefusal(error);
+      const reasons = refusalReasons(error);
       if (reasons) return { clientMutationId, errors: reasons, wikiPage: null };
       throw error;
     }

@@ -1,4 +1,11 @@
-import { RestError } from '../../datasources/rest-error.js';
+import { RestError } from '../datasources/rest-error.js';
+
+/**
+ * Keys of a REST error `message` object whose entries are whole sentences, not attribute errors:
+ * `render_api_error!({ error: "List could not be moved!" }, 400)` and the model's `:base` errors
+ * ("Time to subtract exceeds the total time spent", "Duplicate page: ...").
+ */
+const SENTENCE_KEYS: ReadonlySet<string> = new Set(['error', 'base']);
 
 /** `visibility_level` -> `Visibility level`, as Rails' `full_messages` names attributes. */
 function attributeName(field: string): string {
@@ -8,7 +15,9 @@ function attributeName(field: string): string {
 
 function sentences(fields: Record<string, unknown>): string[] {
   return Object.entries(fields).flatMap(([field, problems]) =>
-    (Array.isArray(problems) ? problems : [problems]).map((problem) => `${attributeName(field)} ${String(problem)}`),
+    (Array.isArray(problems) ? problems : [problems]).map((problem) =>
+      SENTENCE_KEYS.has(field) ? String(problem) : `${attributeName(field)} ${String(problem)}`,
+    ),
   );
 }
 
@@ -29,10 +38,11 @@ function fromRubyInspect(message: string): string[] {
 }
 
 /**
- * When a write was refused by the model (REST 400 or 422 with the reasons in `message`: a path
- * already taken, a visibility above the parent's, an expiry in the past), the reasons as sentences
- * for the payload's `errors`: an expected outcome, not a failure. Null for every other error, which
- * stays a GraphQL error (bare `400 Bad request`, Grape's `{"error": ...}` parameter errors, 403, 404).
+ * The one rule for every mutation of the graph: when REST refused a write for reasons of its
+ * model (400 or 422 with the reasons in `message`: a path already taken, a timeout below the
+ * minimum, a duplicate page), those reasons as sentences for the payload's `errors`, an expected
+ * outcome as in GitLab's own GraphQL API. Null for every other error, which stays a GraphQL error
+ * (a bare `400 Bad request`, Grape's `{"error": ...}` parameter errors, 401, 403, 404).
  */
 export function refusalReasons(error: unknown): string[] | null {
   if (!(error instanceof RestError) || (error.status !== 400 && error.status !== 422)) return null;
