@@ -121,7 +121,15 @@ async function main(): Promise<number> {
         simulator,
         progress,
         async startGateway(overrides: Partial<GatewayOptions> = {}) {
-          const gateway = createGateway({ upstreamUrl: simulator.url, landingPage: false, upstreamConnections: options.upstreamConnections, ...overrides });
+          const gateway = createGateway({
+            upstreamUrl: simulator.url,
+            landingPage: false,
+            upstreamConnections: options.upstreamConnections,
+            // The fleet page costs 201 REST calls, above the default cost limit of 100 that protects a
+            // public gateway; a deployment serving such pages raises it the same way (MAX_REST_CALLS).
+            limits: { maxRestCalls: 1_000 },
+            ...overrides,
+          });
           const listening = await gateway.listen({ port: 0, host: '127.0.0.1' });
           const running = { ...listening, gateway };
           gateways.push(running);

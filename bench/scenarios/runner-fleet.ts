@@ -2,7 +2,7 @@
 // detail fields (version, tags, last contact and projects: GET /runners/:id each) and each
 // runner's last job with its commit (GET /runners/:id/jobs?per_page=1).
 import { DEMO_TOKENS } from '../../simulator/index.js';
-import { runNestedQuery } from '../lib/nested-query.js';
+import { firstDifference, runNestedQuery } from '../lib/nested-query.js';
 import type { DriverTools } from '../lib/rest-baseline.js';
 import type { Scenario } from '../lib/scenario.js';
 
@@ -12,7 +12,7 @@ const FIRST = 100;
 // version, tagList and contactedAt are detail fields like projects: with batching on they share one
 // GET /runners/:id per runner; with batching off each asks for it again, which is what the
 // "Batching off" column shows.
-const QUERY = `query RunnerFleet($first: Int!) {
+export const FLEET_QUERY = `query RunnerFleet($first: Int!) {
   allRunners(first: $first) {
     count
     nodes {
@@ -27,7 +27,7 @@ const QUERY = `query RunnerFleet($first: Int!) {
   }
 }`;
 
-interface FleetData {
+export interface FleetData {
   allRunners: {
     nodes: Array<{
       id: string;
@@ -108,6 +108,16 @@ function fromGateway(data: FleetData): FleetRow[] {
   });
 }
 
+/** The distinct REST resources the fleet page needs, from the runners it shows. */
+export function fleetMinimum(data: FleetData): Set<string> {
+  const resources = new Set(['GET /runners/all']);
+  for (const node of data.allRunners.nodes) {
+    resources.add(`GET /runners/${numericId(node.id)}`);
+    resources.add(`GET /runners/${numericId(node.id)}/jobs`);
+  }
+  return resources;
+}
+
 export const runnerFleet: Scenario = {
   name: 'fleet',
   title: `Runner fleet: allRunners(first: ${FIRST}) with detail fields, projects and last job with commit`,
@@ -116,27 +126,17 @@ export const runnerFleet: Scenario = {
     runNestedQuery<FleetData>(context, {
       name: 'fleet',
       token: TOKEN,
-      query: QUERY,
+      query: FLEET_QUERY,
       variables: { first: FIRST },
       restBaseline: { module: import.meta.url, name: 'fleetOverRest', args: null },
       // The list must answer before anything per runner can be asked; the per-runner calls are
       // independent of each other.
       waves: 2,
       minimumRule: `1 list page (first: ${FIRST} fits one) + per runner returned, GET /runners/:id (every detail field) + 1 page of GET /runners/:id/jobs; commits are embedded in jobs.`,
-      minimumResources(data) {
-        const resources = new Set(['GET /runners/all']);
-        for (const node of data.allRunners.nodes) {
-          resources.add(`GET /runners/${numericId(node.id)}`);
-          resources.add(`GET /runners/${numericId(node.id)}/jobs`);
-        }
-        return resources;
-      },
+      minimumResources: fleetMinimum,
       difference(data, rest) {
         const mine = fromGateway(data);
-        const theirs = Array.isArray(rest) ? (rest as FleetRow[]) : [];
-        if (mine.length !== theirs.length) return `${mine.length} runners through the gateway, ${theirs.length} over REST`;
-        const index = mine.findIndex((row, at) => JSON.stringify(row) !== JSON.stringify(theirs[at]));
-        return index < 0 ? undefined : `runner #${index}: gateway ${JSON.stringify(mine[index])}, REST ${JSON.stringify(theirs[index])}`;
+        return firstDifference(mine, rest, 'runners');
       },
     }),
 };
