@@ -4,9 +4,10 @@ import tseslint from 'typescript-eslint';
 import graphqlPlugin from '@graphql-eslint/eslint-plugin';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'src/__generated__/', 'dist/', 'coverage/', 'bench/results/'] },
+  { ignores: ['node_modules/', 'src/__generated__/', 'examples/client/gql/', 'dist/', 'coverage/', 'bench/results/'] },
   {
-    files: ['**/*.ts'],
+    // .tsx: the explorer's browser code, type-checked through explorer/tsconfig.json (DOM lib).
+    files: ['**/*.ts', '**/*.tsx'],
     extends: [...tseslint.configs.recommendedTypeChecked],
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },

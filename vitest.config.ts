@@ -6,6 +6,8 @@ export default defineConfig({
     // @graphql-tools the CommonJS one; Vite would give our sources the ESM one, and two copies of
     // graphql refuse each other's schema objects. Resolve as Node does.
     alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }],
+    // tsconfig.json `paths`: the package's own name (as examples/ import it) is src/index.ts here.
+    tsconfigPaths: true,
   },
   test: {
     include: ['test/**/*.test.ts'],

@@ -3,6 +3,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createDemoState } from './data/seed/index.js';
+import { seedLoadTestUsers } from './data/seed/load-test-users.js';
 import type { SimulatorState } from './data/state.js';
 import type { RecordedRequest } from './http/control.js';
 import { FaultRegistry, type FaultSpec } from './http/faults.js';
@@ -11,6 +12,7 @@ import { createRouter } from './routes/index.js';
 
 export { DEMO_TOKENS, SPECIAL_TOKENS, USER_IDS, RUNNER_IDS, BUSY_RUNNERS, createDemoState } from './data/seed/index.js';
 export { ARTIFACTS_DEMO_PROJECT_ID, DEMO_JOB_TOKEN } from './data/seed/index.js';
+export { loadTestToken, loadTestUsername, loadTestProjectPath, loadTestRunnerDescription } from './data/seed/load-test-users.js';
 export { SimulatorState } from './data/state.js';
 export * from './data/model.js';
 export type { RecordedRequest } from './http/control.js';
@@ -23,6 +25,8 @@ export interface SimulatorOptions {
   host?: string;
   /** Delay added before answering each /api/v4 request. */
   latencyMs?: number;
+  /** Users 1..n of the load-test family (`glpat-load-<n>`, data/seed/load-test-users.ts); none by default. */
+  loadTestUsers?: number;
 }
 
 export interface SimulatorFaults {
@@ -50,6 +54,7 @@ export interface Simulator {
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const state = createDemoState();
+  if (options.loadTestUsers) seedLoadTestUsers(state, options.loadTestUsers);
   const router = createRouter();
   const faults = new FaultRegistry();
   const requests: RecordedRequest[] = [];

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import type { GatewayContext } from './context.js';
 import { artifactsRestTarget, InvalidArtifactPath, type ArtifactsLocation } from './datasources/artifacts.js';
-import { credentialFromHeaders, type Credential } from './datasources/credentials.js';
+import type { Credential, CredentialPolicy } from './datasources/credentials.js';
 import { abandonBody } from './datasources/rest-client.js';
 import { toQueryString } from './datasources/query.js';
 import { RestError } from './datasources/rest-error.js';
@@ -110,26 +110,29 @@ export function explainArtifactError(error: RestError, location: ArtifactsLocati
   return `No artifacts for ${job}: no such job, no artifacts (or they expired)${missing}, or not visible to this credential.`;
 }
 
-/** The credential of a download: the usual headers, or the `job_token` query parameter CI scripts use. */
-function downloadCredential(req: IncomingMessage, query: URLSearchParams): Credential | null {
-  const fromHeaders = credentialFromHeaders(req.headers);
-  if (fromHeaders) return fromHeaders;
+/**
+ * The credential of a download: the caller's (the usual headers, or the embedder's reader), else
+ * the `job_token` query parameter CI scripts use, else the gateway's service credential if any.
+ */
+function downloadCredential(req: IncomingMessage, query: URLSearchParams, credentials: CredentialPolicy): Credential | null {
+  const fromRequest = credentials.ofHttpRequest(req);
+  if (fromRequest) return fromRequest;
   const jobToken = query.get('job_token')?.trim();
   // Forwarded as the JOB-TOKEN header, so the token never reaches an upstream access log.
-  return jobToken ? { kind: 'job-token', value: jobToken } : null;
+  return jobToken ? { kind: 'job-token', value: jobToken } : credentials.fallback;
 }
 
-function sendError(res: ServerResponse, status: number, message: string, extensions: Record<string, unknown>): void {
+function sendError(res: ServerResponse, status: number, message: string, extensions: Record<string, unknown>, secrets: ReadonlyArray<string> = []): void {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
-  res.end(JSON.stringify({ errors: [{ message: redact(message), extensions: redactDeep(extensions) }] }));
+  res.end(JSON.stringify({ errors: [{ message: redact(message, secrets), extensions: redactDeep(extensions, secrets) }] }));
 }
 
 /** REST's failure as the download's answer: 4xx as REST said, transport failures and 5xx as 502/504. */
-function sendRestError(res: ServerResponse, error: RestError, request: DownloadRequest): void {
+function sendRestError(res: ServerResponse, error: RestError, request: DownloadRequest, secrets: ReadonlyArray<string>): void {
   const mapped = graphQLErrorFromRest(error);
   const message = explainArtifactError(error, request.location, request.artifactPath) ?? mapped.message;
   const status = error.status >= 400 && error.status < 500 ? error.status : error.failure === 'timeout' ? 504 : 502;
-  sendError(res, status, message, { ...mapped.extensions });
+  sendError(res, status, message, { ...mapped.extensions }, secrets);
 }
 
 /** `attachment`, always: an HTML artifact must download, never render on the gateway's origin. */
@@ -153,6 +156,7 @@ export async function serveArtifactDownload(
   req: IncomingMessage,
   res: ServerResponse,
   contextFor: (credential: Credential | null) => GatewayContext,
+  credentials: CredentialPolicy,
 ): Promise<void> {
   const method = req.method === 'HEAD' ? 'HEAD' : req.method === 'GET' ? 'GET' : undefined;
   if (!method) {
@@ -170,7 +174,7 @@ export async function serveArtifactDownload(
     return;
   }
   const queryAt = target.indexOf('?');
-  const { api } = contextFor(downloadCredential(req, new URLSearchParams(queryAt === -1 ? '' : target.slice(queryAt + 1))));
+  const { api } = contextFor(downloadCredential(req, new URLSearchParams(queryAt === -1 ? '' : target.slice(queryAt + 1)), credentials));
 
   let upstream;
   try {
@@ -181,7 +185,7 @@ export async function serveArtifactDownload(
       return;
     }
     if (error instanceof RestError) {
-      sendRestError(res, error, request);
+      sendRestError(res, error, request, credentials.secrets);
       return;
     }
     throw error;

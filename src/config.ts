@@ -1,132 +1,441 @@
-import { DEFAULT_QUERY_LIMITS, type QueryLimits } from './limits.js';
+import type { GatewayLogger, GatewayOptions } from './index.js';
+import { DEFAULT_QUERY_LIMITS } from './limits.js';
+import { LOG_LEVELS, type LogLevel } from './observability/logger.js';
 
 /**
- * The gateway's settings, read from the environment here and nowhere else. Every bad value is
- * reported at once, with what was expected, so a misconfigured start fails clearly.
+ * The gateway's settings: ONE table, from which the environment and the command line are read,
+ * every value checked, `--help` printed and the README's settings table generated, so none of
+ * them can drift from the others. This module is the only reader of `process.env`.
+ *
+ * Every setting is an environment variable (`UPSTREAM_TIMEOUT_MS`) and a command-line option
+ * named after it (`--upstream-timeout-ms`); an option given on the command line wins.
  */
-export interface GatewayConfig {
-  /** Port to listen on (`PORT`, default 4000; 0 picks a free one). */
-  port: number;
-  /** Interface to listen on (`HOST`, default 127.0.0.1). */
-  host: string;
-  /** Base URL of the REST API, with `/api/v4` (`V4_URL`); unset starts the embedded v4 server. */
-  upstreamUrl: string | undefined;
-  /** Milliseconds to wait for REST headers and body (`UPSTREAM_TIMEOUT_MS`, default 10000). */
-  upstreamTimeoutMs: number;
-  /** Connections kept to the upstream at most (`UPSTREAM_CONNECTIONS`, default 64). */
-  upstreamConnections: number;
-  /** Attempts for a REST read that meets a passing fault (`UPSTREAM_RETRY_ATTEMPTS`, default 3; 1 = none). */
-  upstreamRetryAttempts: number;
-  /** Consecutive upstream faults that open the circuit (`CIRCUIT_BREAKER_FAILURES`, default 5; 0 = no breaker). */
-  circuitBreakerFailures: number;
-  /** How long an open circuit refuses calls (`CIRCUIT_BREAKER_COOLDOWN_MS`, default 5000). */
-  circuitBreakerCooldownMs: number;
-  /** Milliseconds between two polls of a watched runner (`RUNNER_POLL_INTERVAL_MS`, default 5000). */
-  runnerPollIntervalMs: number;
-  /** DataLoader batching and per-request caching (`BATCHING`, default on); off only to measure. */
-  batching: boolean;
-  /** Apollo Sandbox landing page on GET /graphql (`LANDING_PAGE`, default on). */
-  landingPage: boolean;
-  /** Schema introspection (`INTROSPECTION`, default on). */
-  introspection: boolean;
-  /** Limits on operations (`MAX_QUERY_LENGTH`, `MAX_QUERY_TOKENS`, `MAX_DEPTH_ANONYMOUS`, `MAX_DEPTH`, `MAX_ALIASES`, `MAX_DIRECTIVES`). */
-  limits: QueryLimits;
-  /** Largest upload in one multipart request, in bytes (`UPLOAD_MAX_BYTES`, default 10 MiB). */
-  maxUploadBytes: number;
-  /** Added latency of the embedded v4 server, in milliseconds (`SIMULATOR_LATENCY_MS`, default 0). */
-  simulatorLatencyMs: number;
+
+type Parsed<T> = { ok: true; value: T } | { ok: false; expected: string };
+
+interface Setting<T> {
+  /** The environment variable; the command-line option is derived from it (see `optionName`). */
+  env: string;
+  /** What the value looks like in `--help`: `<n>`, `<url>`, `<on|off>`. */
+  placeholder: string;
+  /** The default as `--help` and the README show it. */
+  shown: string;
+  meaning: string;
+  fallback: T;
+  /** Reads a trimmed, non-empty text; on failure says what was expected (without echoing secrets). */
+  parse(text: string): Parsed<T>;
+  /** A secret is never echoed back in an error message. */
+  secret?: boolean;
 }
+
+const accept = <T>(value: T): Parsed<T> => ({ ok: true, value });
+const refuse = (expected: string): Parsed<never> => ({ ok: false, expected });
+
+function integer(env: string, fallback: number, min: number, max: number, meaning: string, placeholder = '<n>'): Setting<number> {
+  return {
+    env,
+    placeholder,
+    shown: String(fallback),
+    meaning,
+    fallback,
+    parse(text) {
+      const value = Number(text);
+      return Number.isInteger(value) && value >= min && value <= max ? accept(value) : refuse(`a whole number from ${min} to ${max}`);
+    },
+  };
+}
+
+const ON = ['1', 'true', 'on', 'yes'];
+const OFF = ['0', 'false', 'off', 'no'];
+
+function flag(env: string, fallback: boolean, meaning: string): Setting<boolean> {
+  return {
+    env,
+    placeholder: '<on|off>',
+    shown: fallback ? 'on' : 'off',
+    meaning,
+    fallback,
+    parse(text) {
+      const lower = text.toLowerCase();
+      if (ON.includes(lower)) return accept(true);
+      if (OFF.includes(lower)) return accept(false);
+      return refuse('on or off (true/false, 1/0)');
+    },
+  };
+}
+
+function text(env: string, fallback: string, meaning: string, placeholder = '<text>'): Setting<string> {
+  return { env, placeholder, shown: fallback, meaning, fallback, parse: accept };
+}
+
+function choice<T extends string>(env: string, values: readonly T[], fallback: T, meaning: string): Setting<T> {
+  return {
+    env,
+    placeholder: `<${values.join('|')}>`,
+    shown: fallback,
+    meaning,
+    fallback,
+    parse(input) {
+      const lower = input.toLowerCase();
+      const value = values.find((candidate) => candidate === lower);
+      return value === undefined ? refuse(`one of ${values.join(', ')}`) : accept(value);
+    },
+  };
+}
+
+function upstreamUrl(env: string, meaning: string): Setting<string | undefined> {
+  return {
+    env,
+    placeholder: '<url>',
+    shown: 'unset',
+    meaning,
+    fallback: undefined,
+    parse(input) {
+      const url = URL.canParse(input) ? new URL(input) : undefined;
+      if (url?.protocol !== 'http:' && url?.protocol !== 'https:')
+        return refuse('an http(s) URL such as https://gitlab.example.com/api/v4');
+      if (url.username || url.password) return refuse('a URL that does not carry credentials (callers send their own tokens)');
+      if (url.search || url.hash) return refuse('a URL without a query string or fragment');
+      return accept(url.toString().replace(/\/+$/, ''));
+    },
+  };
+}
+
+/** `*`, or origins such as `https://app.example.com` separated by commas; empty means no CORS at all. */
+function origins(env: string, meaning: string): Setting<'*' | string[]> {
+  return {
+    env,
+    placeholder: '<origins>',
+    shown: 'unset',
+    meaning,
+    fallback: [],
+    parse(input) {
+      if (input === '*') return accept('*');
+      const list = input
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean);
+      const isOrigin = (origin: string) => URL.canParse(origin) && new URL(origin).origin === origin && /^https?:/.test(origin);
+      return list.length > 0 && list.every(isOrigin)
+        ? accept(list)
+        : refuse('* or a comma-separated list of origins such as https://app.example.com (scheme, host and port; no path)');
+    },
+  };
+}
+
+function secret(env: string, meaning: string): Setting<string | undefined> {
+  return {
+    env,
+    placeholder: '<token>',
+    shown: 'unset',
+    meaning,
+    fallback: undefined,
+    secret: true,
+    parse: (input) => (/^\S+$/.test(input) ? accept(input) : refuse('one token without spaces')),
+  };
+}
+
+const L = DEFAULT_QUERY_LIMITS;
+
+/** Every setting, in the order `--help` and the README list them. The keys are GatewayConfig's fields. */
+export const SETTINGS = {
+  port: integer('PORT', 4000, 0, 65_535, 'Port for HTTP and WebSocket (`0` picks a free one).'),
+  host: text('HOST', '127.0.0.1', 'Interface to listen on.', '<address>'),
+  upstreamUrl: upstreamUrl('V4_URL', 'REST base URL with `/api/v4`. Unset: start the embedded v4 server with demo data.'),
+  serviceToken: secret(
+    'SERVICE_TOKEN',
+    "Token used for callers that send none (a credential of the gateway's own); unset: such callers are anonymous. Prefer the variable: options show in process lists.",
+  ),
+  upstreamTimeoutMs: integer(
+    'UPSTREAM_TIMEOUT_MS',
+    10_000,
+    100,
+    600_000,
+    'Time allowed for REST response headers, and between body chunks.',
+  ),
+  upstreamConnections: integer(
+    'UPSTREAM_CONNECTIONS',
+    64,
+    1,
+    10_000,
+    'Connections kept to the upstream at most (one undici pool per upstream).',
+  ),
+  upstreamRetryAttempts: integer(
+    'UPSTREAM_RETRY_ATTEMPTS',
+    3,
+    1,
+    10,
+    'Attempts for a REST read (GET) that meets no answer, 429 or 502-504, with jittered backoff or the `Retry-After` asked for when it is short. Writes are never retried. `1` turns retries off.',
+  ),
+  circuitBreakerFailures: integer(
+    'CIRCUIT_BREAKER_FAILURES',
+    5,
+    0,
+    1_000,
+    'Upstream faults in a row after which the gateway fails fast (`UPSTREAM_UNAVAILABLE`); `0` turns the breaker off.',
+  ),
+  circuitBreakerCooldownMs: integer(
+    'CIRCUIT_BREAKER_COOLDOWN_MS',
+    5_000,
+    100,
+    600_000,
+    'How long the circuit stays open before one trial call is let through.',
+  ),
+  maxConcurrentRestCalls: integer('MAX_CONCURRENT_REST_CALLS', 16, 1, 1_000, 'REST calls one operation may have in flight at once.'),
+  requestDeadlineMs: integer('REQUEST_DEADLINE_MS', 30_000, 100, 3_600_000, 'Time an operation may spend on REST in all, from its start.'),
+  runnerPollIntervalMs: integer('RUNNER_POLL_INTERVAL_MS', 5_000, 10, 3_600_000, 'Time between two polls of a watched runner.'),
+  batching: flag('BATCHING', true, 'DataLoader batching and per-request caching; `off` only to measure what they buy.'),
+  landingPage: flag('LANDING_PAGE', true, 'Apollo Sandbox on GET /graphql from a browser; switch off in production.'),
+  introspection: flag('INTROSPECTION', true, 'Schema introspection; switch off in production.'),
+  maxQueryLength: integer(
+    'MAX_QUERY_LENGTH',
+    L.maxQueryLength,
+    100,
+    1_000_000,
+    'Longest query text, in characters; longer is refused before parsing.',
+  ),
+  maxQueryTokens: integer('MAX_QUERY_TOKENS', L.maxTokens, 100, 1_000_000, 'Most tokens in a document; graphql-js stops parsing past it.'),
+  maxDepthAnonymous: integer('MAX_DEPTH_ANONYMOUS', L.maxDepthAnonymous, 2, 1_000, 'Deepest field nesting without a credential.'),
+  maxDepth: integer('MAX_DEPTH', L.maxDepthAuthenticated, 2, 1_000, 'Deepest field nesting with a credential.'),
+  maxAliases: integer('MAX_ALIASES', L.maxAliases, 0, 10_000, 'Most aliases in one operation.'),
+  maxDirectives: integer('MAX_DIRECTIVES', L.maxDirectives, 0, 10_000, 'Most directives in one operation.'),
+  maxRestCalls: integer(
+    'MAX_REST_CALLS',
+    100,
+    1,
+    100_000,
+    'Most REST calls an operation may need, as estimated before it runs; above it the operation is refused.',
+  ),
+  batchedHttpRequests: flag('BATCHED_HTTP_REQUESTS', false, 'Several operations in one HTTP request (a JSON array body).'),
+  corsOrigins: origins(
+    'CORS_ORIGINS',
+    'Origins browsers may call the gateway from: `*` or a comma-separated list; unset: no CORS headers.',
+  ),
+  wsInitTimeoutMs: integer(
+    'WS_INIT_TIMEOUT_MS',
+    10_000,
+    100,
+    600_000,
+    'Time a WebSocket client has to send `connection_init` (else close 4408).',
+  ),
+  maxSubscriptionsPerConnection: integer(
+    'MAX_SUBSCRIPTIONS_PER_CONNECTION',
+    100,
+    1,
+    100_000,
+    'Operations one WebSocket connection may hold at once.',
+  ),
+  maxUploadBytes: integer(
+    'UPLOAD_MAX_BYTES',
+    10 * 1024 * 1024,
+    1,
+    1024 * 1024 * 1024,
+    'Largest file upload (GraphQL multipart request) in one request.',
+  ),
+  persistedQueries: flag('PERSISTED_QUERIES', true, 'Automatic persisted queries (a bounded in-memory store of 1000 queries).'),
+  responseCacheTtlMs: integer(
+    'RESPONSE_CACHE_TTL_MS',
+    0,
+    0,
+    86_400_000,
+    'How long a query response is reused for the same credential, query and variables; `0` turns the response cache off.',
+  ),
+  responseCacheMaxEntries: integer('RESPONSE_CACHE_MAX_ENTRIES', 1_000, 1, 1_000_000, 'Most responses the response cache holds.'),
+  responseCacheMaxMb: integer('RESPONSE_CACHE_MAX_MB', 64, 1, 16_384, 'Most memory the response cache holds, in MiB of response JSON.'),
+  logLevel: choice<LogLevel>(
+    'LOG_LEVEL',
+    LOG_LEVELS,
+    'info',
+    'JSON log lines on stdout at this level and above; `info` logs one line per request.',
+  ),
+  metrics: flag('METRICS', true, 'Prometheus metrics on GET /metrics.'),
+  readinessTimeoutMs: integer('READINESS_TIMEOUT_MS', 2_000, 100, 60_000, 'Time /readyz waits for the upstream to answer.'),
+  shutdownTimeoutMs: integer(
+    'SHUTDOWN_TIMEOUT_MS',
+    10_000,
+    0,
+    600_000,
+    'On SIGTERM or SIGINT, time in-flight requests have to finish before their connections are closed.',
+  ),
+  simulatorLatencyMs: integer('SIMULATOR_LATENCY_MS', 0, 0, 60_000, 'Latency the embedded v4 server adds to each REST call.', '<ms>'),
+} as const;
+
+type SettingValue<S> = S extends Setting<infer T> ? T : never;
+
+/** The values of every setting, by the keys of SETTINGS. */
+export type GatewayConfig = { -readonly [K in keyof typeof SETTINGS]: SettingValue<(typeof SETTINGS)[K]> };
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
-    super(`Invalid settings:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    super(`Invalid settings:\n${problems.map((problem) => `  - ${problem}`).join('\n')}\nRun with --help for every setting.`);
     this.name = 'ConfigError';
   }
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-class Reader {
-  readonly problems: string[] = [];
-  constructor(private readonly env: Env) {}
+const settingList = (): Array<[keyof GatewayConfig, Setting<unknown>]> =>
+  Object.entries(SETTINGS) as Array<[keyof GatewayConfig, Setting<unknown>]>;
 
-  private raw(name: string): string | undefined {
-    const value = this.env[name]?.trim();
-    return value ? value : undefined;
-  }
-
-  integer(name: string, fallback: number, min: number, max: number): number {
-    const text = this.raw(name);
-    if (text === undefined) return fallback;
-    const value = Number(text);
-    if (!Number.isInteger(value) || value < min || value > max) {
-      this.problems.push(`${name} must be a whole number from ${min} to ${max}; got "${text}".`);
-      return fallback;
-    }
-    return value;
-  }
-
-  flag(name: string, fallback: boolean): boolean {
-    const text = this.raw(name)?.toLowerCase();
-    if (text === undefined) return fallback;
-    if (['1', 'true', 'on', 'yes'].includes(text)) return true;
-    if (['0', 'false', 'off', 'no'].includes(text)) return false;
-    this.problems.push(`${name} must be on or off (true/false, 1/0); got "${text}".`);
-    return fallback;
-  }
-
-  string(name: string, fallback: string): string {
-    return this.raw(name) ?? fallback;
-  }
-
-  url(name: string): string | undefined {
-    const text = this.raw(name);
-    if (text === undefined) return undefined;
-    try {
-      const url = new URL(text);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('protocol');
-      if (url.username || url.password) {
-        this.problems.push(`${name} must not carry credentials; callers send their own tokens.`);
-        return undefined;
-      }
-      if (url.search || url.hash) {
-        this.problems.push(`${name} must not have a query string or fragment.`);
-        return undefined;
-      }
-      return url.toString().replace(/\/+$/, '');
-    } catch {
-      this.problems.push(`${name} must be an http(s) URL such as https://gitlab.example.com/api/v4; got "${text}".`);
-      return undefined;
-    }
-  }
+/** `UPSTREAM_TIMEOUT_MS` is `--upstream-timeout-ms`. */
+export function optionName(env: string): string {
+  return `--${env.toLowerCase().replace(/_/g, '-')}`;
 }
 
-export function loadConfig(env: Env = process.env): GatewayConfig {
-  const read = new Reader(env);
-  const config: GatewayConfig = {
-    port: read.integer('PORT', 4000, 0, 65_535),
-    host: read.string('HOST', '127.0.0.1'),
-    upstreamUrl: read.url('V4_URL'),
-    upstreamTimeoutMs: read.integer('UPSTREAM_TIMEOUT_MS', 10_000, 100, 600_000),
-    upstreamConnections: read.integer('UPSTREAM_CONNECTIONS', 64, 1, 10_000),
-    upstreamRetryAttempts: read.integer('UPSTREAM_RETRY_ATTEMPTS', 3, 1, 10),
-    circuitBreakerFailures: read.integer('CIRCUIT_BREAKER_FAILURES', 5, 0, 1_000),
-    circuitBreakerCooldownMs: read.integer('CIRCUIT_BREAKER_COOLDOWN_MS', 5_000, 100, 600_000),
-    runnerPollIntervalMs: read.integer('RUNNER_POLL_INTERVAL_MS', 5_000, 10, 3_600_000),
-    batching: read.flag('BATCHING', true),
-    landingPage: read.flag('LANDING_PAGE', true),
-    introspection: read.flag('INTROSPECTION', true),
+/** True when the command line asks for the help text (checked before any value, so it always works). */
+export function wantsHelp(argv: readonly string[]): boolean {
+  return argv.includes('--help') || argv.includes('-h');
+}
+
+/**
+ * Reads `--name value` and `--name=value` into variable names. Unknown options, missing values
+ * and stray arguments are problems, reported with the rest.
+ */
+function readCommandLine(argv: readonly string[], problems: string[]): Record<string, string> {
+  const byOption = new Map(settingList().map(([, setting]) => [optionName(setting.env), setting.env]));
+  const values: Record<string, string> = {};
+  for (let index = 0; index < argv.length; index++) {
+    const argument = argv[index]!;
+    const [name, inline] =
+      argument.startsWith('--') && argument.includes('=')
+        ? [argument.slice(0, argument.indexOf('=')), argument.slice(argument.indexOf('=') + 1)]
+        : [argument, undefined];
+    const env = byOption.get(name);
+    if (env === undefined) {
+      problems.push(
+        name.startsWith('-') ? `Unknown option ${name}.` : `Unexpected argument "${argument}"; settings are options such as --port 4000.`,
+      );
+      continue;
+    }
+    const value = inline ?? argv[index + 1];
+    if (value === undefined || (inline === undefined && value.startsWith('--'))) {
+      problems.push(`${name} needs a value.`);
+      continue;
+    }
+    if (inline === undefined) index += 1;
+    values[env] = value;
+  }
+  return values;
+}
+
+/**
+ * Reads every setting from the environment and the command line (which wins), checks each, and
+ * reports every bad value at once with what was expected.
+ */
+export function loadConfig(env: Env = process.env, argv: readonly string[] = []): GatewayConfig {
+  const problems: string[] = [];
+  const fromCommandLine = readCommandLine(argv, problems);
+  const config: Record<string, unknown> = {};
+  for (const [key, setting] of settingList()) {
+    const given = fromCommandLine[setting.env] ?? env[setting.env];
+    const source = fromCommandLine[setting.env] !== undefined ? optionName(setting.env) : setting.env;
+    const raw = given?.trim();
+    if (!raw) {
+      config[key] = setting.fallback;
+      continue;
+    }
+    const parsed = setting.parse(raw);
+    if (parsed.ok) {
+      config[key] = parsed.value;
+    } else {
+      config[key] = setting.fallback;
+      problems.push(`${source} must be ${parsed.expected}${setting.secret ? '.' : `; got "${raw}".`}`);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config as GatewayConfig;
+}
+
+/** The createGateway options the settings stand for (the CLI's composition; testable without a process). */
+export function gatewayOptions(config: GatewayConfig, upstreamUrl: string, logger?: GatewayLogger): GatewayOptions {
+  return {
+    upstreamUrl,
+    ...(config.serviceToken ? { serviceToken: config.serviceToken } : {}),
+    upstreamTimeoutMs: config.upstreamTimeoutMs,
+    upstreamConnections: config.upstreamConnections,
+    upstreamRetryAttempts: config.upstreamRetryAttempts,
+    circuitBreaker:
+      config.circuitBreakerFailures === 0
+        ? false
+        : { failureThreshold: config.circuitBreakerFailures, cooldownMs: config.circuitBreakerCooldownMs },
+    maxConcurrentRestCalls: config.maxConcurrentRestCalls,
+    requestDeadlineMs: config.requestDeadlineMs,
+    runnerPollIntervalMs: config.runnerPollIntervalMs,
+    batching: config.batching,
+    landingPage: config.landingPage,
+    introspection: config.introspection,
     limits: {
-      maxQueryLength: read.integer('MAX_QUERY_LENGTH', DEFAULT_QUERY_LIMITS.maxQueryLength, 100, 1_000_000),
-      maxTokens: read.integer('MAX_QUERY_TOKENS', DEFAULT_QUERY_LIMITS.maxTokens, 100, 1_000_000),
-      maxDepthAnonymous: read.integer('MAX_DEPTH_ANONYMOUS', DEFAULT_QUERY_LIMITS.maxDepthAnonymous, 2, 1_000),
-      maxDepthAuthenticated: read.integer('MAX_DEPTH', DEFAULT_QUERY_LIMITS.maxDepthAuthenticated, 2, 1_000),
-      maxAliases: read.integer('MAX_ALIASES', DEFAULT_QUERY_LIMITS.maxAliases, 0, 10_000),
-      maxDirectives: read.integer('MAX_DIRECTIVES', DEFAULT_QUERY_LIMITS.maxDirectives, 0, 10_000),
+      maxQueryLength: config.maxQueryLength,
+      maxTokens: config.maxQueryTokens,
+      maxDepthAnonymous: config.maxDepthAnonymous,
+      maxDepthAuthenticated: config.maxDepth,
+      maxAliases: config.maxAliases,
+      maxDirectives: config.maxDirectives,
+      maxRestCalls: config.maxRestCalls,
     },
-    maxUploadBytes: read.integer('UPLOAD_MAX_BYTES', 10 * 1024 * 1024, 1, 1024 * 1024 * 1024),
-    simulatorLatencyMs: read.integer('SIMULATOR_LATENCY_MS', 0, 0, 60_000),
+    allowBatchedHttpRequests: config.batchedHttpRequests,
+    ...(config.corsOrigins === '*' || config.corsOrigins.length > 0 ? { cors: { origins: config.corsOrigins } } : {}),
+    connectionInitWaitTimeoutMs: config.wsInitTimeoutMs,
+    maxSubscriptionsPerConnection: config.maxSubscriptionsPerConnection,
+    maxUploadBytes: config.maxUploadBytes,
+    persistedQueries: config.persistedQueries,
+    responseCache:
+      config.responseCacheTtlMs === 0
+        ? false
+        : {
+            ttlMs: config.responseCacheTtlMs,
+            maxEntries: config.responseCacheMaxEntries,
+            maxBytes: config.responseCacheMaxMb * 1024 * 1024,
+          },
+    metrics: config.metrics,
+    readinessTimeoutMs: config.readinessTimeoutMs,
+    shutdownTimeoutMs: config.shutdownTimeoutMs,
+    ...(logger ? { logger } : {}),
   };
-  if (read.problems.length > 0) throw new ConfigError(read.problems);
-  return config;
+}
+
+/** Wraps `text` into lines of at most `width` characters, each prefixed by `indent`. */
+function wrap(text: string, width: number, indent: string): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/)) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(indent + line);
+      line = word;
+    } else {
+      line = line ? `${line} ${word}` : word;
+    }
+  }
+  if (line) lines.push(indent + line);
+  return lines.join('\n');
+}
+
+/** What `--help` prints: every setting with its option, variable, default and meaning. */
+export function helpText(): string {
+  const entries = settingList().map(([, setting]) => {
+    const head = `  ${optionName(setting.env)} ${setting.placeholder}`;
+    const plain = setting.meaning.replace(/`/g, '');
+    return `${head.padEnd(44)} ${setting.env} (default: ${setting.shown})\n${wrap(plain, 88, '      ')}`;
+  });
+  return [
+    'Usage: gitlab-graphql-gateway [options]        (from a checkout: npm start -- [options])',
+    '',
+    "A GraphQL gateway over GitLab's REST API v4. Without --v4-url it starts the embedded v4 server",
+    'with demo data. Every option is also an environment variable; the command line wins.',
+    'Endpoints: /graphql (HTTP and WebSocket), /healthz, /readyz, /metrics.',
+    '',
+    'Options:',
+    '  -h, --help                                 Print this help and exit.',
+    ...entries,
+    '',
+  ].join('\n');
+}
+
+/** The README's settings table, generated from the same table (a test keeps the README in step). */
+export function settingsMarkdownTable(): string {
+  const rows = settingList().map(
+    ([, setting]) =>
+      `| \`${optionName(setting.env)}\` | \`${setting.env}\` | ${setting.shown === 'unset' ? 'unset' : `\`${setting.shown}\``} | ${setting.meaning} |`,
+  );
+  return ['| Option | Variable | Default | Meaning |', '| --- | --- | --- | --- |', ...rows].join('\n');
 }

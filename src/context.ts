@@ -12,6 +12,18 @@ export interface GatewayContext {
   api: DataSources;
   loaders: Loaders;
   pollers: RunnerStatusPollers;
+  /** What the request's log line and metrics tell: filled in as the operation runs. */
+  stats: RequestStats;
+}
+
+export interface RequestStats {
+  /** REST calls made for this operation so far (a retried call counts once). */
+  restCalls: number;
+  /** The operation's name and type, once Apollo or graphql-ws has resolved them. */
+  operationName?: string | null;
+  operationType?: string;
+  /** Answered from the response cache (response-cache.ts), so with no REST call. */
+  cached?: boolean;
 }
 
 /** What outlives requests: the REST transport, the poller registry and the settings. */
@@ -23,6 +35,8 @@ export interface ContextDependencies {
   maxConcurrentRestCalls: number;
   /** Milliseconds an operation may spend waiting on REST, from its start. */
   requestDeadlineMs: number;
+  /** How the loaders' batches went (observability/metrics.ts); absent when metrics are off. */
+  onLoaderBatch?: (loader: string, size: number) => void;
 }
 
 /**
@@ -37,7 +51,9 @@ export function createContext(
   /** A subscription lives as long as its client wants: its events are not bound by a request deadline. */
   options: { longLived?: boolean } = {},
 ): GatewayContext {
+  const stats: RequestStats = { restCalls: 0 };
   const rest = new RestSession(dependencies.restClient, credential, requestId, {
+    onCall: () => (stats.restCalls += 1),
     maxConcurrentCalls: dependencies.maxConcurrentRestCalls,
     ...(options.longLived ? {} : { deadline: Date.now() + dependencies.requestDeadlineMs }),
   });
@@ -46,7 +62,8 @@ export function createContext(
     credential,
     requestId,
     api,
-    loaders: createLoaders(api, { batching: dependencies.batching }),
+    loaders: createLoaders(api, { batching: dependencies.batching, onBatch: dependencies.onLoaderBatch }),
     pollers: dependencies.pollers,
+    stats,
   };
 }

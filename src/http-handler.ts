@@ -2,11 +2,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { HeaderMap, type ApolloServer } from '@apollo/server';
 import type { GatewayContext } from './context.js';
-import type { Credential } from './datasources/credentials.js';
-import { credentialFromHeaders } from './datasources/credentials.js';
+import type { Credential, CredentialPolicy } from './datasources/credentials.js';
 import { checkQueryLength, type QueryLimits } from './limits.js';
 import { readMultipartOperation, UploadRequestError } from './uploads.js';
 import { isArtifactDownloadRequest, serveArtifactDownload } from './artifacts-download.js';
+import type { CorsPolicy } from './cors.js';
+import { isExplorerPath, type ExplorerHandler } from './explorer.js';
+import type { Telemetry } from './observability/telemetry.js';
 
 /** Largest request body accepted, in bytes; GraphQL documents are small. */
 const MAX_BODY_BYTES = 1_000_000;
@@ -49,7 +51,7 @@ function hasPreflightHeader(headers: HeaderMap): boolean {
 }
 
 /** A request id from the caller when it is a sane token, else a new one; sent upstream and back. */
-function requestIdOf(req: IncomingMessage): string {
+export function requestIdOf(req: Pick<IncomingMessage, 'headers'>): string {
   const given = req.headers['x-request-id'];
   const text = Array.isArray(given) ? given[0] : given;
   return text && /^[\w.:-]{1,128}$/.test(text) ? text : randomUUID();
@@ -57,23 +59,59 @@ function requestIdOf(req: IncomingMessage): string {
 
 /**
  * The HTTP side of the gateway: Apollo Server on /graphql (POST for operations, GET for the
- * landing page and GET queries), a redirect from / to it, a liveness answer on /healthz, and the
- * job artifact downloads under /artifacts (artifacts-download.ts), which stream bytes, not JSON.
+ * landing page and GET queries), a redirect from / to it, a liveness answer on /healthz, the
+ * job artifact downloads under /artifacts (artifacts-download.ts), which stream bytes, not JSON,
+ * and the offline explorer under /explorer (explorer.ts).
  */
 export interface HttpHandlerOptions {
   /** Largest upload accepted in one multipart request, in bytes. */
   maxUploadBytes: number;
   limits: QueryLimits;
+  /** Who each request runs as (the caller's credential, or the service token). */
+  credentials: CredentialPolicy;
+  /**
+   * false: GraphQL itself is served by the embedder (through `gateway.apollo`); this handler
+   * answers the gateway's other routes and passes anything else to `next`. Default true.
+   */
+  graphql?: boolean;
+  /** Serves the offline explorer's page and assets under /explorer (explorer.ts); absent when it is off. */
+  explorer?: ExplorerHandler;
+  /** Where GET / redirects (default /graphql). */
+  rootRedirect?: string;
+  /** Told of each request the gateway answered, at its end: its log line (observability/telemetry.ts). */
+  telemetry?: Pick<Telemetry, 'httpRequestEnded'>;
+  /** Extra GET routes by path (/readyz, /metrics), answered before GraphQL. */
+  routes?: ReadonlyMap<string, RouteHandler>;
+  /** True once the gateway is shutting down: responses then close their connection. */
+  draining?: () => boolean;
+  /** CORS on the GraphQL and artifact routes (cors.ts); absent: no CORS headers at all. */
+  cors?: CorsPolicy;
+  /** Several operations in one request as a JSON array (default false: refused, saying how to send them). */
+  allowBatchedHttpRequests?: boolean;
 }
 
+export type RouteHandler = (req: IncomingMessage, res: ServerResponse, requestId: string) => Promise<void>;
+
+/** Connect-style continuation (Express's `next`): the request is not the gateway's. */
+export type NextHandler = () => void;
+
 export function createHttpHandler(apollo: ApolloServer<GatewayContext>, createContext: ContextFactory, options: HttpHandlerOptions) {
-  return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const servesGraphQL = options.graphql ?? true;
+  return async function handle(req: IncomingMessage, res: ServerResponse, next?: NextHandler): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://gateway.invalid');
     const requestId = requestIdOf(req);
     res.setHeader('x-request-id', requestId);
+    // The context is kept for the request's log line (its operation name and REST call count).
+    const startedAt = performance.now();
+    let context: GatewayContext | undefined;
+    const contextOf = (credential: Credential | null) => (context = createContext(credential, requestId));
+    let passedOn = false;
+    const ended = { method: req.method, path: url.pathname, requestId, startedAt };
+    if (options.telemetry) res.once('close', () => passedOn || options.telemetry?.httpRequestEnded(ended, res, context));
+    if (options.draining?.()) res.setHeader('connection', 'close');
     try {
-      if (url.pathname === '/' && req.method === 'GET') {
-        res.writeHead(302, { location: GRAPHQL_PATH });
+      if (url.pathname === '/' && req.method === 'GET' && servesGraphQL) {
+        res.writeHead(302, { location: options.rootRedirect ?? GRAPHQL_PATH });
         res.end();
         return;
       }
@@ -81,11 +119,28 @@ export function createHttpHandler(apollo: ApolloServer<GatewayContext>, createCo
         sendJson(res, 200, { status: 'ok' });
         return;
       }
-      if (isArtifactDownloadRequest(req)) {
-        await serveArtifactDownload(req, res, (credential) => createContext(credential, requestId));
+      const route = req.method === 'GET' ? options.routes?.get(url.pathname) : undefined;
+      if (route) {
+        await route(req, res, requestId);
         return;
       }
-      if (url.pathname !== GRAPHQL_PATH) {
+      // Cross-origin browsers: headers for allowed origins, and preflights answered here.
+      if (options.cors && ((url.pathname === GRAPHQL_PATH && servesGraphQL) || isArtifactDownloadRequest(req)) && options.cors.handle(req, res)) return;
+      if (isArtifactDownloadRequest(req)) {
+        await serveArtifactDownload(req, res, contextOf, options.credentials);
+        return;
+      }
+      if (options.explorer && isExplorerPath(url.pathname)) {
+        await options.explorer(req, res, url.pathname);
+        return;
+      }
+      if (url.pathname !== GRAPHQL_PATH || !servesGraphQL) {
+        if (next) {
+          passedOn = true;
+          res.removeHeader('x-request-id');
+          next();
+          return;
+        }
         sendJson(res, 404, { errors: [{ message: `Nothing at ${url.pathname}; the API is at ${GRAPHQL_PATH}.` }] });
         return;
       }
@@ -112,6 +167,9 @@ export function createHttpHandler(apollo: ApolloServer<GatewayContext>, createCo
           } catch {
             throw new HttpProblem(400, 'The request body is not valid JSON.');
           }
+          if (Array.isArray(body) && !options.allowBatchedHttpRequests) {
+            throw new HttpProblem(400, 'Batched requests (a JSON array of operations) are off on this gateway; send one operation per request.');
+          }
         }
       }
       // Refused before Apollo parses it: parsing a huge document is itself the cost to avoid.
@@ -122,10 +180,10 @@ export function createHttpHandler(apollo: ApolloServer<GatewayContext>, createCo
         sendJson(res, 400, { errors: [{ message: (error as Error).message, extensions: { code: 'LIMIT_EXCEEDED', limit: 'length' } }] });
         return;
       }
-      const credential = credentialFromHeaders(req.headers);
+      const credential = options.credentials.ofHttpRequest(req) ?? options.credentials.fallback;
       const response = await apollo.executeHTTPGraphQLRequest({
         httpGraphQLRequest: { method: req.method ?? 'GET', headers, search: url.search, body },
-        context: () => Promise.resolve(createContext(credential, requestId)),
+        context: () => Promise.resolve(contextOf(credential)),
       });
       for (const [name, value] of response.headers) res.setHeader(name, value);
       res.statusCode = response.status ?? 200;

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
@@ -8,26 +8,54 @@ import {
   ApolloServerPluginLandingPageDisabled,
 } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
+import type { GraphQLFormattedError } from 'graphql';
 import type { Dispatcher } from 'undici';
 import { createContext, type GatewayContext } from './context.js';
-import type { Credential } from './datasources/credentials.js';
+import { credentialPolicy, type Credential, type CredentialReader } from './datasources/credentials.js';
 import { RestClient } from './datasources/rest-client.js';
 import { formatError, isUnexpectedError } from './errors.js';
-import { redact } from './redact.js';
-import { createHttpHandler, GRAPHQL_PATH } from './http-handler.js';
-import { checkOperationShape, DEFAULT_QUERY_LIMITS, type QueryLimits } from './limits.js';
+import { redact, redactDeep } from './redact.js';
+import { createHttpHandler, GRAPHQL_PATH, requestIdOf, type HttpHandlerOptions, type NextHandler, type RouteHandler } from './http-handler.js';
+import { createExplorerHandler, EXPLORER_PATH } from './explorer.js';
+import { checkOperation, checkQueryLength, DEFAULT_QUERY_LIMITS, type QueryLimits } from './limits.js';
 import { DEFAULT_MAX_UPLOAD_BYTES } from './uploads.js';
-import { createExecutableSchema, resolvers, typeDefs } from './schema/executable.js';
+import { createExecutableSchema, resolvers, typeDefs, type SchemaExtension } from './schema/executable.js';
 import { RunnerStatusPollers } from './subscriptions/runner-status.js';
 import { attachWebSocketServer } from './websocket.js';
+import { createLogger, type GatewayLogger } from './observability/logger.js';
+import { GatewayMetrics } from './observability/metrics.js';
+import { ReadinessProbe } from './observability/readiness.js';
+import { Telemetry } from './observability/telemetry.js';
+import { persistedQueryStore, responseCachePlugin, type ResponseCacheOptions } from './response-cache.js';
+import { createCorsPolicy, type CorsOptions } from './cors.js';
 
 export type { GatewayContext } from './context.js';
-export type { Credential } from './datasources/credentials.js';
+export type { Credential, CredentialReader, CredentialRequest } from './datasources/credentials.js';
+export type { SchemaExtension } from './schema/executable.js';
 export { loadConfig, ConfigError, type GatewayConfig } from './config.js';
+export { createLogger, type GatewayLogger, type LogFields, type LogLevel } from './observability/logger.js';
+export type { GatewayMetrics } from './observability/metrics.js';
+export type { ResponseCacheOptions } from './response-cache.js';
+export type { CorsOptions } from './cors.js';
+export type { QueryLimits } from './limits.js';
 
 export interface GatewayOptions {
   /** Base URL of the REST API, with `/api/v4`. */
   upstreamUrl: string;
+  /**
+   * Reads the caller's credential from a request: an HTTP request, or a WebSocket's upgrade
+   * request with its `connection_init` payload as `connectionParams`. Default: the
+   * `PRIVATE-TOKEN`, `Authorization: Bearer` or `JOB-TOKEN` header over HTTP, the same names in
+   * the `connection_init` payload over WebSocket.
+   */
+  credentials?: CredentialReader;
+  /**
+   * A token (sent upstream as `PRIVATE-TOKEN`) for requests that carry no credential of their own.
+   * Every such caller then sees what this token sees. It is scrubbed from errors and log lines.
+   */
+  serviceToken?: string;
+  /** Types and resolvers of the embedder's own, merged into the gateway's executable schema. */
+  extend?: SchemaExtension;
   /** An undici dispatcher of your own for the REST calls; default a bounded Pool per upstream. */
   dispatcher?: Dispatcher;
   upstreamTimeoutMs?: number;
@@ -42,24 +70,43 @@ export interface GatewayOptions {
   batching?: boolean;
   /** Apollo Sandbox landing page on GET /graphql (default true). */
   landingPage?: boolean;
+  /** The offline explorer (GraphiQL bundled from npm, no CDN) on GET /explorer (default true); built by `npm run build:explorer`. */
+  explorer?: boolean;
   /** Schema introspection (default true). */
   introspection?: boolean;
   /** REST calls one operation may have in flight at once (default 16). */
   maxConcurrentRestCalls?: number;
   /** Milliseconds an operation may spend on REST in all, from its start (default 30 s). */
   requestDeadlineMs?: number;
-  /** Limits on the shape of operations (query length, tokens, depth, aliases, directives). */
+  /** Limits on operations: query length, tokens, depth, aliases, directives, and the REST calls they may need (`maxRestCalls`, default 100). */
   limits?: Partial<QueryLimits>;
   /** Most subscriptions one WebSocket connection may hold at once (default 100). */
   maxSubscriptionsPerConnection?: number;
+  /** How long a WebSocket may wait before its `connection_init` message; then it is closed with 4408 (default 10 s). */
+  connectionInitWaitTimeoutMs?: number;
+  /** Several operations in one HTTP request as a JSON array (default false: refused). */
+  allowBatchedHttpRequests?: boolean;
+  /** CORS for browsers on other origins (default: none, no CORS headers at all). */
+  cors?: CorsOptions;
   /** Largest upload accepted in one multipart request, in bytes (default 10 MiB). */
   maxUploadBytes?: number;
-  /** Where the gateway reports its own faults (default: console.error). Messages are token-free. */
+  /**
+   * Where log lines go: a pino logger, or anything with its `info`/`warn`/`debug` `(fields, message)`
+   * and `error(message)` (default: pino on stdout at level `error`, the gateway's own faults only;
+   * the command line logs at `LOG_LEVEL`). One line per request and WebSocket operation at info,
+   * per upstream error at warn; never a token.
+   */
   logger?: GatewayLogger;
-}
-
-export interface GatewayLogger {
-  error(message: string): void;
+  /** Prometheus metrics on GET /metrics, in a registry of the gateway's own (default true). */
+  metrics?: boolean;
+  /** Automatic persisted queries, in a store of at most 1000 queries (default true). */
+  persistedQueries?: boolean;
+  /** Reuses query responses per credential, query and variables (default false: off). */
+  responseCache?: ResponseCacheOptions | false;
+  /** How long GET /readyz waits for the upstream (default 2000 ms). */
+  readinessTimeoutMs?: number;
+  /** How long close() lets in-flight HTTP requests finish before closing their connections (default 10 s). */
+  shutdownTimeoutMs?: number;
 }
 
 export interface ListeningGateway {
@@ -79,9 +126,36 @@ export interface Gateway {
   apollo: ApolloServer<GatewayContext>;
   httpServer: Server;
   pollers: RunnerStatusPollers;
+  /** The gateway's metrics and their registry (what GET /metrics serves); undefined when `metrics` is false. */
+  metrics: GatewayMetrics | undefined;
+  /**
+   * The context of one HTTP request to a BFF that mounts `apollo` itself (with
+   * `@as-integrations/express5`, `@as-integrations/fastify`, ...): the caller's credential as
+   * `credentials` reads it, or the service token, and the request's `X-Request-Id` (or a new one).
+   */
+  contextFromRequest: (request: Pick<IncomingMessage, 'headers'>) => GatewayContext;
+  /** Starts Apollo without listening, for a BFF that serves `apollo` on its own server. Idempotent. */
+  start: () => Promise<void>;
+  /**
+   * Serves graphql-ws on a server of the BFF's own, on `path` only, with the gateway's limits and
+   * credentials. Closed by `close()`, or earlier by the returned handle.
+   */
+  attachWebSocket: (server: Server, options: { path: string }) => WebSocketAttachment;
+  /**
+   * The gateway's HTTP routes other than GraphQL itself (job artifact downloads under
+   * `/artifacts/`, /healthz, /readyz, /metrics, the explorer), connect-style: a request that is
+   * not one of them goes to `next`
+   * (Express's, or a 404 without one). Node's `(req, res)` suits Express as `app.use(...)` and
+   * Fastify as `reply.hijack()` then `(request.raw, reply.raw)`.
+   */
+  httpHandler: (req: IncomingMessage, res: ServerResponse, next?: NextHandler) => Promise<void>;
   /** Starts Apollo and listens for HTTP and WebSocket on one port. */
   listen(options: { port: number; host?: string }): Promise<ListeningGateway>;
   /** Stops accepting, drains requests, ends subscriptions and pollers, closes upstream connections. */
+  close(): Promise<void>;
+}
+
+export interface WebSocketAttachment {
   close(): Promise<void>;
 }
 
@@ -94,57 +168,100 @@ export function createGateway(options: GatewayOptions): Gateway {
     ...(options.upstreamConnections ? { connections: options.upstreamConnections } : {}),
     ...(options.upstreamRetryAttempts ? { retry: { attempts: options.upstreamRetryAttempts } } : {}),
     ...(options.circuitBreaker !== undefined ? { circuitBreaker: options.circuitBreaker } : {}),
+    onResponse: (event) => telemetry.restCall(event),
   });
   const pollers = new RunnerStatusPollers({ restClient, intervalMs: options.runnerPollIntervalMs ?? 5_000 });
+  const logger = options.logger ?? createLogger({ level: 'error' });
+  const metrics =
+    options.metrics === false
+      ? undefined
+      : new GatewayMetrics({ activeSubscriptions: () => pollers.activeSubscriptions, activePollers: () => pollers.activePollers });
+  const telemetry = new Telemetry(logger, metrics);
+  const readiness = new ReadinessProbe({ restClient, timeoutMs: options.readinessTimeoutMs ?? 2_000 });
   const dependencies = {
     restClient,
     pollers,
     batching: options.batching ?? true,
     maxConcurrentRestCalls: options.maxConcurrentRestCalls ?? 16,
     requestDeadlineMs: options.requestDeadlineMs ?? 30_000,
+    onLoaderBatch: telemetry.loaderBatch,
   };
   const contextFor = (credential: Credential | null, requestId?: string, contextOptions?: { longLived?: boolean }) =>
     createContext(dependencies, credential, requestId, contextOptions);
 
-  const logger = options.logger ?? { error: (message: string) => console.error(message) };
   const limits: QueryLimits = { ...DEFAULT_QUERY_LIMITS, ...options.limits };
-  const schema = createExecutableSchema();
+  const credentials = credentialPolicy(options);
+  // What callers see of an error, over HTTP and WebSocket alike: codes from the table, tokens and
+  // the gateway's own secrets scrubbed.
+  const formatErrorForCaller: typeof formatError = (formatted, error) =>
+    credentials.secrets.length === 0 ? formatError(formatted, error) : (redactDeep(formatError(formatted, error), credentials.secrets) as GraphQLFormattedError);
+  const schema = createExecutableSchema(options.extend);
   const httpServer = createServer();
-  const webSocket = attachWebSocketServer(httpServer, schema, contextFor, {
-    limits,
-    maxSubscriptionsPerConnection: options.maxSubscriptionsPerConnection ?? 100,
-  });
+  const webSockets = new Set<WebSocketAttachment>();
+  const attachWebSocket = (server: Server, { path }: { path: string }): WebSocketAttachment => {
+    const attached = attachWebSocketServer(server, schema, contextFor, {
+      limits,
+      maxSubscriptionsPerConnection: options.maxSubscriptionsPerConnection ?? 100,
+      batching: dependencies.batching,
+      connectionInitWaitTimeoutMs: options.connectionInitWaitTimeoutMs ?? 10_000,
+      path,
+      credentials,
+      formatError: formatErrorForCaller,
+      telemetry,
+    });
+    const attachment = {
+      async close() {
+        webSockets.delete(attachment);
+        await attached.close();
+      },
+    };
+    webSockets.add(attachment);
+    return attachment;
+  };
+  const closeWebSockets = () => Promise.all([...webSockets].map((attachment) => attachment.close()));
+  attachWebSocket(httpServer, { path: GRAPHQL_PATH });
   const apollo = new ApolloServer<GatewayContext>({
     schema,
-    formatError,
+    formatError: formatErrorForCaller,
     introspection: options.introspection ?? true,
+    allowBatchedHttpRequests: options.allowBatchedHttpRequests ?? false,
     includeStacktraceInErrorResponses: false,
     // Signals belong to the process's owner (main.ts, or the BFF embedding the gateway); Apollo's
     // own handlers would race a second stop() against theirs and hang the shutdown.
     stopOnTerminationSignals: false,
     parseOptions: { maxTokens: limits.maxTokens },
+    // Apollo's default store is bounded by bytes (about 30 MB); a count is easier to reason about:
+    // each query is at most MAX_QUERY_LENGTH characters, and limits apply to it on every use.
+    persistedQueries: options.persistedQueries === false ? false : { cache: persistedQueryStore() },
     plugins: [
+      // Names the operation for the request's log line and times it; first, so it sees what the limits refuse.
+      telemetry.apolloPlugin(),
       // Neither is used (no cache hints, no Apollo Studio traces); both cost CPU on every request (bench: hot-path).
       ApolloServerPluginCacheControlDisabled(),
       ApolloServerPluginInlineTraceDisabled(),
       {
-        // Shape limits, after parsing and validation, before any resolver (so before any REST call).
+        // Shape and REST-call cost limits, after parsing and validation, before any resolver (so before any REST call).
         requestDidStart: () =>
           Promise.resolve({
-            didResolveOperation: ({ document, operationName, contextValue }) => {
-              checkOperationShape(document, operationName, contextValue.credential !== null, limits);
+            didResolveOperation: ({ source, document, operationName, contextValue, request }) => {
+              // The gateway's own HTTP handler refuses long text before parsing it; this covers a
+              // BFF's mount of `apollo` (where maxTokens has bounded the parse) and persisted queries.
+              checkQueryLength(source, limits);
+              checkOperation(schema, { document, operationName, variables: request.variables }, { authenticated: contextValue.credential !== null, batching: dependencies.batching }, limits);
               return Promise.resolve();
             },
           }),
       },
-      ApolloServerPluginDrainHttpServer({ httpServer }),
+      ApolloServerPluginDrainHttpServer({ httpServer, stopGracePeriodMillis: options.shutdownTimeoutMs ?? 10_000 }),
+      // Off unless asked for (response-cache.ts); it answers after the limits, which a cached answer passes too.
+      ...(options.responseCache ? [responseCachePlugin(options.responseCache, metrics && ((hit) => metrics.responseCacheLookup(hit)))] : []),
       {
         // Callers get "Internal error in the gateway"; the details of such bugs are logged here.
         requestDidStart: () =>
           Promise.resolve({
             didEncounterErrors: ({ errors }) => {
               for (const error of errors) {
-                if (isUnexpectedError(error)) logger.error(redact(`Unexpected error: ${errorDetails(error)}`));
+                if (isUnexpectedError(error)) logger.error(redact(`Unexpected error: ${errorDetails(error)}`, credentials.secrets));
               }
               return Promise.resolve();
             },
@@ -155,7 +272,7 @@ export function createGateway(options: GatewayOptions): Gateway {
           return Promise.resolve({
             async drainServer() {
               pollers.close();
-              await webSocket.close();
+              await closeWebSockets();
             },
           });
         },
@@ -165,21 +282,60 @@ export function createGateway(options: GatewayOptions): Gateway {
         : ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
     ],
   });
-  const handle = createHttpHandler(apollo, contextFor, { maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES, limits });
+  const routes = new Map<string, RouteHandler>([['/readyz', (_req, res, requestId) => readiness.serve(res, requestId)]]);
+  if (metrics) routes.set('/metrics', (_req, res) => serveMetrics(metrics, res));
+  const explorer = options.explorer === false ? undefined : createExplorerHandler();
+  const httpOptions: HttpHandlerOptions = {
+    maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
+    limits,
+    credentials,
+    explorer,
+    // A browser opening / gets a page that works: Sandbox when it is on (it needs Apollo's CDN),
+    // else the offline explorer.
+    rootRedirect: explorer && options.landingPage === false ? EXPLORER_PATH : GRAPHQL_PATH,
+    telemetry,
+    routes,
+    draining: () => readiness.isDraining,
+    ...(options.cors ? { cors: createCorsPolicy(options.cors) } : {}),
+    allowBatchedHttpRequests: options.allowBatchedHttpRequests ?? false,
+  };
+  const handle = createHttpHandler(apollo, contextFor, httpOptions);
   httpServer.on('request', (req, res) => void handle(req, res));
+  // For a BFF that serves GraphQL through `apollo` on its own server: the other routes only.
+  const handleOtherRoutes = createHttpHandler(apollo, contextFor, { ...httpOptions, graphql: false });
 
-  let started = false;
+  let starting: Promise<void> | undefined;
+  let closing: Promise<void> | undefined;
+  /** What gateway.close() does, once however often it is called. */
+  async function shutDown(): Promise<void> {
+    const deadline = Date.now() + (options.shutdownTimeoutMs ?? 10_000);
+    // /readyz answers 503 from now on, and responses close their connections.
+    readiness.startDraining();
+    // Subscriptions first, with 1001 Going Away: open sockets would hold the HTTP drain open.
+    pollers.close();
+    await closeWebSockets();
+    // Stops accepting and lets in-flight requests finish, for up to shutdownTimeoutMs.
+    if (starting) await apollo.stop();
+    // Upstream calls still in flight (a poll) get what is left of that time.
+    await restClient.close(Math.max(0, deadline - Date.now()));
+  }
+
+  const start = () => (starting ??= apollo.start());
   return {
     schema,
     typeDefs,
     resolvers,
     createContext: contextFor,
+    contextFromRequest: (request) => contextFor(credentials.ofHttpRequest(request) ?? credentials.fallback, requestIdOf(request)),
+    start,
+    attachWebSocket,
+    httpHandler: handleOtherRoutes,
     apollo,
     httpServer,
     pollers,
+    metrics,
     async listen({ port, host = '127.0.0.1' }) {
-      await apollo.start();
-      started = true;
+      await start();
       await new Promise<void>((resolve, reject) => {
         httpServer.once('error', reject);
         httpServer.listen(port, host, () => {
@@ -195,15 +351,14 @@ export function createGateway(options: GatewayOptions): Gateway {
         port: address.port,
       };
     },
-    async close() {
-      if (started) await apollo.stop();
-      else {
-        pollers.close();
-        await webSocket.close();
-      }
-      await restClient.close();
-    },
+    close: () => (closing ??= shutDown()),
   };
+}
+
+async function serveMetrics(metrics: GatewayMetrics, res: ServerResponse): Promise<void> {
+  const { contentType, body } = await metrics.render();
+  res.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-store' });
+  res.end(body);
 }
 
 function errorDetails(error: Error): string {

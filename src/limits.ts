@@ -3,9 +3,11 @@ import {
   Kind,
   type DocumentNode,
   type FragmentDefinitionNode,
+  type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
+import { estimateRestCalls } from './cost/estimate.js';
 
 /**
  * Limits on the shape of an operation, checked before any REST call. A gateway over REST is an
@@ -25,6 +27,8 @@ export interface QueryLimits {
   maxAliases: number;
   /** Most directives in one operation. */
   maxDirectives: number;
+  /** Most REST calls an operation may need by the gateway's estimate (cost/estimate.ts). */
+  maxRestCalls: number;
 }
 
 export const DEFAULT_QUERY_LIMITS: QueryLimits = {
@@ -34,10 +38,11 @@ export const DEFAULT_QUERY_LIMITS: QueryLimits = {
   maxDepthAuthenticated: 20,
   maxAliases: 30,
   maxDirectives: 20,
+  maxRestCalls: 100,
 };
 
-export function limitExceeded(message: string, limit: string): GraphQLError {
-  return new GraphQLError(message, { extensions: { code: 'LIMIT_EXCEEDED', limit, http: { status: 400 } } });
+export function limitExceeded(message: string, limit: string, details: Record<string, unknown> = {}): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: 'LIMIT_EXCEEDED', limit, ...details, http: { status: 400 } } });
 }
 
 interface ShapeCounts {
@@ -102,5 +107,34 @@ export function checkOperationShape(document: DocumentNode, operationName: strin
 export function checkQueryLength(query: unknown, limits: QueryLimits): void {
   if (typeof query === 'string' && query.length > limits.maxQueryLength) {
     throw limitExceeded(`The query is ${query.length} characters long; at most ${limits.maxQueryLength} are allowed.`, 'length');
+  }
+}
+
+/** An operation as HTTP (Apollo's request) and WebSocket (graphql-ws's payload) both have it, parsed and validated. */
+export interface OperationRequest {
+  document: DocumentNode;
+  operationName?: string | null | undefined;
+  variables?: Readonly<Record<string, unknown>> | null | undefined;
+}
+
+/**
+ * Every limit on one operation, for HTTP and WebSocket alike so the two cannot drift: its shape,
+ * then the REST calls it may need (refused above `maxRestCalls`, saying the estimate). Runs after
+ * validation and before any resolver, so a refusal costs no REST call.
+ */
+export function checkOperation(
+  schema: GraphQLSchema,
+  request: OperationRequest,
+  caller: { authenticated: boolean; batching: boolean },
+  limits: QueryLimits,
+): void {
+  checkOperationShape(request.document, request.operationName, caller.authenticated, limits);
+  const estimate = estimateRestCalls(schema, request, { batching: caller.batching });
+  if (estimate > limits.maxRestCalls) {
+    throw limitExceeded(
+      `The operation may need up to ${estimate} REST calls; at most ${limits.maxRestCalls} are allowed. Ask for smaller pages (first/last) or fewer nested lists.`,
+      'cost',
+      { estimate, maxRestCalls: limits.maxRestCalls },
+    );
   }
 }

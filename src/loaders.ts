@@ -36,7 +36,12 @@ export interface Loaders {
 export interface LoaderOptions {
   /** Off switches batching and per-request caching, to measure what they buy (bench only). */
   batching: boolean;
+  /** Told the size of every batch a loader runs (the batch-size metric). */
+  onBatch?: ((loader: string, size: number) => void) | undefined;
 }
+
+/** The options of one loader: the request's, and the loader's name for onBatch. */
+type NamedLoaderOptions = LoaderOptions & { name: string };
 
 /**
  * Projects and groups are reached both by numeric id and by full path; this keeps one cache for
@@ -48,10 +53,11 @@ export class KeyedLoader<T extends { id: number }> {
   constructor(
     fetch: (key: number | string) => Promise<T>,
     private readonly pathOf: (record: T) => string | undefined,
-    options: LoaderOptions,
+    options: NamedLoaderOptions,
   ) {
     this.loader = new DataLoader<number | string, T, string>(
       async (keys) => {
+        options.onBatch?.(options.name, keys.length);
         const results = await Promise.allSettled(keys.map((key) => fetch(key)));
         return results.map((result) => {
           if (result.status === 'rejected') return result.reason instanceof Error ? result.reason : new Error(String(result.reason));
@@ -86,9 +92,10 @@ function cacheKey(key: number | string): string {
   return typeof key === 'number' || /^\d+$/.test(key) ? `id:${key}` : `path:${key.toLowerCase()}`;
 }
 
-function byId<T>(fetch: (id: number) => Promise<T>, options: LoaderOptions): DataLoader<number, T> {
+function byId<T>(fetch: (id: number) => Promise<T>, options: NamedLoaderOptions): DataLoader<number, T> {
   return new DataLoader<number, T>(
     async (ids) => {
+      options.onBatch?.(options.name, ids.length);
       const results = await Promise.allSettled(ids.map((id) => fetch(id)));
       return results.map((result) =>
         result.status === 'fulfilled' ? result.value : result.reason instanceof Error ? result.reason : new Error(String(result.reason)),
@@ -102,10 +109,11 @@ function byId<T>(fetch: (id: number) => Promise<T>, options: LoaderOptions): Dat
 function withinProject<K extends { project: number | string }, T>(
   fetch: (key: K) => Promise<T>,
   inner: (key: K) => number | string,
-  options: LoaderOptions,
+  options: NamedLoaderOptions,
 ): DataLoader<K, T, string> {
   return new DataLoader<K, T, string>(
     async (keys) => {
+      options.onBatch?.(options.name, keys.length);
       const results = await Promise.allSettled(keys.map((key) => fetch(key)));
       return results.map((result) =>
         result.status === 'fulfilled' ? result.value : result.reason instanceof Error ? result.reason : new Error(String(result.reason)),
@@ -116,10 +124,11 @@ function withinProject<K extends { project: number | string }, T>(
 }
 
 export function createLoaders(api: DataSources, options: LoaderOptions): Loaders {
+  const named = (name: string): NamedLoaderOptions => ({ ...options, name });
   const groupPath = (group: GroupSchema) => group.full_path;
-  const group = new KeyedLoader((key) => api.groups.show(key), groupPath, options);
+  const group = new KeyedLoader((key) => api.groups.show(key), groupPath, named('group'));
   // The variants are full group details too, so each also answers the plain group loader.
-  const groupVariant = (withOptions: GroupShowOptions) =>
+  const groupVariant = (name: string, withOptions: GroupShowOptions) =>
     new KeyedLoader(
       async (key) => {
         const detail = await api.groups.show(key, withOptions);
@@ -127,18 +136,18 @@ export function createLoaders(api: DataSources, options: LoaderOptions): Loaders
         return detail;
       },
       groupPath,
-      options,
+      named(name),
     );
   return {
-    runner: byId((id) => api.runners.show(id), options),
-    project: new KeyedLoader((key) => api.projects.show(key), (project) => project.path_with_namespace, options),
+    runner: byId((id) => api.runners.show(id), named('runner')),
+    project: new KeyedLoader((key) => api.projects.show(key), (project) => project.path_with_namespace, named('project')),
     group,
-    groupWithProjects: groupVariant({ withProjects: true }),
-    groupWithCustomAttributes: groupVariant({ withCustomAttributes: true }),
-    user: byId((id) => api.users.show(id), options),
-    issue: withinProject((key: IssueKey) => api.issues.show(key), (key) => key.iid, options),
-    issueById: byId((id) => api.issues.showById(id), options),
-    board: withinProject((key: BoardKey) => api.boards.show(key), (key) => key.boardId, options),
-    commit: withinProject((key: CommitKey) => api.commits.show(key.project, key.sha), (key) => key.sha, options),
+    groupWithProjects: groupVariant('groupWithProjects', { withProjects: true }),
+    groupWithCustomAttributes: groupVariant('groupWithCustomAttributes', { withCustomAttributes: true }),
+    user: byId((id) => api.users.show(id), named('user')),
+    issue: withinProject((key: IssueKey) => api.issues.show(key), (key) => key.iid, named('issue')),
+    issueById: byId((id) => api.issues.showById(id), named('issueById')),
+    board: withinProject((key: BoardKey) => api.boards.show(key), (key) => key.boardId, named('board')),
+    commit: withinProject((key: CommitKey) => api.commits.show(key.project, key.sha), (key) => key.sha, named('commit')),
   };
 }

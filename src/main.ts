@@ -1,63 +1,85 @@
+#!/usr/bin/env node
+import { collectDefaultMetrics } from 'prom-client';
 import { startSimulator, DEMO_TOKENS } from '../simulator/index.js';
-import { ConfigError, loadConfig, type GatewayConfig } from './config.js';
+import { ConfigError, gatewayOptions, helpText, loadConfig, wantsHelp, type GatewayConfig } from './config.js';
 import { createGateway } from './index.js';
+import { createLogger } from './observability/logger.js';
 
 /**
  * The command line, and the composition root: the only module of src/ that may import the
  * embedded v4 server. Without V4_URL it starts that server with demo data in this process.
+ *
+ * stdout carries JSON log lines only (pino), for log collectors; the banner for people (the URL,
+ * the demo tokens) goes to stderr. Exit codes: 0 after --help or a clean stop on SIGTERM/SIGINT,
+ * 2 for bad settings, 1 when the start or the stop fails.
  */
-async function main(): Promise<void> {
-  let config: GatewayConfig;
+function readSettings(argv: readonly string[]): GatewayConfig {
   try {
-    config = loadConfig();
+    return loadConfig(process.env, argv);
   } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(2);
-    }
-    throw error;
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    process.exit(2);
   }
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  if (wantsHelp(argv)) {
+    process.stdout.write(helpText());
+    return;
+  }
+  const config = readSettings(argv);
+  const logger = createLogger({ level: config.logLevel });
 
   const simulator = config.upstreamUrl ? undefined : await startSimulator({ latencyMs: config.simulatorLatencyMs });
   const upstreamUrl = config.upstreamUrl ?? simulator!.url;
-  const gateway = createGateway({
-    upstreamUrl,
-    upstreamTimeoutMs: config.upstreamTimeoutMs,
-    upstreamConnections: config.upstreamConnections,
-    upstreamRetryAttempts: config.upstreamRetryAttempts,
-    circuitBreaker:
-      config.circuitBreakerFailures === 0
-        ? false
-        : { failureThreshold: config.circuitBreakerFailures, cooldownMs: config.circuitBreakerCooldownMs },
-    runnerPollIntervalMs: config.runnerPollIntervalMs,
-    batching: config.batching,
-    landingPage: config.landingPage,
-    introspection: config.introspection,
-    maxUploadBytes: config.maxUploadBytes,
-    limits: config.limits,
-  });
+  const gateway = createGateway(gatewayOptions(config, upstreamUrl, logger));
+  // Process metrics (CPU, memory, event loop) belong to the process: the CLI's, not the library's.
+  if (gateway.metrics) collectDefaultMetrics({ register: gateway.metrics.registry });
   const listening = await gateway.listen({ port: config.port, host: config.host });
 
-  console.log(`GraphQL gateway ready at ${listening.url} (subscriptions at ${listening.wsUrl})`);
+  logger.info(
+    { url: listening.url, wsUrl: listening.wsUrl, upstream: new URL(upstreamUrl).origin, embedded: simulator !== undefined },
+    'listening',
+  );
+  console.error(`GraphQL gateway ready at ${listening.url} (subscriptions at ${listening.wsUrl})`);
   if (simulator) {
-    console.log(`Upstream: the embedded v4 server with demo data at ${simulator.url}`);
-    console.log('Demo tokens (send one as the PRIVATE-TOKEN header):');
+    console.error(`Upstream: the embedded v4 server with demo data at ${simulator.url}`);
+    console.error('Demo tokens (send one as the PRIVATE-TOKEN header):');
     for (const role of ['admin', 'maintainer', 'developer', 'guest'] as const) {
-      console.log(`  ${role.padEnd(10)} ${DEMO_TOKENS[role]}`);
+      console.error(`  ${role.padEnd(10)} ${DEMO_TOKENS[role]}`);
     }
   } else {
-    console.log(`Upstream: ${new URL(upstreamUrl).origin}`);
+    console.error(`Upstream: ${new URL(upstreamUrl).origin}`);
   }
 
   let stopping = false;
   const stop = (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting without waiting');
+      process.exit(1);
+    }
     stopping = true;
-    console.log(`${signal}: stopping`);
-    void gateway
+    logger.info({ signal, shutdownTimeoutMs: config.shutdownTimeoutMs }, 'stopping: finishing in-flight requests');
+    // close() cuts what is still running after the timeout; this only guards against a hang.
+    setTimeout(() => {
+      logger.error('stopping took too long; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs + 5_000).unref();
+    gateway
       .close()
       .then(() => simulator?.close())
-      .then(() => process.exit(0));
+      .then(
+        () => {
+          logger.info({ signal }, 'stopped');
+          process.exit(0);
+        },
+        (error: unknown) => {
+          logger.error(`stopping failed: ${error instanceof Error ? error.message : String(error)}`);
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));

@@ -18,12 +18,15 @@ export function redact(text: string, secrets: ReadonlyArray<string> = []): strin
 
 /** Redacts every string inside a JSON-like value (REST error bodies can be objects of arrays). */
 export function redactDeep(value: unknown, secrets: ReadonlyArray<string> = []): unknown {
-  if (typeof value === 'string') return redact(value, secrets);
-  if (Array.isArray(value)) return value.map((item) => redactDeep(item, secrets));
+  return scrubDeep(value, (text) => redact(text, secrets));
+}
+
+/** Applies `scrub` to every string inside a JSON-like value, keys left as they are. */
+export function scrubDeep(value: unknown, scrub: (text: string) => string): unknown {
+  if (typeof value === 'string') return scrub(value);
+  if (Array.isArray(value)) return value.map((item) => scrubDeep(item, scrub));
   if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, redactDeep(item, secrets)]),
-    );
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, scrubDeep(item, scrub)]));
   }
   return value;
 }

@@ -1,12 +1,16 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { getOperationAST, GraphQLError, OperationTypeNode, type GraphQLSchema } from 'graphql';
-import { useServer } from 'graphql-ws/use/ws';
+import { useServer, type Extra } from 'graphql-ws/use/ws';
+import type { Context } from 'graphql-ws';
 import { WebSocketServer } from 'ws';
-import { credentialFromConnectionParams } from './datasources/credentials.js';
+import type { CredentialPolicy } from './datasources/credentials.js';
 import { RestError } from './datasources/rest-error.js';
-import { formatError } from './errors.js';
-import { GRAPHQL_PATH, type ContextFactory } from './http-handler.js';
-import { checkOperationShape, checkQueryLength, limitExceeded, type QueryLimits } from './limits.js';
+import type { formatError } from './errors.js';
+import { requestIdOf, type ContextFactory } from './http-handler.js';
+import type { GatewayContext } from './context.js';
+import type { Telemetry } from './observability/telemetry.js';
+import { checkOperation, checkQueryLength, limitExceeded, type QueryLimits } from './limits.js';
 import { OperationCache } from './operation-cache.js';
 import { randomUUID } from 'node:crypto';
 
@@ -19,22 +23,58 @@ import { randomUUID } from 'node:crypto';
 export interface WebSocketOptions {
   limits: QueryLimits;
   maxSubscriptionsPerConnection: number;
+  /** Whether loaders batch (GatewayOptions.batching): the REST-call estimate depends on it. */
+  batching: boolean;
+  /** How long a connection may wait before its `connection_init`; then it is closed with 4408. */
+  connectionInitWaitTimeoutMs: number;
+  /** The path to answer upgrades on; upgrades for other paths are left to the server's other listeners. */
+  path: string;
+  /** Who each connection runs as (its `connection_init` payload, or the service token). */
+  credentials: CredentialPolicy;
+  /** The same error formatting as HTTP: codes from the table, tokens and secrets scrubbed. */
+  formatError: typeof formatError;
+  /** Told of each operation at its end: its log line and duration (observability/telemetry.ts). */
+  telemetry?: Pick<Telemetry, 'webSocketOperationEnded'>;
 }
 
 export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema, createContext: ContextFactory, options: WebSocketOptions) {
-  const { limits } = options;
+  const { limits, credentials, formatError } = options;
   const operations = new OperationCache(schema, limits.maxTokens);
+  const credentialOf = (ctx: Context<Record<string, unknown> | undefined, Extra>) =>
+    credentials.ofWebSocket(ctx.extra.request.headers, ctx.connectionParams) ?? credentials.fallback;
   // A message larger than any allowed query (plus variables) is refused by ws itself (close 1009).
-  const wsServer = new WebSocketServer({ server: httpServer, path: GRAPHQL_PATH, maxPayload: limits.maxQueryLength * 4 + 64 * 1024 });
+  const wsServer = new WebSocketServer({ noServer: true, maxPayload: limits.maxQueryLength * 4 + 64 * 1024 });
+  // Only upgrades on our path are ours: a BFF's server may carry WebSockets of its own elsewhere
+  // (ws's own `server` option would answer those with 400).
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (new URL(request.url ?? '/', 'http://gateway.invalid').pathname !== options.path) {
+      // No other listener will answer it: refuse as ws would rather than leave the socket open.
+      if (httpServer.listenerCount('upgrade') === 1) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    wsServer.handleUpgrade(request, socket, head, (ws) => wsServer.emit('connection', ws, request));
+  };
+  httpServer.on('upgrade', onUpgrade);
+  // A connection's request id is the upgrade request's X-Request-Id (or a new one), returned in the
+  // 101 response and sent upstream with every REST call of its operations, as over HTTP.
+  const connectionIds = new WeakMap<IncomingMessage, string>();
+  wsServer.on('headers', (headers, request) => {
+    const requestId = requestIdOf(request);
+    connectionIds.set(request, requestId);
+    headers.push(`X-Request-Id: ${requestId}`);
+  });
+  const requestIdFor = (ctx: Context<Record<string, unknown> | undefined, Extra>) => connectionIds.get(ctx.extra.request) ?? randomUUID();
+  // The operations running on each connection, for their log line when they complete.
+  const running = new WeakMap<object, Map<string, { context: GatewayContext; startedAt: number }>>();
   const disposable = useServer(
     {
       schema,
-      connectionInitWaitTimeout: 10_000,
+      connectionInitWaitTimeout: options.connectionInitWaitTimeoutMs,
       async onConnect(ctx) {
-        const credential = credentialFromConnectionParams(ctx.connectionParams);
+        const credential = credentialOf(ctx);
         if (!credential) return false;
         try {
-          await createContext(credential, randomUUID()).api.users.current();
+          await createContext(credential, requestIdFor(ctx)).api.users.current();
           return true;
         } catch (error) {
           if (error instanceof RestError && (error.status === 401 || error.status === 403)) return false;
@@ -44,7 +84,7 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
       // The HTTP limits apply over the socket too. The operation is prepared here, from the cache,
       // so graphql-ws neither parses nor validates it again; the context comes from the same
       // factory as HTTP requests.
-      onSubscribe(ctx, _id, payload) {
+      onSubscribe(ctx, id, payload) {
         try {
           // graphql-ws has already recorded this operation in ctx.subscriptions.
           if (Object.keys(ctx.subscriptions).length > options.maxSubscriptionsPerConnection) {
@@ -53,15 +93,19 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
           checkQueryLength(payload.query, limits);
           const prepared = operations.prepare(payload.query);
           if ('errors' in prepared) return prepared.errors;
-          checkOperationShape(prepared.document, payload.operationName, true, limits);
+          checkOperation(schema, { document: prepared.document, operationName: payload.operationName, variables: payload.variables }, { authenticated: true, batching: options.batching }, limits);
+          const operation = getOperationAST(prepared.document, payload.operationName);
+          const contextValue = createContext(credentialOf(ctx), requestIdFor(ctx), { longLived: operation?.operation === OperationTypeNode.SUBSCRIPTION });
+          contextValue.stats.operationName = operation?.name?.value ?? null;
+          if (operation) contextValue.stats.operationType = operation.operation;
+          if (!running.has(ctx)) running.set(ctx, new Map());
+          running.get(ctx)?.set(id, { context: contextValue, startedAt: performance.now() });
           return {
             schema,
             document: prepared.document,
             variableValues: payload.variables,
             operationName: payload.operationName,
-            contextValue: createContext(credentialFromConnectionParams(ctx.connectionParams), randomUUID(), {
-              longLived: getOperationAST(prepared.document, payload.operationName)?.operation === OperationTypeNode.SUBSCRIPTION,
-            }),
+            contextValue,
           };
         } catch (error) {
           return [error instanceof GraphQLError ? error : new GraphQLError(String(error))];
@@ -75,11 +119,17 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
       onError(_ctx, _id, _payload, errors) {
         return errors.map((error) => formatError(error.toJSON(), error));
       },
+      onComplete(ctx, id) {
+        const operation = running.get(ctx)?.get(id);
+        running.get(ctx)?.delete(id);
+        if (operation) options.telemetry?.webSocketOperationEnded(operation.context, operation.startedAt);
+      },
     },
     wsServer,
   );
   return {
     async close(): Promise<void> {
+      httpServer.off('upgrade', onUpgrade);
       await disposable.dispose();
       await new Promise<void>((resolve) => wsServer.close(() => resolve()));
     },

@@ -1,5 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.js';
+import {
+  ConfigError,
+  gatewayOptions,
+  helpText,
+  loadConfig,
+  optionName,
+  SETTINGS,
+  settingsMarkdownTable,
+  wantsHelp,
+} from '../src/config.js';
+
+/** The problems a ConfigError reports, or a failure when the settings were accepted. */
+function problemsOf(read: () => unknown): string[] {
+  try {
+    read();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).problems;
+  }
+  throw new Error('the settings were accepted');
+}
 
 describe('loadConfig', () => {
   it('has defaults for a local start on the embedded server', () => {
@@ -9,6 +29,15 @@ describe('loadConfig', () => {
       upstreamUrl: undefined,
       runnerPollIntervalMs: 5000,
       batching: true,
+      maxRestCalls: 100,
+      corsOrigins: [],
+      batchedHttpRequests: false,
+      wsInitTimeoutMs: 10_000,
+      serviceToken: undefined,
+      logLevel: 'info',
+      metrics: true,
+      persistedQueries: true,
+      responseCacheTtlMs: 0,
     });
   });
 
@@ -19,6 +48,8 @@ describe('loadConfig', () => {
       RUNNER_POLL_INTERVAL_MS: '250',
       BATCHING: 'off',
       LANDING_PAGE: 'false',
+      LOG_LEVEL: 'WARN',
+      CORS_ORIGINS: 'https://app.example.com, http://localhost:5173',
     });
     expect(config).toMatchObject({
       port: 0,
@@ -26,23 +57,118 @@ describe('loadConfig', () => {
       runnerPollIntervalMs: 250,
       batching: false,
       landingPage: false,
+      logLevel: 'warn',
+      corsOrigins: ['https://app.example.com', 'http://localhost:5173'],
     });
   });
 
+  it('reads the command line, which wins over the environment, in both --name value and --name=value forms', () => {
+    const config = loadConfig({ PORT: '4000', METRICS: 'on' }, [
+      '--port',
+      '4321',
+      '--v4-url=http://127.0.0.1:9/api/v4',
+      '--metrics',
+      'off',
+    ]);
+    expect(config).toMatchObject({ port: 4321, upstreamUrl: 'http://127.0.0.1:9/api/v4', metrics: false });
+  });
+
   it('reports every bad value at once, saying what was expected', () => {
-    let problems: string[] = [];
-    try {
-      loadConfig({ PORT: 'eighty', V4_URL: 'ftp://x', BATCHING: 'maybe', RUNNER_POLL_INTERVAL_MS: '1' });
-    } catch (error) {
-      expect(error).toBeInstanceOf(ConfigError);
-      problems = (error as ConfigError).problems;
-    }
+    const problems = problemsOf(() => loadConfig({ PORT: 'eighty', V4_URL: 'ftp://x', BATCHING: 'maybe', RUNNER_POLL_INTERVAL_MS: '1' }));
     expect(problems).toHaveLength(4);
-    expect(problems.join('\n')).toMatch(/PORT must be a whole number/);
+    expect(problems.join('\n')).toMatch(/PORT must be a whole number from 0 to 65535; got "eighty"/);
     expect(problems.join('\n')).toMatch(/V4_URL must be an http\(s\) URL/);
+    expect(problems.join('\n')).toMatch(/BATCHING must be on or off/);
+    expect(problems.join('\n')).toMatch(/RUNNER_POLL_INTERVAL_MS must be a whole number from 10/);
+  });
+
+  it('names the option when the bad value came from the command line, and refuses unknown options and stray arguments', () => {
+    const problems = problemsOf(() => loadConfig({}, ['--port', 'x', '--no-such-thing', '1', 'stray', '--host']));
+    expect(problems).toEqual([
+      'Unknown option --no-such-thing.',
+      'Unexpected argument "1"; settings are options such as --port 4000.',
+      'Unexpected argument "stray"; settings are options such as --port 4000.',
+      '--host needs a value.',
+      '--port must be a whole number from 0 to 65535; got "x".',
+    ]);
+  });
+
+  it('checks the new settings: log level, CORS origins, cache sizes', () => {
+    const problems = problemsOf(() =>
+      loadConfig({ LOG_LEVEL: 'loud', CORS_ORIGINS: 'https://app.example.com/path', RESPONSE_CACHE_TTL_MS: '-1', MAX_REST_CALLS: '0' }),
+    );
+    expect(problems.join('\n')).toMatch(/LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent; got "loud"/);
+    expect(problems.join('\n')).toMatch(/CORS_ORIGINS must be \* or a comma-separated list of origins/);
+    expect(problems.join('\n')).toMatch(/RESPONSE_CACHE_TTL_MS must be a whole number from 0/);
+    expect(problems.join('\n')).toMatch(/MAX_REST_CALLS must be a whole number from 1/);
+  });
+
+  it('never echoes a bad service token', () => {
+    const problems = problemsOf(() => loadConfig({ SERVICE_TOKEN: 'glpat-secret with-space' }));
+    expect(problems).toEqual(['SERVICE_TOKEN must be one token without spaces.']);
   });
 
   it('refuses an upstream URL that carries credentials', () => {
-    expect(() => loadConfig({ V4_URL: 'https://user:secret@gitlab.example.com/api/v4' })).toThrow(/must not carry credentials/);
+    expect(() => loadConfig({ V4_URL: 'https://user:secret@gitlab.example.com/api/v4' })).toThrow(/does not carry credentials/);
+  });
+});
+
+describe('gatewayOptions', () => {
+  it('maps the settings onto the createGateway options, exactly', () => {
+    const config = loadConfig({
+      MAX_REST_CALLS: '250',
+      CORS_ORIGINS: '*',
+      BATCHED_HTTP_REQUESTS: 'on',
+      WS_INIT_TIMEOUT_MS: '3000',
+      SERVICE_TOKEN: 'glpat-service',
+      CIRCUIT_BREAKER_FAILURES: '0',
+      RESPONSE_CACHE_TTL_MS: '5000',
+      RESPONSE_CACHE_MAX_ENTRIES: '10',
+      RESPONSE_CACHE_MAX_MB: '2',
+      MAX_QUERY_TOKENS: '700',
+      MAX_DEPTH: '9',
+      SHUTDOWN_TIMEOUT_MS: '1500',
+    });
+    expect(gatewayOptions(config, 'http://upstream.invalid/api/v4')).toMatchObject({
+      upstreamUrl: 'http://upstream.invalid/api/v4',
+      serviceToken: 'glpat-service',
+      limits: { maxRestCalls: 250, maxTokens: 700, maxDepthAuthenticated: 9 },
+      cors: { origins: '*' },
+      allowBatchedHttpRequests: true,
+      connectionInitWaitTimeoutMs: 3000,
+      circuitBreaker: false,
+      responseCache: { ttlMs: 5000, maxEntries: 10, maxBytes: 2 * 1024 * 1024 },
+      persistedQueries: true,
+      metrics: true,
+      shutdownTimeoutMs: 1500,
+    });
+  });
+
+  it('leaves CORS, the service token and the response cache out by default', () => {
+    const options = gatewayOptions(loadConfig({}), 'http://upstream.invalid/api/v4');
+    expect(options).not.toHaveProperty('cors');
+    expect(options).not.toHaveProperty('serviceToken');
+    expect(options.responseCache).toBe(false);
+    expect(options.circuitBreaker).toEqual({ failureThreshold: 5, cooldownMs: 5000 });
+  });
+});
+
+describe('help and the README table', () => {
+  it('asks for help with --help or -h', () => {
+    expect(wantsHelp(['--port', '1', '--help'])).toBe(true);
+    expect(wantsHelp(['-h'])).toBe(true);
+    expect(wantsHelp(['--port', '1'])).toBe(false);
+  });
+
+  it('lists every setting with its option, variable and default, in help and in the table alike', () => {
+    const help = helpText();
+    const table = settingsMarkdownTable();
+    for (const setting of Object.values(SETTINGS)) {
+      expect(help).toContain(`${optionName(setting.env)} ${setting.placeholder}`);
+      expect(help).toContain(`${setting.env} (default: ${setting.shown})`);
+      expect(table).toContain(`| \`${optionName(setting.env)}\` | \`${setting.env}\` |`);
+    }
+    expect(table.split('\n')).toHaveLength(Object.keys(SETTINGS).length + 2);
+    expect(help.split('\n').every((line) => line.length <= 100)).toBe(true);
   });
 });

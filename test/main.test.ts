@@ -1,24 +1,35 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SETTINGS } from '../src/config.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
+const running = new Set<ChildProcess>();
+// A test that fails half-way must not leave its gateway running.
+afterEach(() => {
+  for (const child of running) if (child.exitCode === null) child.kill('SIGKILL');
+  running.clear();
+});
+
 /** Runs the command line as `npm start` does, on a free port, until it says it is ready. */
-function startCli(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+function startCli(env: Record<string, string>, args: string[] = []) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  running.add(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const output = () => stdout + stderr;
   const ready = () =>
     new Promise<string>((resolve, reject) => {
       const timer = setInterval(() => {
-        const url = /ready at (http:\/\/\S+)/.exec(output)?.[1];
+        const url = /ready at (http:\/\/\S+)/.exec(output())?.[1];
         if (url) {
           clearInterval(timer);
           resolve(url);
@@ -26,10 +37,16 @@ function startCli(env: Record<string, string>) {
       }, 50);
       void exited.then(() => {
         clearInterval(timer);
-        reject(new Error(`exited before ready:\n${output}`));
+        reject(new Error(`exited before ready:\n${output()}`));
       });
     });
-  return { child, ready, exited, output: () => output };
+  /** stdout, line by line, parsed: it must hold JSON log lines only. */
+  const logLines = () =>
+    stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  return { child, ready, exited, output, logLines };
 }
 
 describe('the command line', () => {
@@ -58,5 +75,49 @@ describe('the command line', () => {
     expect(await cli.exited).toBe(2);
     expect(cli.output()).toMatch(/PORT must be a whole number/);
     expect(cli.output()).toMatch(/V4_URL must be an http\(s\) URL/);
+  });
+
+  it('prints every setting for --help, and exits 0 without starting', async () => {
+    const cli = startCli({ PORT: 'not even checked' }, ['--help']);
+    expect(await cli.exited).toBe(0);
+    for (const setting of Object.values(SETTINGS)) expect(cli.output()).toContain(setting.env);
+    expect(cli.output()).toContain('--upstream-timeout-ms <n>');
+  });
+
+  it('takes options over variables, logs JSON lines on stdout, and finishes an in-flight request on SIGTERM before exiting 0', async () => {
+    // PORT is bad, but the option wins; the embedded server's latency keeps a request in flight.
+    const cli = startCli({ PORT: 'eighty', SIMULATOR_LATENCY_MS: '600' }, ['--port', '0', '--log-level', 'info']);
+    const url = await cli.ready();
+    const inFlight = fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'private-token': 'glpat-demo-developer', 'x-request-id': 'cli-test-1' },
+      body: JSON.stringify({ query: 'query Me { currentUser { username } }' }),
+    });
+    // Signalled once the embedded server (its control API) has the request's REST call.
+    let simulatorUrl: string | undefined;
+    while (!(simulatorUrl = /embedded v4 server with demo data at (http:\/\/\S+)/.exec(cli.output())?.[1]))
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    const simulatorOrigin = new URL(simulatorUrl).origin;
+    while (((await (await fetch(`${simulatorOrigin}/__simulator/requests`)).json()) as unknown[]).length === 0) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    cli.child.kill('SIGTERM');
+
+    const response = await inFlight;
+    expect(await response.json()).toEqual({ data: { currentUser: { username: 'developer' } } });
+    expect(await cli.exited).toBe(0);
+
+    const lines = cli.logLines();
+    expect(lines.map((line) => line['msg'])).toEqual(['listening', 'stopping: finishing in-flight requests', 'request', 'stopped']);
+    expect(lines[2]).toMatchObject({
+      requestId: 'cli-test-1',
+      method: 'POST',
+      path: '/graphql',
+      status: 200,
+      operationName: 'Me',
+      restCalls: 1,
+    });
+    // The banner on stderr lists the demo tokens; the log lines never carry one.
+    expect(JSON.stringify(lines)).not.toContain('glpat-');
   });
 });

@@ -1,3 +1,5 @@
+import type { IncomingHttpHeaders } from 'node:http';
+
 /**
  * The caller's credential, forwarded to REST exactly as it arrived (rest-conventions §7).
  * The gateway never mints, stores or logs credentials; it only passes them on.
@@ -39,6 +41,56 @@ export function credentialFromConnectionParams(params: Readonly<Record<string, u
   }
   if (headers['token'] && !headers['private-token']) headers['private-token'] = headers['token'];
   return credentialFromHeaders(headers);
+}
+
+/**
+ * What a credential is read from: an HTTP request, or a WebSocket's upgrade request together with
+ * the payload of its graphql-ws `connection_init` message.
+ */
+export interface CredentialRequest {
+  headers: IncomingHttpHeaders;
+  /** The `connection_init` payload; present on WebSocket connections only (possibly empty). */
+  connectionParams?: Readonly<Record<string, unknown>>;
+}
+
+/** An embedder's way of finding the caller's credential (a session cookie, a header of its own, ...). */
+export type CredentialReader = (request: CredentialRequest) => Credential | null;
+
+/**
+ * Who each request runs as: the caller's own credential when it carries one, otherwise the
+ * service credential when the gateway has one, otherwise anonymous. One policy serves the HTTP
+ * handler, artifact downloads and the WebSocket server, so the three cannot disagree.
+ */
+export interface CredentialPolicy {
+  /** The caller's own credential on an HTTP request. */
+  ofHttpRequest(request: { headers: IncomingHttpHeaders }): Credential | null;
+  /** The caller's own credential on a WebSocket connection. */
+  ofWebSocket(upgradeHeaders: IncomingHttpHeaders, connectionParams: Readonly<Record<string, unknown>> | undefined): Credential | null;
+  /** What a request without a credential of its own runs as; null = anonymous. */
+  readonly fallback: Credential | null;
+  /** The gateway's own secrets (the service token), scrubbed from every error and log line. */
+  readonly secrets: ReadonlyArray<string>;
+}
+
+export interface CredentialPolicyOptions {
+  /** Reads the caller's credential; default the `PRIVATE-TOKEN`, `Authorization: Bearer` and `JOB-TOKEN` headers (HTTP) and the `connection_init` payload (WebSocket). */
+  credentials?: CredentialReader;
+  /** A token sent as `PRIVATE-TOKEN` for callers that bring none. */
+  serviceToken?: string;
+}
+
+export function credentialPolicy(options: CredentialPolicyOptions = {}): CredentialPolicy {
+  const { credentials: read } = options;
+  const serviceToken = options.serviceToken?.trim();
+  return {
+    ofHttpRequest: (request) => (read ? read({ headers: request.headers }) : credentialFromHeaders(request.headers)),
+    // Browsers cannot set headers on a WebSocket, so the default reads the payload only; a reader
+    // of the embedder's own also sees the upgrade request (its cookies, say).
+    ofWebSocket: (headers, connectionParams) =>
+      read ? read({ headers, connectionParams: connectionParams ?? {} }) : credentialFromConnectionParams(connectionParams),
+    fallback: serviceToken ? { kind: 'private-token', value: serviceToken } : null,
+    secrets: serviceToken ? [serviceToken] : [],
+  };
 }
 
 /** The HTTP header that carries the credential upstream. */

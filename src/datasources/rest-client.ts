@@ -15,7 +15,7 @@ import {
   type CircuitBreakerOptions,
   type RetryPolicy,
 } from './resilience.js';
-import { RestError } from './rest-error.js';
+import { RestError, type Confidential, type TransportFailure } from './rest-error.js';
 
 export interface RestClientOptions {
   /** Base URL of the REST API, with its `/api/v4` path, e.g. `https://gitlab.example.com/api/v4`. */
@@ -37,8 +37,12 @@ export interface RestClientOptions {
 export interface RestCallEvent {
   method: string;
   path: string;
+  /** HTTP status, or 0 when no answer arrived. */
   status: number;
   durationMs: number;
+  /** Why the exchange gave no usable answer: no answer in time, a failed connection, a broken body. */
+  failure?: TransportFailure;
+  requestId?: string | undefined;
 }
 
 export interface RestRequest {
@@ -169,7 +173,7 @@ export class RestClient {
         signal: request.deadline === undefined ? undefined : AbortSignal.timeout(Math.max(1, request.deadline - Date.now())),
       });
     } catch (cause) {
-      throw transportError(request, cause, request.requestId);
+      throw this.observed(request, started, transportError(request, cause, request.requestId));
     }
 
     const header = (name: string): string | undefined => {
@@ -181,16 +185,11 @@ export class RestClient {
       // Always read the body to its end, even for errors and 204s, so the connection is reused.
       text = await response.body.text();
     } catch (cause) {
-      throw transportError(request, cause, header('x-request-id') ?? request.requestId);
+      throw this.observed(request, started, transportError(request, cause, header('x-request-id') ?? request.requestId));
     }
-    this.onResponse?.({
-      method: request.method,
-      path: request.path,
-      status: response.statusCode,
-      durationMs: performance.now() - started,
-    });
-
     const parsed = parseBody(text, header('content-type'), request.parseJson);
+    this.observe(request, started, response.statusCode, response.statusCode < 300 && !parsed.ok ? 'malformed-body' : undefined);
+
     const requestId = header('x-request-id') ?? request.requestId;
     if (response.statusCode >= 300 && response.statusCode !== 304) {
       throw new RestError({
@@ -200,6 +199,7 @@ export class RestClient {
         body: parsed.ok ? parsed.value : text,
         requestId,
         retryAfterSeconds: retryAfter(header('retry-after')),
+        confidential: this.confidential(request),
       });
     }
     if (!parsed.ok) {
@@ -209,6 +209,7 @@ export class RestClient {
         status: response.statusCode,
         failure: 'malformed-body',
         requestId,
+        confidential: this.confidential(request),
       });
     }
     return { status: response.statusCode, body: parsed.value as T, header };
@@ -248,13 +249,13 @@ export class RestClient {
         bodyTimeout: this.timeoutMs,
       });
     } catch (cause) {
-      throw transportError({ ...request, method: request.method === 'HEAD' ? 'GET' : request.method }, cause, request.requestId);
+      throw this.observed(request, started, transportError({ ...request, method: request.method === 'HEAD' ? 'GET' : request.method }, cause, request.requestId));
     }
     const header = (name: string): string | undefined => {
       const value = response.headers[name];
       return Array.isArray(value) ? value.join(', ') : value;
     };
-    this.onResponse?.({ method: request.method, path: request.path, status: response.statusCode, durationMs: performance.now() - started });
+    this.observe(request, started, response.statusCode);
     const redirect = response.statusCode >= 300 && response.statusCode < 400 && header('location') !== undefined;
     if (response.statusCode < 300 || redirect) return { status: response.statusCode, header, body: response.body };
 
@@ -267,11 +268,42 @@ export class RestClient {
       body: parsed.ok ? parsed.value : text,
       requestId: header('x-request-id') ?? request.requestId,
       retryAfterSeconds: retryAfter(header('retry-after')),
+      confidential: this.confidential(request),
     });
   }
 
-  async close(): Promise<void> {
-    if (this.ownsDispatcher) await this.dispatcher.close();
+  /** What an error built from this call's answer must not pass on: its credential, the upstream's URL. */
+  private confidential(request: Pick<RestRequest, 'credential'>): Confidential {
+    return {
+      secrets: request.credential ? [request.credential.value] : [],
+      upstreamPrefixes: [this.origin + this.basePath, this.origin],
+    };
+  }
+
+  /** Tells `onResponse` (logs, metrics) how one exchange with the upstream went. */
+  private observe(request: Pick<RestRequest, 'path' | 'requestId'> & { method: string }, started: number, status: number, failure?: TransportFailure): void {
+    this.onResponse?.({ method: request.method, path: request.path, status, durationMs: performance.now() - started, requestId: request.requestId, ...(failure ? { failure } : {}) });
+  }
+
+  /** An exchange that got no answer, observed; returns the error to throw. */
+  private observed(request: Pick<RestRequest, 'path' | 'requestId'> & { method: string }, started: number, error: RestError): RestError {
+    this.observe(request, started, 0, error.failure);
+    return error;
+  }
+
+  /**
+   * Closes the pool the client made: calls in flight may finish for up to `graceMs`, then they
+   * are cut (a poll still waiting on a slow upstream must not hold a shutdown up).
+   */
+  async close(graceMs = Number.POSITIVE_INFINITY): Promise<void> {
+    if (!this.ownsDispatcher) return;
+    let timer: NodeJS.Timeout | undefined;
+    const graceOver = new Promise<'cut'>((resolve) => {
+      if (Number.isFinite(graceMs)) timer = setTimeout(() => resolve('cut'), graceMs);
+    });
+    const outcome = await Promise.race([this.dispatcher.close().then(() => 'closed' as const), graceOver]);
+    clearTimeout(timer);
+    if (outcome === 'cut') await this.dispatcher.destroy();
   }
 }
 
@@ -288,6 +320,8 @@ export interface SessionLimits {
   maxConcurrentCalls: number;
   /** Epoch milliseconds after which no call of this request is sent or waited for. */
   deadline?: number;
+  /** Called once per REST call the session makes: the request's REST call count, for its log line. */
+  onCall?: () => void;
 }
 
 export class RestSession {
@@ -343,6 +377,7 @@ export class RestSession {
 
   /** A download streamed through as it arrives (see RestClient.stream). */
   stream(path: string, query?: RestParams, method: 'GET' | 'HEAD' = 'GET'): Promise<RestStream> {
+    this.limits.onCall?.();
     return this.client.stream({ method, path, query, credential: this.credential, requestId: this.requestId });
   }
 
@@ -358,6 +393,7 @@ export class RestSession {
   /** Every call of the session passes here: at most `maxConcurrentCalls` at once, within the deadline. */
   private async send<T>(request: RestRequest): Promise<RestResponse<T>> {
     await this.acquire();
+    this.limits.onCall?.();
     try {
       return await this.client.request<T>({ ...request, deadline: this.limits.deadline });
     } finally {

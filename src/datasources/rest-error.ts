@@ -1,4 +1,4 @@
-import { redact, redactDeep } from '../redact.js';
+import { redact, scrubDeep } from '../redact.js';
 
 /** Why a REST call failed, before it has a status: the transport's own failures. */
 export type TransportFailure = 'timeout' | 'connection' | 'malformed-body' | 'circuit-open' | 'deadline';
@@ -15,6 +15,26 @@ export interface RestErrorDetails {
   requestId?: string | undefined;
   retryAfterSeconds?: number | undefined;
   cause?: unknown;
+  /** What must not leave the gateway beyond GitLab-looking tokens, which are always scrubbed. */
+  confidential?: Confidential | undefined;
+}
+
+/**
+ * Text an upstream may echo back that the caller must not see in an error: the caller's own
+ * credential in any format (an OAuth token or a legacy token has no GitLab prefix), and the
+ * upstream's own URL (a 301's "moved permanently to https://gitlab.internal/api/v4/projects/81").
+ */
+export interface Confidential {
+  /** Replaced with `[REDACTED]` wherever they appear. */
+  secrets: ReadonlyArray<string>;
+  /** Cut from text, longest first, so that what follows them reads as a REST path (`/projects/81`). */
+  upstreamPrefixes: ReadonlyArray<string>;
+}
+
+function scrubber(confidential: Confidential | undefined): (text: string) => string {
+  if (!confidential) return (text) => redact(text);
+  const prefixes = confidential.upstreamPrefixes.filter((prefix) => prefix !== '').sort((a, b) => b.length - a.length);
+  return (text) => redact(prefixes.reduce((result, prefix) => result.split(prefix).join(''), text), confidential.secrets);
 }
 
 /**
@@ -40,22 +60,24 @@ export class RestError extends Error {
   readonly body: unknown;
 
   constructor(details: RestErrorDetails) {
-    const body = redactDeep(details.body);
+    const scrub = scrubber(details.confidential);
+    const body = scrubDeep(details.body, scrub);
     const fields = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
     const restMessage = fields['message'] ?? (typeof body === 'string' && body.trim() ? body.trim().slice(0, 500) : undefined);
     const restError = typeof fields['error'] === 'string' ? fields['error'] : undefined;
     const summary = RestError.summarise(details, restMessage, restError);
-    super(redact(`${details.method} ${details.path} ${summary}`), { cause: details.cause });
+    super(scrub(`${details.method} ${details.path} ${summary}`), { cause: details.cause });
     this.name = 'RestError';
     this.method = details.method;
-    this.path = redact(details.path);
+    this.path = scrub(details.path);
     this.status = details.status;
     this.failure = details.failure;
     this.restMessage = restMessage;
     this.restError = restError;
     this.errorDescription = typeof fields['error_description'] === 'string' ? fields['error_description'] : undefined;
     this.errorCode = typeof fields['error_code'] === 'string' ? fields['error_code'] : undefined;
-    this.requestId = details.requestId;
+    // The request id is the upstream's X-Request-Id header: text it chose, so scrubbed as well.
+    this.requestId = details.requestId === undefined ? undefined : scrub(details.requestId);
     this.retryAfterSeconds = details.retryAfterSeconds;
     this.body = body;
   }

@@ -11,6 +11,9 @@ function nestedQuery(depth: number): string {
   return `{ group(fullPath: "gitlab-org/frontend") { ${'parent { '.repeat(depth - 2)}id${' }'.repeat(depth - 2)} } }`;
 }
 
+/** A runner page with a detail field of each runner (one GET /runners/:id each) and the caller: at most 102 REST calls. */
+const EXPENSIVE = '{ currentUser { username } runners(first: 100) { nodes { id tagList } } }';
+
 describe('limits on the shape of operations', () => {
   const harness = gatewayOverSimulator({ maxSubscriptionsPerConnection: 2, runnerPollIntervalMs: 60_000 });
 
@@ -56,6 +59,32 @@ describe('limits on the shape of operations', () => {
     expect(result.errors?.[0]?.message).toMatch(/contains more th.t 5000 tokens/);
   });
 
+  it('refuses an operation that may need more than 100 REST calls, saying its estimate, before any REST call', async () => {
+    // 1 list + up to 100 runner details (tagList) + the current user: 102 at most.
+    const response = await fetch(harness.gateway.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'private-token': DEMO_TOKENS.maintainer },
+      body: JSON.stringify({ query: EXPENSIVE }),
+    });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { errors: Array<{ message: string; extensions: Record<string, unknown> }> };
+    expect(body.errors[0]?.extensions).toEqual({ code: 'LIMIT_EXCEEDED', limit: 'cost', estimate: 102, maxRestCalls: 100 });
+    expect(body.errors[0]?.message).toMatch(/up to 102 REST calls; at most 100/);
+    expect(restCalls(harness.simulator)).toEqual([]);
+    // The same page without the detail field is one call.
+    expect((await harness.gateway.query('{ runners(first: 100) { nodes { id status } } }', {}, DEMO_TOKENS.maintainer)).errors).toBeUndefined();
+  });
+
+  it('refuses batched HTTP requests, which are off unless enabled', async () => {
+    const response = await fetch(harness.gateway.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([{ query: '{ __typename }' }, { query: '{ __typename }' }]),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ errors: [{ message: expect.stringMatching(/Batched requests .* are off/) as unknown, extensions: { code: 'BAD_REQUEST' } }] });
+  });
+
   it('applies the same limits over WebSocket, and caps the operations of one connection', async () => {
     const client = createClient({ url: harness.gateway.wsUrl, webSocketImpl: WebSocket, retryAttempts: 0, connectionParams: { 'PRIVATE-TOKEN': DEMO_TOKENS.admin } });
     const firstError = (query: string) =>
@@ -64,6 +93,12 @@ describe('limits on the shape of operations', () => {
       });
     try {
       expect(JSON.stringify(await firstError(nestedQuery(21)))).toContain('LIMIT_EXCEEDED');
+      harness.simulator.resetRequests();
+      const costly = JSON.stringify(await firstError(EXPENSIVE));
+      expect(costly).toContain('"limit":"cost"');
+      expect(costly).toContain('"estimate":102');
+      // The client reconnects lazily, so the only call is the new connection's credential check.
+      expect(restCalls(harness.simulator).filter((call) => call !== 'GET /user')).toEqual([]);
       const watch = (id: number) => client.subscribe({ query: `subscription { ciRunnerStatusUpdated(runnerId: "gid://gitlab/Ci::Runner/${id}") { status } }` }, { next: () => {}, error: () => {}, complete: () => {} });
       const stops = [watch(1), watch(2)];
       // Exactly the cap: both are taken.
@@ -74,5 +109,29 @@ describe('limits on the shape of operations', () => {
     } finally {
       await client.dispose();
     }
+  });
+});
+
+describe('limits raised by settings', () => {
+  const harness = gatewayOverSimulator({ limits: { maxRestCalls: 102 }, allowBatchedHttpRequests: true });
+
+  it('admits an operation within a raised REST-call limit, and its calls stay within the estimate', async () => {
+    const result = await harness.gateway.query<{ runners: { nodes: unknown[] } }>(EXPENSIVE, {}, DEMO_TOKENS.maintainer);
+    expect(result.errors).toBeUndefined();
+    const runners = result.data!.runners.nodes.length;
+    expect(runners).toBeGreaterThan(0);
+    expect(restCalls(harness.simulator)).toHaveLength(2 + runners);
+  });
+
+  it('answers batched HTTP requests when they are enabled, each operation held to the limits', async () => {
+    const response = await fetch(harness.gateway.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'private-token': DEMO_TOKENS.maintainer },
+      body: JSON.stringify([{ query: '{ currentUser { username } }' }, { query: `{ a: currentUser { id } ${EXPENSIVE.slice(1)}` }]),
+    });
+    // Apollo answers a batch with the status of its worst operation: 400 for the refused one.
+    const [first, second] = (await response.json()) as Array<{ data?: unknown; errors?: Array<{ extensions: Record<string, unknown> }> }>;
+    expect(first).toEqual({ data: { currentUser: { username: 'maintainer' } } });
+    expect(second?.errors?.[0]?.extensions).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'cost', estimate: 103 });
   });
 });

@@ -28,7 +28,8 @@ interface Connection<T> {
 const gid = (id: number) => `gid://gitlab/Ci::Runner/${id}`;
 
 describe('runners over real HTTP', () => {
-  const harness = gatewayOverSimulator();
+  // The caller-isolation test lists 100 runners with a detail field (estimate 102, above the default limit).
+  const harness = gatewayOverSimulator({ limits: { maxRestCalls: 200 } });
 
   describe('a nested query', () => {
     it('answers runners -> projects and runners -> jobs -> commit with one REST call per distinct resource', async () => {

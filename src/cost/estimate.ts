@@ -1,0 +1,290 @@
+import {
+  getArgumentValues,
+  getNamedType,
+  getNullableType,
+  getOperationAST,
+  getVariableValues,
+  isAbstractType,
+  isListType,
+  isObjectType,
+  Kind,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLField,
+  type GraphQLNamedType,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+  type SelectionSetNode,
+} from 'graphql';
+import { FULL_RECORD_LOADERS } from '../resolvers/full-records.js';
+import { resolvers } from '../resolvers/index.js';
+import { buildSchemaFromFiles } from '../schema/sdl.js';
+import { FIELD_COSTS, UNBOUNDED_ARRAY_ITEMS, type Count, type FieldArgs, type FieldCost } from './field-costs.js';
+import { ID_ONLY, type RecordShape } from './shapes.js';
+import { windowCost } from './window-cost.js';
+
+/**
+ * An upper bound of the REST calls one operation may make, worked out from the document, its
+ * variables and the page sizes it asks for, before anything runs.
+ *
+ * How it stays an upper bound by construction:
+ * - A field with a resolver of its own that can reach the REST session (it takes the context) and
+ *   no reviewed entry in FIELD_COSTS costs one call per parent, or a whole connection window when
+ *   it returns a connection; a test fails until such a resolver is reviewed.
+ * - A field without a resolver of its own reads its REST key from the parent record; on the types
+ *   whose embedded records fetch their full record for a missing key (FULL_RECORD_LOADERS), that is
+ *   a call unless the parent's form (shapes.ts) is known to carry the key.
+ * - Lists multiply what their items cost by the most items they can hold: a connection's window
+ *   (first/last, or the default page size), a reviewed bound, or UNBOUNDED_ARRAY_ITEMS.
+ * - Nothing is taken off for what DataLoader saves across parents (REST has no multi-get, so a
+ *   batch is one call per key): only the reads of one parent through one loader share a call, and
+ *   only with batching on. Fragments and @skip/@include are counted as if every branch ran.
+ * Not counted: retries of a failed read (transport, bounded by the retry setting), and calls a
+ * subscription's poller makes after its first poll. Mutations are counted like queries, each field
+ * once; a subscription costs its first poll and what one event's selection costs.
+ */
+export interface CostEstimateOptions {
+  /** Whether the gateway's loaders batch and cache within a request (GatewayOptions.batching). */
+  batching: boolean;
+}
+
+export interface OperationToEstimate {
+  document: DocumentNode;
+  operationName?: string | null | undefined;
+  variables?: Readonly<Record<string, unknown>> | null | undefined;
+}
+
+interface Walk {
+  schema: GraphQLSchema;
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>;
+  variables: Record<string, unknown>;
+  batching: boolean;
+}
+
+/** The loader a field's reads go through when its entry names none: the parent type's own. */
+const OWN_LOADER = '';
+const FULL_RECORD_TYPES: ReadonlySet<string> = new Set(Object.keys(FULL_RECORD_LOADERS));
+
+export function estimateRestCalls(schema: GraphQLSchema, operation: OperationToEstimate, options: CostEstimateOptions): number {
+  const definition = getOperationAST(operation.document, operation.operationName);
+  if (!definition) return 0;
+  const coerced = getVariableValues(schema, definition.variableDefinitions ?? [], operation.variables ?? {});
+  // Variables that do not coerce stop the operation before any resolver runs.
+  if (coerced.errors) return 0;
+  const root = schema.getRootType(definition.operation);
+  if (!root) return 0;
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const node of operation.document.definitions) {
+    if (node.kind === Kind.FRAGMENT_DEFINITION) fragments.set(node.name.value, node);
+  }
+  return objectCost({ schema, fragments, variables: coerced.coerced, batching: options.batching }, root, [definition.selectionSet], ID_ONLY);
+}
+
+/** The fields a selection asks of one object type, fragments expanded (each fragment once per path). */
+function collectFields(walk: Walk, type: GraphQLObjectType, selectionSets: readonly SelectionSetNode[]): FieldNode[] {
+  const fields: FieldNode[] = [];
+  const visit = (selectionSet: SelectionSetNode, visiting: ReadonlySet<string>): void => {
+    for (const selection of selectionSet.selections) {
+      if (selection.kind === Kind.FIELD) fields.push(selection);
+      else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        if (appliesTo(walk, selection.typeCondition?.name.value, type)) visit(selection.selectionSet, visiting);
+      } else {
+        const name = selection.name.value;
+        const fragment = walk.fragments.get(name);
+        if (fragment && !visiting.has(name) && appliesTo(walk, fragment.typeCondition.name.value, type)) {
+          visit(fragment.selectionSet, new Set([...visiting, name]));
+        }
+      }
+    }
+  };
+  for (const selectionSet of selectionSets) visit(selectionSet, new Set());
+  return fields;
+}
+
+function appliesTo(walk: Walk, condition: string | undefined, type: GraphQLObjectType): boolean {
+  if (condition === undefined || condition === type.name) return true;
+  const conditionType = walk.schema.getType(condition);
+  return conditionType !== undefined && isAbstractType(conditionType) && walk.schema.isSubType(conditionType, type);
+}
+
+/** What the fields of one object of `type`, in the form `shape`, cost: their own calls, their children, and full-record reads. */
+function objectCost(walk: Walk, type: GraphQLObjectType, selectionSets: readonly SelectionSetNode[], shape: RecordShape): number {
+  let total = 0;
+  // Keys each loader is asked for on this object: reads through one loader share its record.
+  const reads = new Map<string, string[]>();
+  for (const node of collectFields(walk, type, selectionSets)) {
+    const field = type.getFields()[node.name.value];
+    // Introspection answers from the schema.
+    if (!field || node.name.value.startsWith('__')) continue;
+    const cost = cachedCostOf(type, field);
+    let args: FieldArgs = NO_ARGS;
+    try {
+      if (field.args.length > 0) args = getArgumentValues(field, node, walk.variables);
+    } catch {
+      // Arguments that do not coerce fail the field before its resolver runs.
+      continue;
+    }
+    for (const key of cost.reads ?? []) {
+      const loader = cost.loader ?? OWN_LOADER;
+      reads.set(loader, [...(reads.get(loader) ?? []), key]);
+    }
+    if (cost.unlessParentHas === undefined || !shape.keys.has(cost.unlessParentHas)) total += count(cost.calls, args, 'calls');
+    total += resultCost(walk, field, node, cost, args);
+  }
+  for (const [loader, keys] of reads) total += readsCost(walk, keys, shape, loader === OWN_LOADER);
+  return total;
+}
+
+/**
+ * Reads of missing keys through one loader: with batching, one call for the lot (none when the
+ * record came through the type's own loader, whose cache answers); without, one call each.
+ */
+function readsCost(walk: Walk, keys: readonly string[], shape: RecordShape, ownLoader: boolean): number {
+  if (ownLoader && shape.complete) return 0;
+  const missing = keys.filter((key) => !shape.keys.has(key)).length;
+  if (!walk.batching) return missing;
+  if (ownLoader && shape.cached) return 0;
+  return missing > 0 ? 1 : 0;
+}
+
+/** The cost of what a field returns: each item's own calls and its fields' costs, times the items. */
+function resultCost(walk: Walk, field: GraphQLField<unknown, unknown>, node: FieldNode, cost: FieldCost, args: FieldArgs): number {
+  const named = getNamedType(field.type);
+  const connection = isObjectType(named) && isConnection(named);
+  const items = count(cost.items ?? (connection ? 'window' : isListType(getNullableType(field.type)) ? UNBOUNDED_ARRAY_ITEMS : 1), args, 'items');
+  const perItem = cost.callsPerItem ?? 0;
+  if (!node.selectionSet || !(isObjectType(named) || isAbstractType(named))) return items * perItem;
+  const shapeFor = (typeName: string): RecordShape => {
+    const returns = cost.returns;
+    if (returns === undefined) return ID_ONLY;
+    if (typeof returns === 'function') return returns(args);
+    if ('keys' in returns) return returns as RecordShape;
+    return returns[typeName] ?? ID_ONLY;
+  };
+  if (connection) return connectionCost(walk, named, [node.selectionSet], items, shapeFor);
+  return items * (perItem + itemCost(walk, named, [node.selectionSet], shapeFor));
+}
+
+/** What one returned object costs; one of an interface or union is one of its types, and the dearest counts. */
+function itemCost(walk: Walk, type: GraphQLNamedType, selectionSets: readonly SelectionSetNode[], shapeFor: (typeName: string) => RecordShape): number {
+  const types = isObjectType(type) ? [type] : isAbstractType(type) ? walk.schema.getPossibleTypes(type) : [];
+  return Math.max(0, ...types.map((candidate) => objectCost(walk, candidate, selectionSets, shapeFor(candidate.name))));
+}
+
+/** A Relay connection: `nodes` and each edge's `node` are the items; `count`, `pageInfo` and cursors cost nothing. */
+function connectionCost(
+  walk: Walk,
+  connection: GraphQLObjectType,
+  selectionSets: readonly SelectionSetNode[],
+  items: number,
+  shapeFor: (typeName: string) => RecordShape,
+): number {
+  let total = 0;
+  const node = (fieldType: GraphQLField<unknown, unknown>['type'], sets: readonly SelectionSetNode[]) => itemCost(walk, getNamedType(fieldType), sets, shapeFor);
+  for (const field of collectFields(walk, connection, selectionSets)) {
+    if (!field.selectionSet) continue;
+    if (field.name.value === 'nodes') total += items * node(connection.getFields()['nodes']!.type, [field.selectionSet]);
+    if (field.name.value === 'edges') {
+      const edge = getNamedType(connection.getFields()['edges']!.type) as GraphQLObjectType;
+      for (const edgeField of collectFields(walk, edge, [field.selectionSet])) {
+        if (edgeField.name.value === 'node' && edgeField.selectionSet) total += items * node(edge.getFields()['node']!.type, [edgeField.selectionSet]);
+      }
+    }
+  }
+  return total;
+}
+
+const connections = new WeakMap<GraphQLObjectType, boolean>();
+
+/** Every `XConnection` of the schema: `nodes`, and `edges` of `node`s (connections/connection.ts). */
+function isConnection(type: GraphQLObjectType): boolean {
+  let known = connections.get(type);
+  if (known === undefined) connections.set(type, (known = hasConnectionFields(type)));
+  return known;
+}
+
+function hasConnectionFields(type: GraphQLObjectType): boolean {
+  const fields = type.getFields();
+  if (!type.name.endsWith('Connection') || !fields['nodes'] || !fields['edges']) return false;
+  const edge = getNamedType(fields['edges'].type);
+  return isObjectType(edge) && edge.getFields()['node'] !== undefined;
+}
+
+function count(value: Count | undefined, args: FieldArgs, what: 'calls' | 'items'): number {
+  if (value === undefined) return 0;
+  if (value === 'window') return windowCost(args)[what];
+  return typeof value === 'number' ? value : value(args);
+}
+
+const NO_ARGS: FieldArgs = {};
+// Field objects belong to one schema and live as long as it: what each costs is worked out once.
+const costs = new WeakMap<GraphQLField<unknown, unknown>, FieldCost>();
+
+function cachedCostOf(type: GraphQLObjectType, field: GraphQLField<unknown, unknown>): FieldCost {
+  let cost = costs.get(field);
+  if (cost === undefined) costs.set(field, (cost = costOf(type, field)));
+  return cost;
+}
+
+/**
+ * The reviewed cost of a field, or the conservative default: a resolver that takes the context may
+ * make a call (a window of calls for a connection); a field without a resolver of its own reads its
+ * REST key, which on the full-record types may fetch the full record.
+ */
+export function costOf(type: GraphQLObjectType, field: GraphQLField<unknown, unknown>): FieldCost {
+  // A field an embedder added (GatewayOptions.extend) has a resolver the estimate cannot see into.
+  if (!isGatewayField(type.name, field.name)) return mayCall(field);
+  const reviewed = FIELD_COSTS[`${type.name}.${field.name}`];
+  const resolver = ownResolver(type.name, field.name);
+  if (resolver !== undefined) return reviewed ?? (mayCallRest(resolver) ? mayCall(field) : {});
+  // The REST reading of record-fields.ts; a reviewed entry adds what the record holds.
+  const reading: FieldCost = FULL_RECORD_TYPES.has(type.name) ? { reads: [snakeCase(field.name)] } : {};
+  return { ...reading, ...reviewed };
+}
+
+/** A call per parent, or a whole window for a connection. */
+function mayCall(field: GraphQLField<unknown, unknown>): FieldCost {
+  return returnsConnection(field) ? { calls: 'window', items: 'window' } : { calls: 1 };
+}
+
+let gatewayFields: ReadonlySet<string> | undefined;
+
+/** Whether `Type.field` is in the gateway's own SDL (schema/), as opposed to an embedder's extension. */
+function isGatewayField(typeName: string, fieldName: string): boolean {
+  if (!gatewayFields) {
+    const names = new Set<string>();
+    for (const type of Object.values(buildSchemaFromFiles().getTypeMap())) {
+      if (isObjectType(type)) for (const name of Object.keys(type.getFields())) names.add(`${type.name}.${name}`);
+    }
+    gatewayFields = names;
+  }
+  return gatewayFields.has(`${typeName}.${fieldName}`);
+}
+
+function returnsConnection(field: GraphQLField<unknown, unknown>): boolean {
+  const named = getNamedType(field.type);
+  return isObjectType(named) && isConnection(named);
+}
+
+/** The gateway's own resolver of a field (a function, or a subscription's `subscribe`), if it has one. */
+export function ownResolver(typeName: string, fieldName: string): ((...args: never[]) => unknown) | undefined {
+  const typeResolvers = (resolvers as Record<string, unknown>)[typeName];
+  if (!typeResolvers || typeof typeResolvers !== 'object') return undefined;
+  const resolver = (typeResolvers as Record<string, unknown>)[fieldName];
+  if (typeof resolver === 'function') return resolver as (...args: never[]) => unknown;
+  const subscribe = (resolver as { subscribe?: unknown } | undefined)?.subscribe;
+  return typeof subscribe === 'function' ? (subscribe as (...args: never[]) => unknown) : undefined;
+}
+
+/**
+ * Whether a resolver can reach REST: only through the context, its third parameter. One declared
+ * with fewer parameters (`(parent) => ...`, `(parent, args) => ...`) answers from what it is given.
+ */
+export function mayCallRest(resolver: (...args: never[]) => unknown): boolean {
+  return resolver.length >= 3;
+}
+
+function snakeCase(name: string): string {
+  return name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+}

@@ -1,0 +1,323 @@
+import {
+  BOARD,
+  COMMIT_CHANGED,
+  COMMIT_LISTED,
+  COMMIT_LISTED_WITH_STATS,
+  COMMIT_LOADED,
+  COMMIT_OF_JOB,
+  COMMIT_OF_SUBMODULE,
+  GROUP_LOADED,
+  GROUP_OF_NAMESPACE,
+  GROUP_OF_SHARE,
+  GROUP_RECORD,
+  ID_ONLY,
+  ISSUE_OF_TODO,
+  ISSUE_RECORD,
+  PROJECT_IN_GROUP_DETAIL,
+  PROJECT_LOADED,
+  PROJECT_OF_BOARD,
+  PROJECT_OF_JOB,
+  PROJECT_REFERENCE,
+  RUNNER_DETAIL,
+  RUNNER_LOADED,
+  RUNNER_SUMMARY,
+  USER_AUTHOR,
+  USER_FULL,
+  USER_LOADED,
+  USER_SUMMARY,
+  WIKI_PAGE,
+  WIKI_PAGE_LISTED,
+  type RecordShape,
+} from './shapes.js';
+
+export type FieldArgs = Readonly<Record<string, unknown>>;
+
+/** A count of REST calls or items: fixed, from the arguments, or that of the field's connection window. */
+export type Count = number | 'window' | ((args: FieldArgs) => number);
+
+/**
+ * What resolving one field costs, per parent object. Reviewed against its resolver (the comment on
+ * each entry says what the resolver does); test/cost/field-costs.test.ts fails when a resolver that
+ * can reach the REST session has no entry here, or when a field returning records whose form
+ * matters has none.
+ */
+export interface FieldCost {
+  /** REST calls the resolver itself makes. */
+  calls?: Count;
+  /** The calls are made only when the parent record lacks this key (otherwise it answers from it). */
+  unlessParentHas?: string;
+  /**
+   * Keys of the parent the resolver reads, fetching a fuller record through a loader when the
+   * parent lacks one. Reads of one parent through one loader share a single call with batching on.
+   */
+  reads?: readonly string[];
+  /** The loader those reads go through; default the parent type's own full-record loader. */
+  loader?: string;
+  /** Most items of a list or connection result. */
+  items?: Count;
+  /** REST calls per item of the result (a list of look-ups). */
+  callsPerItem?: number;
+  /** The form of the records the field returns: what their own fields may cost. */
+  returns?: RecordShape | ((args: FieldArgs) => RecordShape) | Readonly<Record<string, RecordShape>>;
+}
+
+/**
+ * How many items a REST array holds that is neither paginated nor bounded by REST (a commit's
+ * parents, a deploy key's projects): REST's default page size. This is the estimate's one
+ * assumption rather than a bound; the per-request cap on concurrent REST calls and the request
+ * deadline still hold an operation that meets a longer array.
+ */
+export const UNBOUNDED_ARRAY_ITEMS = 20;
+/** GitLab's limit on the assignees of an issue (Issuable::MAX_NUMBER_OF_ASSIGNEES_OR_REVIEWERS). */
+const MAX_ASSIGNEES = 200;
+/** rest-v4-api.md "Limits": projects embedded in a group's detail. */
+const MAX_EMBEDDED_PROJECTS = 100;
+/** `nodes(ids:)` takes at most 100 IDs (resolvers/node.ts). */
+const MAX_NODE_IDS = 100;
+
+/** A paginated REST list as a connection: the window's pages, its items. */
+const restList = (returns?: RecordShape | ((args: FieldArgs) => RecordShape)): FieldCost => ({ calls: 'window', items: 'window', ...(returns ? { returns } : {}) });
+/** One REST call (a single read or a write). */
+const oneCall = (returns?: FieldCost['returns']): FieldCost => ({ calls: 1, ...(returns ? { returns } : {}) });
+/** A field that only points at an embedded record: no call of its own. */
+const embedded = (returns: RecordShape): FieldCost => ({ returns });
+
+const NODE_SHAPES: Readonly<Record<string, RecordShape>> = {
+  CiRunner: RUNNER_LOADED,
+  Project: PROJECT_LOADED,
+  Group: GROUP_LOADED,
+  User: USER_LOADED,
+  // GET /issues/:id answers a whole record (with `_links`).
+  Issue: ISSUE_RECORD,
+};
+
+const idsOf = (args: FieldArgs) => Math.min(Array.isArray(args['ids']) ? args['ids'].length : 0, MAX_NODE_IDS);
+
+const queries: Record<string, FieldCost> = {
+  // A loader read per ID (node.ts).
+  'Query.node': oneCall(NODE_SHAPES),
+  'Query.nodes': { items: idsOf, callsPerItem: 1, returns: NODE_SHAPES },
+  // GET /user, primed into the user loader.
+  'Query.currentUser': oneCall(USER_LOADED),
+  'Query.runner': oneCall(RUNNER_LOADED),
+  'Query.runners': restList(RUNNER_SUMMARY),
+  'Query.allRunners': restList(RUNNER_SUMMARY),
+  'Query.ciJobRouterDiscovery': oneCall(),
+  'Query.project': oneCall(PROJECT_LOADED),
+  'Query.group': oneCall(GROUP_LOADED),
+  'Query.groups': restList(GROUP_RECORD),
+  'Query.snippetRepositoryStorageMoves': restList(),
+  'Query.snippetRepositoryStorageMove': oneCall(),
+  'Query.key': oneCall(),
+  'Query.keyByFingerprint': oneCall(),
+  'Query.issues': restList(ISSUE_RECORD),
+  'Query.issue': oneCall(ISSUE_RECORD),
+  // The first poll of the runner (shared when others watch it); events carry GET /runners/:id records.
+  'Subscription.ciRunnerStatusUpdated': oneCall(RUNNER_DETAIL),
+};
+
+/** Every mutation is one REST write unless its entry says otherwise. */
+const mutations: Record<string, FieldCost> = {
+  'Mutation.runnerUpdate': oneCall(),
+  'Mutation.runnerDelete': oneCall(),
+  'Mutation.runnerRegister': oneCall(),
+  'Mutation.runnerUnregister': oneCall(),
+  'Mutation.runnerVerify': oneCall(),
+  'Mutation.runnerResetAuthenticationToken': oneCall(),
+  'Mutation.runnerAssignToProject': oneCall(),
+  'Mutation.runnerUnassignFromProject': oneCall(),
+  'Mutation.groupCreate': oneCall(),
+  // By full path it looks the group up first (PUT takes the numeric id only).
+  'Mutation.groupUpdate': { calls: (args) => ((args['input'] as { fullPath?: unknown } | undefined)?.fullPath ? 2 : 1) },
+  // When REST answers with the group instead of the project, the project is looked up at its new path.
+  'Mutation.projectTransfer': { calls: 2 },
+  'Mutation.invitationCreate': oneCall(),
+  'Mutation.invitationUpdate': oneCall(),
+  'Mutation.invitationDelete': oneCall(),
+  'Mutation.wikiPageCreate': oneCall(),
+  'Mutation.wikiPageUpdate': oneCall(),
+  'Mutation.wikiPageDelete': oneCall(),
+  'Mutation.wikiAttachmentUpload': oneCall(),
+  'Mutation.snippetRepositoryStorageMoveCreate': oneCall(),
+  'Mutation.snippetRepositoryStorageMoveScheduleAll': oneCall(),
+  'Mutation.jobArtifactsKeep': oneCall(),
+  'Mutation.jobArtifactsDestroy': oneCall(),
+  'Mutation.todoCreate': oneCall(),
+  'Mutation.issueTimeEstimateSet': oneCall(),
+  'Mutation.issueTimeEstimateReset': oneCall(),
+  'Mutation.issueSpentTimeAdd': oneCall(),
+  'Mutation.issueSpentTimeReset': oneCall(),
+  'Mutation.promoteToEpic': oneCall(),
+  'Mutation.metricImageUpload': oneCall(),
+  'Mutation.metricImageDelete': oneCall(),
+  'Mutation.createBoard': oneCall(),
+  'Mutation.updateBoard': oneCall(),
+  'Mutation.destroyBoard': oneCall(),
+  'Mutation.boardListCreate': oneCall(),
+  'Mutation.updateBoardList': oneCall(),
+  'Mutation.destroyBoardList': oneCall(),
+  'Mutation.commitCreate': oneCall(),
+  'Mutation.commitCherryPick': oneCall(),
+  'Mutation.commitRevert': oneCall(),
+  'Mutation.commitStatusCreate': oneCall(),
+  'Mutation.commitCommentCreate': oneCall(),
+  'Mutation.submoduleUpdate': oneCall(),
+  'Mutation.managedPersonalAccessTokenRotate': oneCall(),
+  'Mutation.managedResourceAccessTokenRotate': oneCall(),
+  // What the payloads hold.
+  'RunnerUpdatePayload.runner': embedded(RUNNER_LOADED),
+  'RunnerAssignToProjectPayload.runner': embedded(RUNNER_SUMMARY),
+  'GroupCreatePayload.group': embedded(GROUP_LOADED),
+  'GroupUpdatePayload.group': embedded(GROUP_LOADED),
+  'ProjectTransferPayload.project': embedded(PROJECT_LOADED),
+  'ProjectTransferPayload.group': embedded(GROUP_OF_NAMESPACE),
+  'CommitCreatePayload.commit': embedded(COMMIT_LOADED),
+  'CommitCherryPickPayload.commit': embedded(COMMIT_CHANGED),
+  'CommitRevertPayload.commit': embedded(COMMIT_CHANGED),
+  'SubmoduleUpdatePayload.commit': embedded(COMMIT_OF_SUBMODULE),
+  'CreateBoardPayload.board': embedded(BOARD),
+  'UpdateBoardPayload.board': embedded(BOARD),
+  'WikiPageCreatePayload.wikiPage': embedded(WIKI_PAGE),
+  'WikiPageUpdatePayload.wikiPage': embedded(WIKI_PAGE),
+};
+
+const runners: Record<string, FieldCost> = {
+  // The detail record's `projects`, windowed in the gateway.
+  'CiRunner.projects': { reads: ['projects'], items: 'window', returns: PROJECT_REFERENCE },
+  'CiRunner.jobs': restList(),
+  'CiRunner.managers': restList(),
+  'CiJob.runner': embedded(RUNNER_SUMMARY),
+  'CiJob.user': embedded(USER_SUMMARY),
+  'CiJob.project': embedded(PROJECT_OF_JOB),
+  'CiJob.commit': embedded(COMMIT_OF_JOB),
+};
+
+const projects: Record<string, FieldCost> = {
+  'Project.fullPath': { reads: ['path_with_namespace'] },
+  'Project.group': { reads: ['namespace'], returns: GROUP_OF_NAMESPACE },
+  'Project.runners': restList(RUNNER_SUMMARY),
+  // The project's `creator_id`, then the user loader.
+  'Project.creator': { reads: ['creator_id'], calls: 1, returns: USER_LOADED },
+  'Project.owner': embedded(USER_SUMMARY),
+  'Project.links': { reads: ['_links'] },
+  'Project.invitations': restList(),
+  // The whole list in one call, windowed in the gateway.
+  'Project.wikiPages': { calls: 1, items: 'window', returns: (args) => (args['withContent'] === true ? WIKI_PAGE : WIKI_PAGE_LISTED) },
+  'Project.wikiPage': oneCall(WIKI_PAGE),
+  'Project.issues': restList(ISSUE_RECORD),
+  'Project.issue': oneCall(ISSUE_RECORD),
+  'Project.boards': restList(BOARD),
+  'Project.board': oneCall(BOARD),
+  'WikiPage.content': { calls: 1, unlessParentHas: 'content' },
+  'Snippet.project': oneCall(PROJECT_LOADED),
+  'DeployKeysProject.project': oneCall(PROJECT_LOADED),
+  'SshKey.user': embedded(USER_FULL),
+  'SshKey.deployKeysProjects': { items: UNBOUNDED_ARRAY_ITEMS },
+  'CiJobArtifactsDownload.textFile': oneCall(),
+};
+
+const groups: Record<string, FieldCost> = {
+  'Group.fullPath': { reads: ['full_path'] },
+  'Group.shareWithGroupLock': { reads: ['share_with_group_lock'] },
+  'Group.requireTwoFactorAuthentication': { reads: ['require_two_factor_authentication'] },
+  'Group.autoDevopsEnabled': { reads: ['auto_devops_enabled'] },
+  'Group.emailsDisabled': { reads: ['emails_disabled'] },
+  'Group.mentionsDisabled': { reads: ['mentions_disabled'] },
+  'Group.lfsEnabled': { reads: ['lfs_enabled'] },
+  'Group.requestAccessEnabled': { reads: ['request_access_enabled'] },
+  'Group.membershipLock': { reads: ['membership_lock'] },
+  'Group.preventForkingOutsideGroup': { reads: ['prevent_forking_outside_group'] },
+  // `parent_id`, then the group loader.
+  'Group.parent': { reads: ['parent_id'], calls: 1, returns: GROUP_LOADED },
+  // Built from `file_template_project_id` alone.
+  'Group.fileTemplateProject': { reads: ['file_template_project_id'], returns: ID_ONLY },
+  // The group detail `?with_custom_attributes=true`, unless a list record carries them.
+  'Group.customAttributes': { calls: 1, unlessParentHas: 'custom_attributes' },
+  // Both read the group detail `?with_projects=true`, one loader for the two.
+  'Group.embeddedProjects': { reads: ['projects'], loader: 'groupWithProjects', items: MAX_EMBEDDED_PROJECTS, returns: PROJECT_IN_GROUP_DETAIL },
+  'Group.embeddedSharedProjects': { reads: ['shared_projects'], loader: 'groupWithProjects', items: MAX_EMBEDDED_PROJECTS, returns: PROJECT_IN_GROUP_DETAIL },
+  'Group.subgroups': restList(GROUP_RECORD),
+  'Group.descendantGroups': restList(GROUP_RECORD),
+  'Group.projects': restList(PROJECT_LOADED),
+  'Group.sharedProjects': restList(PROJECT_LOADED),
+  'Group.runners': restList(RUNNER_SUMMARY),
+  'Group.invitations': restList(),
+  'Group.issues': restList(ISSUE_RECORD),
+  'Group.managedPersonalAccessTokens': restList(),
+  'Group.managedResourceAccessTokens': restList(),
+  'Group.managedSshKeys': restList(),
+  'SharedWithGroup.group': embedded(GROUP_OF_SHARE),
+  // The owner of a token or key: the user loader.
+  'PersonalAccessToken.user': oneCall(USER_LOADED),
+  'ResourceAccessToken.user': oneCall(USER_LOADED),
+  'EnterpriseUserSshKey.user': oneCall(USER_LOADED),
+  'ResourceAccessToken.group': embedded(ID_ONLY),
+  'ResourceAccessToken.project': embedded(ID_ONLY),
+};
+
+const issues: Record<string, FieldCost> = {
+  'Issue.project': embedded(ID_ONLY),
+  'Issue.author': embedded(USER_SUMMARY),
+  'Issue.assignee': embedded(USER_SUMMARY),
+  'Issue.closedBy': embedded(USER_SUMMARY),
+  'Issue.assignees': { reads: ['assignees'], items: MAX_ASSIGNEES, returns: USER_SUMMARY },
+  'Issue.labels': { reads: ['labels'], items: UNBOUNDED_ARRAY_ITEMS },
+  'Issue.movedToId': { reads: ['moved_to_id'] },
+  'Issue.links': { reads: ['_links'] },
+  'Issue.epicIid': { reads: ['epic_iid'] },
+  // `GET .../time_stats` unless the record has them.
+  'Issue.timeStats': { calls: 1, unlessParentHas: 'time_stats' },
+  // Through the issue loader: list records lack it.
+  'Issue.subscribed': oneCall(),
+  'Issue.relatedMergeRequests': restList(),
+  'Issue.closedByMergeRequests': restList(),
+  'Issue.participants': restList(USER_SUMMARY),
+  'Issue.userAgentDetail': oneCall(),
+  // Its `issue_type`; the images only for incidents.
+  'Issue.metricImages': { reads: ['issue_type'], calls: 1, items: UNBOUNDED_ARRAY_ITEMS },
+  'MergeRequest.project': embedded(ID_ONLY),
+  'MergeRequest.sourceProject': embedded(ID_ONLY),
+  'MergeRequest.targetProject': embedded(ID_ONLY),
+  'MergeRequest.author': embedded(USER_SUMMARY),
+  'MergeRequest.assignee': embedded(USER_SUMMARY),
+  'MergeRequest.closedBy': embedded(USER_SUMMARY),
+  'MergeRequestPipeline.user': embedded(USER_SUMMARY),
+  'Milestone.project': embedded(ID_ONLY),
+  'Epic.group': embedded(ID_ONLY),
+  'Iteration.group': embedded(ID_ONLY),
+  'Note.author': embedded(USER_AUTHOR),
+  'Todo.author': embedded(USER_SUMMARY),
+  'Todo.project': embedded(PROJECT_REFERENCE),
+  'Todo.target': embedded(ISSUE_OF_TODO),
+  'Board.project': embedded(PROJECT_OF_BOARD),
+  'Board.assignee': embedded(USER_SUMMARY),
+  'BoardList.assignee': embedded(USER_SUMMARY),
+  // From the board record's own `lists` when it has them, else REST's.
+  'Board.lists': { calls: 'window', unlessParentHas: 'lists', items: 'window' },
+  'Board.list': { calls: 1, unlessParentHas: 'lists' },
+};
+
+const commits: Record<string, FieldCost> = {
+  // Asked `with_stats` whenever the selection wants them, unless the query says withStats: false.
+  'Repository.commits': restList((args) => (args['withStats'] === false ? COMMIT_LISTED : COMMIT_LISTED_WITH_STATS)),
+  'Repository.commit': oneCall(COMMIT_LOADED),
+  // The single-commit record's fields, through the commit loader.
+  'Commit.stats': { reads: ['stats'] },
+  'Commit.status': { reads: ['status'] },
+  'Commit.lastPipeline': { reads: ['last_pipeline'] },
+  // One commit look-up per parent.
+  'Commit.parents': { items: UNBOUNDED_ARRAY_ITEMS, callsPerItem: 1, returns: COMMIT_LOADED },
+  'Commit.sequence': oneCall(),
+  'Commit.refs': restList(),
+  'Commit.diffs': restList(),
+  'Commit.comments': restList(),
+  'Commit.discussions': restList(),
+  'Commit.statuses': restList(),
+  'Commit.mergeRequests': restList(),
+  'Commit.signature': oneCall(),
+  'CommitComment.author': embedded(USER_AUTHOR),
+  'CommitStatus.author': embedded(USER_AUTHOR),
+};
+
+/** The reviewed costs, by `Type.field`. */
+export const FIELD_COSTS: Readonly<Record<string, FieldCost>> = { ...queries, ...mutations, ...runners, ...projects, ...groups, ...issues, ...commits };

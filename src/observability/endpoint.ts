@@ -1,0 +1,62 @@
+import { restPathTemplates } from '../datasources/path.js';
+
+/**
+ * Names the REST endpoint of a concrete path, for metric labels: `/projects/gitlab-org%2Fgitlab/issues/7`
+ * is `/projects/:id/issues/:id`. Raw paths would make a label value per project, issue and runner
+ * (unbounded cardinality); endpoint names are as few as the call sites that build paths.
+ *
+ * The names come from the templates restPath was called with (src/datasources/path.ts): restPath
+ * encodes every value into exactly one segment, so a template's literal parts and its count of
+ * segments identify the endpoint. Paths that never went through restPath are code constants
+ * (`/runners/all`, `/user`) and name themselves; a template with more segments appended (an
+ * artifact's file path) is named `<template>/*`; anything else is `other`, never the raw path.
+ */
+
+interface CompiledTemplate {
+  name: string;
+  exact: RegExp;
+  prefix: RegExp;
+  /** Literal characters: with several matches, the most literal template is the right one (`wikis/attachments` over `wikis/:id`). */
+  weight: number;
+}
+
+const VALUE = '[^/]+';
+const LITERAL_PATH = /^(?:\/[a-z_]+)+$/;
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const segmentCount = (path: string) => path.split('/').length;
+
+let compiledFrom = -1;
+let bySegments = new Map<number, CompiledTemplate[]>();
+let all: CompiledTemplate[] = [];
+
+function compile(): void {
+  if (compiledFrom === restPathTemplates.size) return;
+  const templates = [...restPathTemplates].map((strings): CompiledTemplate => {
+    const pattern = strings.map(escape).join(VALUE);
+    return {
+      name: strings.join(':id'),
+      exact: new RegExp(`^${pattern}$`),
+      prefix: new RegExp(`^${pattern}/`),
+      weight: strings.join('').length,
+    };
+  });
+  templates.sort((a, b) => b.weight - a.weight);
+  all = templates;
+  bySegments = new Map();
+  for (const template of templates) {
+    const count = segmentCount(template.name);
+    bySegments.set(count, [...(bySegments.get(count) ?? []), template]);
+  }
+  compiledFrom = restPathTemplates.size;
+}
+
+/** The endpoint name of a REST path (without query string), e.g. `/runners/:id/jobs`. */
+export function endpointOf(path: string): string {
+  compile();
+  const exact = bySegments.get(segmentCount(path))?.find((template) => template.exact.test(path));
+  if (exact) return exact.name;
+  if (LITERAL_PATH.test(path)) return path;
+  const prefix = all.find((template) => template.prefix.test(path));
+  return prefix ? `${prefix.name}/*` : 'other';
+}

@@ -1,0 +1,137 @@
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { RestCallEvent } from '../datasources/rest-client.js';
+import { endpointOf } from './endpoint.js';
+
+/** What the gauges read when Prometheus scrapes: the live counts of the gateway. */
+export interface GaugeSources {
+  activeSubscriptions(): number;
+  activePollers(): number;
+}
+
+/** Distinct operation names kept as label values; later ones are counted as `__other` (names are chosen by clients). */
+const MAX_OPERATION_NAMES = 200;
+
+/** Seconds; GraphQL operations over REST take from a millisecond to the request deadline. */
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+/** Keys per batch; a REST page holds at most 100 records, so a batch rarely exceeds a few hundred. */
+const BATCH_BUCKETS = [1, 2, 5, 10, 20, 50, 100, 200, 500];
+
+/**
+ * The kind of upstream error an exchange was, or undefined for an answer that is no error of the
+ * upstream's (2xx-4xx but 429: a 404 is an answer).
+ */
+export function upstreamErrorKind(event: Pick<RestCallEvent, 'status' | 'failure'>): string | undefined {
+  if (event.failure) return event.failure.replace(/-/g, '_');
+  if (event.status === 429) return 'rate_limited';
+  if (event.status >= 500) return 'server_error';
+  return undefined;
+}
+
+/**
+ * The gateway's Prometheus metrics, in a registry of its own (never prom-client's global one), so
+ * that two gateways in one process keep apart and an embedder decides what else to expose.
+ * Label values are bounded: REST paths become endpoint templates, operation names are capped.
+ */
+export class GatewayMetrics {
+  readonly registry = new Registry();
+  private readonly operationNames = new Set<string>();
+  private readonly operationDuration: Histogram<'operation_name' | 'operation_type'>;
+  private readonly restCalls: Counter<'endpoint' | 'status'>;
+  private readonly restCallDuration: Histogram<'endpoint'>;
+  private readonly upstreamErrors: Counter<'kind'>;
+  private readonly loaderBatchSize: Histogram<'loader'>;
+  private readonly responseCacheLookups: Counter<'result'>;
+
+  constructor(sources: GaugeSources) {
+    const registers = [this.registry];
+    this.operationDuration = new Histogram({
+      name: 'gateway_operation_duration_seconds',
+      help: 'Time to answer a GraphQL query or mutation, by operation name and type.',
+      labelNames: ['operation_name', 'operation_type'],
+      buckets: DURATION_BUCKETS,
+      registers,
+    });
+    this.restCalls = new Counter({
+      name: 'gateway_rest_calls_total',
+      help: 'REST calls to the upstream, by endpoint template and HTTP status (`none`: no answer).',
+      labelNames: ['endpoint', 'status'],
+      registers,
+    });
+    this.restCallDuration = new Histogram({
+      name: 'gateway_rest_call_duration_seconds',
+      help: 'Time of one REST exchange with the upstream, by endpoint template.',
+      labelNames: ['endpoint'],
+      buckets: DURATION_BUCKETS,
+      registers,
+    });
+    this.upstreamErrors = new Counter({
+      name: 'gateway_upstream_errors_total',
+      help: 'REST exchanges that failed on the upstream side, by kind: timeout, connection, deadline, malformed_body, rate_limited, server_error.',
+      labelNames: ['kind'],
+      registers,
+    });
+    this.loaderBatchSize = new Histogram({
+      name: 'gateway_loader_batch_size',
+      help: 'Keys per DataLoader batch, by loader.',
+      labelNames: ['loader'],
+      buckets: BATCH_BUCKETS,
+      registers,
+    });
+    this.responseCacheLookups = new Counter({
+      name: 'gateway_response_cache_lookups_total',
+      help: 'Response cache lookups, by result (hit or miss); none when the cache is off.',
+      labelNames: ['result'],
+      registers,
+    });
+    new Gauge({
+      name: 'gateway_active_subscriptions',
+      help: 'GraphQL subscriptions being served.',
+      registers,
+      collect() {
+        this.set(sources.activeSubscriptions());
+      },
+    });
+    new Gauge({
+      name: 'gateway_active_pollers',
+      help: 'Runners being polled for subscriptions (one poller per credential and runner).',
+      registers,
+      collect() {
+        this.set(sources.activePollers());
+      },
+    });
+  }
+
+  /** A query or mutation answered (subscriptions live too long for a duration to mean anything). */
+  operation(name: string | null | undefined, type: string, seconds: number): void {
+    this.operationDuration.observe({ operation_name: this.operationLabel(name), operation_type: type }, seconds);
+  }
+
+  restCall(event: RestCallEvent): void {
+    const endpoint = `${event.method} ${endpointOf(event.path)}`;
+    this.restCalls.inc({ endpoint, status: event.status === 0 ? 'none' : String(event.status) });
+    this.restCallDuration.observe({ endpoint }, event.durationMs / 1000);
+    const kind = upstreamErrorKind(event);
+    if (kind) this.upstreamErrors.inc({ kind });
+  }
+
+  loaderBatch(loader: string, size: number): void {
+    this.loaderBatchSize.observe({ loader }, size);
+  }
+
+  responseCacheLookup(hit: boolean): void {
+    this.responseCacheLookups.inc({ result: hit ? 'hit' : 'miss' });
+  }
+
+  /** The exposition text for GET /metrics. */
+  async render(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+
+  private operationLabel(name: string | null | undefined): string {
+    if (!name) return '__anonymous';
+    if (this.operationNames.has(name)) return name;
+    if (this.operationNames.size >= MAX_OPERATION_NAMES) return '__other';
+    this.operationNames.add(name);
+    return name;
+  }
+}

@@ -1,0 +1,163 @@
+import { createHash } from 'node:crypto';
+import { HeaderMap, type ApolloServerPlugin } from '@apollo/server';
+import { OperationTypeNode } from 'graphql';
+import type { GatewayContext } from './context.js';
+import type { Credential } from './datasources/credentials.js';
+
+/**
+ * A least-recently-used map bounded by entries and, when `sizeOf` is given, by total size; entries
+ * may expire after `ttlMs`. A Map keeps insertion order, so re-inserting on each hit makes its
+ * first key the least recently used one.
+ */
+export class BoundedCache<V> {
+  private readonly entries = new Map<string, { value: V; size: number; expiresAt: number }>();
+  private totalSize = 0;
+
+  constructor(private readonly options: { maxEntries: number; maxSize?: number; ttlMs?: number; sizeOf?: (value: V) => number }) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(key: string): V | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.entries.delete(key);
+    if (entry.expiresAt <= Date.now()) {
+      this.totalSize -= entry.size;
+      return undefined;
+    }
+    this.entries.set(key, entry);
+    return entry.value;
+  }
+
+  set(key: string, value: V): void {
+    const size = this.options.sizeOf?.(value) ?? 0;
+    if (this.options.maxSize !== undefined && size > this.options.maxSize) return;
+    this.delete(key);
+    this.entries.set(key, { value, size, expiresAt: this.options.ttlMs === undefined ? Infinity : Date.now() + this.options.ttlMs });
+    this.totalSize += size;
+    while (this.entries.size > this.options.maxEntries || (this.options.maxSize !== undefined && this.totalSize > this.options.maxSize)) {
+      const oldest = this.entries.keys().next();
+      if (oldest.done) break;
+      this.delete(oldest.value);
+    }
+  }
+
+  delete(key: string): boolean {
+    const entry = this.entries.get(key);
+    if (!entry) return false;
+    this.entries.delete(key);
+    this.totalSize -= entry.size;
+    return true;
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.totalSize = 0;
+  }
+}
+
+/** Queries kept for automatic persisted queries; each is at most MAX_QUERY_LENGTH characters. */
+export const PERSISTED_QUERY_ENTRIES = 1_000;
+
+/**
+ * The store of automatic persisted queries, in the shape Apollo's `persistedQueries.cache` takes
+ * (its KeyValueCache: async get, set and delete). Bounded by count, least recently used first out.
+ */
+export function persistedQueryStore(maxEntries = PERSISTED_QUERY_ENTRIES) {
+  const cache = new BoundedCache<string>({ maxEntries });
+  return {
+    get: (key: string) => Promise.resolve(cache.get(key)),
+    set: (key: string, value: string) => Promise.resolve(cache.set(key, value)),
+    delete: (key: string) => Promise.resolve(cache.delete(key)),
+  };
+}
+
+export interface ResponseCacheOptions {
+  /** How long a response is reused. */
+  ttlMs: number;
+  /** Most responses kept. */
+  maxEntries: number;
+  /** Most bytes of response JSON kept in all (default 64 MiB). */
+  maxBytes?: number;
+}
+
+/** JSON with object keys sorted, so that `{a, b}` and `{b, a}` variables are one key. */
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${stableJson(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * The cache key: a hash of the credential (kind and value: never kept in clear), the query text,
+ * the operation name and the variables. Two credentials can never meet on one key.
+ */
+export function responseCacheKey(
+  credential: Credential | null,
+  query: string,
+  operationName: string | null | undefined,
+  variables: unknown,
+): string {
+  return createHash('sha256')
+    .update(credential ? `${credential.kind}\0${credential.value}` : 'anonymous')
+    .update('\0')
+    .update(query)
+    .update('\0')
+    .update(operationName ?? '')
+    .update('\0')
+    .update(stableJson(variables ?? {}))
+    .digest('base64url');
+}
+
+/**
+ * The response cache, off by default: a query's `data` reused for the same credential, query,
+ * operation name and variables for `ttlMs`.
+ *
+ * It is an Apollo plugin rather than a step of the HTTP handler so that a hit still passes what
+ * every operation passes first: parsing, validation and the limits of `didResolveOperation`
+ * (limits.ts), and so that only queries are cached — Apollo's `responseForOperation` runs once
+ * the operation and its type are known. Mutations and subscriptions are never cached; a response
+ * with errors is not stored; a mutation through the gateway empties the cache, so that callers read
+ * their own writes (changes made in GitLab directly show once the entries expire). Entries are the
+ * serialized JSON, parsed afresh on each hit: no two responses share an object. Over WebSocket
+ * operations are not cached.
+ */
+export function responseCachePlugin(options: ResponseCacheOptions, onLookup?: (hit: boolean) => void): ApolloServerPlugin<GatewayContext> {
+  const cache = new BoundedCache<string>({
+    maxEntries: options.maxEntries,
+    maxSize: options.maxBytes ?? 64 * 1024 * 1024,
+    ttlMs: options.ttlMs,
+    sizeOf: (json) => json.length * 2,
+  });
+  return {
+    requestDidStart() {
+      let key: string | undefined;
+      return Promise.resolve({
+        responseForOperation({ operation, source, request, contextValue }) {
+          if (operation.operation !== OperationTypeNode.QUERY) return Promise.resolve(null);
+          key = responseCacheKey(contextValue.credential, source, request.operationName, request.variables);
+          const hit = cache.get(key);
+          onLookup?.(hit !== undefined);
+          if (hit === undefined) return Promise.resolve(null);
+          contextValue.stats.cached = true;
+          return Promise.resolve({
+            http: { status: undefined, headers: new HeaderMap() },
+            body: { kind: 'single' as const, singleResult: { data: JSON.parse(hit) as Record<string, unknown> } },
+          });
+        },
+        willSendResponse({ operation, response, contextValue }) {
+          if (operation?.operation === OperationTypeNode.MUTATION) cache.clear();
+          if (key === undefined || contextValue.stats.cached || response.body.kind !== 'single') return Promise.resolve();
+          const { data, errors } = response.body.singleResult;
+          if (!errors?.length && data) cache.set(key, JSON.stringify(data));
+          return Promise.resolve();
+        },
+      });
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { getNamedType, isObjectType, type GraphQLNamedType, type GraphQLObjectType } from 'graphql';
+import { costOf, mayCallRest, ownResolver } from '../../src/cost/estimate.js';
+import { FIELD_COSTS } from '../../src/cost/field-costs.js';
+import { FULL_RECORD_LOADERS } from '../../src/resolvers/full-records.js';
+import { createExecutableSchema } from '../../src/schema/executable.js';
+
+// The estimate is conservative by construction only while every resolver that can call REST has
+// been reviewed: these checks fail when one is added without an entry in FIELD_COSTS.
+const schema = createExecutableSchema();
+const objectTypes = Object.values(schema.getTypeMap()).filter((type): type is GraphQLObjectType => isObjectType(type) && !type.name.startsWith('__'));
+const fields = objectTypes.flatMap((type) => Object.values(type.getFields()).map((field) => ({ type, field, key: `${type.name}.${field.name}` })));
+
+/** A list's or connection's item type, or the type itself. */
+function itemType(type: GraphQLNamedType): GraphQLNamedType {
+  if (!isObjectType(type) || !type.name.endsWith('Connection')) return type;
+  const nodes = type.getFields()['nodes'];
+  return nodes ? getNamedType(nodes.type) : type;
+}
+
+describe('the reviewed REST costs of fields', () => {
+  it('has an entry for every resolver that can reach the REST session', () => {
+    const unreviewed = fields.filter(({ type, field, key }) => {
+      const resolver = ownResolver(type.name, field.name);
+      return resolver !== undefined && mayCallRest(resolver) && FIELD_COSTS[key] === undefined;
+    });
+    expect(unreviewed.map(({ key }) => key)).toEqual([]);
+  });
+
+  it('says what records come back wherever their form decides what their fields cost', () => {
+    // Types whose fields read a fuller record when the one at hand lacks a key.
+    const formSensitive = new Set(Object.keys(FULL_RECORD_LOADERS));
+    for (const [key, cost] of Object.entries(FIELD_COSTS)) {
+      if (cost.reads || cost.unlessParentHas) formSensitive.add(key.split('.')[0]!);
+    }
+    const unsaid = fields.filter(({ field, key }) => formSensitive.has(itemType(getNamedType(field.type)).name) && FIELD_COSTS[key]?.returns === undefined);
+    // Connections' own `nodes` and `edges.node` pass on the form their field said.
+    expect(unsaid.map(({ key }) => key).filter((key) => !/Connection\.nodes$|Edge\.node$/.test(key))).toEqual([]);
+  });
+
+  it('names only fields the schema has', () => {
+    expect(Object.keys(FIELD_COSTS).filter((key) => !fields.some((field) => field.key === key))).toEqual([]);
+  });
+
+  it('charges a resolver that answers from its parent nothing, and a field an embedder adds one call', () => {
+    const type = (name: string) => schema.getType(name) as GraphQLObjectType;
+    expect(costOf(type('CiRunner'), type('CiRunner').getFields()['paused']!)).toEqual({});
+    const extended = createExecutableSchema({ typeDefs: 'extend type Query { bffInfo: String }', resolvers: { Query: { bffInfo: () => 'x' } } });
+    const query = extended.getQueryType()!;
+    expect(costOf(query, query.getFields()['bffInfo']!)).toEqual({ calls: 1 });
+  });
+});
