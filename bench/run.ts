@@ -6,9 +6,11 @@
 // writes bench/results/<timestamp>.json and bench/results/latest.json. A missed budget is a MISS in
 // the table; the exit code is 1 only when a scenario FAILED (errors in responses, wrong data) or
 // the run could not finish.
+import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { createGateway, type GatewayOptions } from '../src/index.js';
+import type { GatewayOptions } from '../src/index.js';
+import type * as gatewaySource from '../src/index.js';
 import { startDriver, type Driver } from './lib/driver/handle.js';
 import { settledMemory } from './lib/measure.js';
 import { loadWarning, machine, outcomeOf, renderTable, writeReport, type BenchReport, type ScenarioOutcome } from './lib/report.js';
@@ -28,7 +30,9 @@ const USAGE = `Usage: npm run bench -- [options]
   --subscribe-batch N      subscriptions sent at once before waiting for them (default 500)
   --interval MS            the gateway's runner poll interval there (default 1000)
   --concurrency N          workers of "hot-path" (default 32)
-  --upstream-connections N undici connections to REST, gateway and REST client alike (default 64)`;
+  --upstream-connections N undici connections to REST, gateway and REST client alike (default 64)
+  --source                 run the gateway from src/ through tsx instead of the compiled dist/
+                           (the default when dist/ is missing; npm run bench builds it first)`;
 
 function fail(message: string): never {
   console.error(`${message}\n\n${USAGE}`);
@@ -42,7 +46,7 @@ function integer(value: string | undefined, name: string, fallback: number, min:
   return n;
 }
 
-function parseOptions(): { options: BenchOptions; only: string[] } {
+function parseOptions(): { options: BenchOptions; only: string[]; fromSource: boolean } {
   let parsed;
   try {
     parsed = parseArgs({
@@ -57,6 +61,7 @@ function parseOptions(): { options: BenchOptions; only: string[] } {
         interval: { type: 'string' },
         concurrency: { type: 'string' },
         'upstream-connections': { type: 'string' },
+        source: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -73,6 +78,7 @@ function parseOptions(): { options: BenchOptions; only: string[] } {
   for (const name of only) if (!scenarios.some((scenario) => scenario.name === name)) fail(`unknown scenario "${name}"`);
   return {
     only,
+    fromSource: values.source ?? false,
     options: {
       latencyMs: integer(values.latency, 'latency', 20, 0),
       quick,
@@ -94,8 +100,22 @@ const METHOD = [
   'Every response body is checked: a GraphQL response with `errors`, or data that differs from REST, fails its scenario.',
 ];
 
+type GatewayModule = typeof gatewaySource;
+
+/**
+ * The gateway as it runs in production: the compiled JavaScript of `npm run build`, whose errors
+ * carry no source maps to resolve (under tsx every stack trace is mapped back to TypeScript, which
+ * costs CPU on each failed field). From src/ when asked, or when nothing is built.
+ */
+async function loadGateway(fromSource: boolean): Promise<{ module: GatewayModule; from: string }> {
+  const compiled = new URL('../dist/src/index.js', import.meta.url);
+  if (!fromSource && existsSync(compiled)) return { module: (await import(compiled.href)) as GatewayModule, from: 'dist/ (compiled)' };
+  return { module: await import('../src/index.js'), from: 'src/ (tsx)' };
+}
+
 async function main(): Promise<number> {
-  const { options, only } = parseOptions();
+  const { options, only, fromSource } = parseOptions();
+  const { module: gatewayModule, from } = await loadGateway(fromSource);
   const selected = only.length ? scenarios.filter((scenario) => only.includes(scenario.name)) : scenarios;
   const startedAt = new Date().toISOString();
   const startMachine = machine();
@@ -111,6 +131,7 @@ async function main(): Promise<number> {
     driver = await startDriver();
     const fleetSize = Math.max(options.fleetSize, options.subscribedRunners);
     const simulator = await driver.call('startSimulator', { latencyMs: options.latencyMs, fleetSize, restConnections: options.upstreamConnections });
+    progress(`gateway from ${from}, NODE_ENV=${process.env.NODE_ENV ?? '(unset)'}`);
     progress(`v4 server at ${simulator.url} (driver pid ${driver.pid}), ${simulator.runnerIds.length} runners, ${options.latencyMs} ms per REST call`);
 
     for (const scenario of selected) {
@@ -121,7 +142,7 @@ async function main(): Promise<number> {
         simulator,
         progress,
         async startGateway(overrides: Partial<GatewayOptions> = {}) {
-          const gateway = createGateway({
+          const gateway = gatewayModule.createGateway({
             upstreamUrl: simulator.url,
             landingPage: false,
             upstreamConnections: options.upstreamConnections,

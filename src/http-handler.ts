@@ -79,7 +79,7 @@ export interface HttpHandlerOptions {
   /** Where GET / redirects (default /graphql). */
   rootRedirect?: string;
   /** Told of each request the gateway answered, at its end: its log line (observability/telemetry.ts). */
-  telemetry?: Pick<Telemetry, 'httpRequestEnded'>;
+  telemetry?: Pick<Telemetry, 'httpRequestEnded' | 'logsRequests'>;
   /** Extra GET routes by path (/readyz, /metrics), answered before GraphQL. */
   routes?: ReadonlyMap<string, RouteHandler>;
   /** True once the gateway is shutting down: responses then close their connection. */
@@ -107,7 +107,7 @@ export function createHttpHandler(apollo: ApolloServer<GatewayContext>, createCo
     const contextOf = (credential: Credential | null) => (context = createContext(credential, requestId));
     let passedOn = false;
     const ended = { method: req.method, path: url.pathname, requestId, startedAt };
-    if (options.telemetry) res.once('close', () => passedOn || options.telemetry?.httpRequestEnded(ended, res, context));
+    if (options.telemetry?.logsRequests) res.once('close', () => passedOn || options.telemetry?.httpRequestEnded(ended, res, context));
     if (options.draining?.()) res.setHeader('connection', 'close');
     try {
       if (url.pathname === '/' && req.method === 'GET' && servesGraphQL) {

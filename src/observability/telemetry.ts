@@ -114,6 +114,14 @@ export class Telemetry {
     );
   }
 
+  /**
+   * Whether request lines are written at all: when not, the HTTP handler does not even listen for
+   * a response's end (a listener per request shows on the hot path's CPU profile).
+   */
+  get logsRequests(): boolean {
+    return this.logs('info') || this.logs('debug');
+  }
+
   /** Whether a line of this level would be written: building it costs CPU on every request. */
   private logs(level: 'debug' | 'info'): boolean {
     return this.logger[level] !== undefined && (this.logger.isLevelEnabled?.(level) ?? true);
