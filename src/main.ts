@@ -44,6 +44,7 @@ async function main(): Promise<void> {
     'listening',
   );
   console.error(`GraphQL gateway ready at ${listening.url} (subscriptions at ${listening.wsUrl})`);
+  console.error(`Offline explorer at ${new URL('/explorer', listening.url).href}`);
   if (simulator) {
     console.error(`Upstream: the embedded v4 server with demo data at ${simulator.url}`);
     console.error('Demo tokens (send one as the PRIVATE-TOKEN header):');
