@@ -210,7 +210,7 @@ export const ISSUE_RECORD = shape(
   { complete: true },
 );
 /** A to-do's `target`: an embedded issue without `_links` or `time_stats`. */
-export const ISSUE_OF_TODO = shape([
+export const ISSUE_AS_TO_DO_TARGET = shape([
   'id',
   'iid',
   'project_id',
