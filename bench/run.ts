@@ -146,6 +146,10 @@ async function main(): Promise<number> {
             upstreamUrl: simulator.url,
             landingPage: false,
             upstreamConnections: options.upstreamConnections,
+            // The REST client may use the whole pool for one page, so the gateway may too. Its
+            // default (16 calls in flight per operation) keeps one wide query from taking every
+            // connection from the other callers, which a bench of one caller at a time never needs.
+            maxConcurrentRestCalls: options.upstreamConnections,
             // The fleet page costs 201 REST calls, above the default cost limit of 100 that protects a
             // public gateway; a deployment serving such pages raises it the same way (MAX_REST_CALLS).
             limits: { maxRestCalls: 1_000 },

@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { HeaderMap, type ApolloServer } from '@apollo/server';
+import { GraphQLError } from 'graphql';
 import type { GatewayContext } from './context.js';
 import type { Credential, CredentialPolicy } from './datasources/credentials.js';
-import { checkQueryLength, type QueryLimits } from './limits.js';
+import { checkQueryLength, refusalBody, type QueryLimits } from './limits.js';
 import { readMultipartOperation, UploadRequestError } from './uploads.js';
 import { isArtifactDownloadRequest, serveArtifactDownload } from './artifacts-download.js';
 import type { CorsPolicy } from './cors.js';
@@ -177,7 +178,8 @@ export function createHttpHandler(apollo: ApolloServer<GatewayContext>, createCo
       try {
         checkQueryLength(query, options.limits);
       } catch (error) {
-        sendJson(res, 400, { errors: [{ message: (error as Error).message, extensions: { code: 'LIMIT_EXCEEDED', limit: 'length' } }] });
+        if (!(error instanceof GraphQLError)) throw error;
+        sendJson(res, 400, refusalBody(error));
         return;
       }
       const credential = options.credentials.ofHttpRequest(req) ?? options.credentials.fallback;

@@ -45,6 +45,16 @@ export function limitExceeded(message: string, limit: string, details: Record<st
   return new GraphQLError(message, { extensions: { code: 'LIMIT_EXCEEDED', limit, ...details, http: { status: 400 } } });
 }
 
+/**
+ * A refusal as the body of an HTTP answer of its own, for what is refused before Apollo sees the
+ * request (over-long query text): the same message and extensions Apollo would send, less the
+ * `http` status it reads and strips.
+ */
+export function refusalBody(error: GraphQLError): { errors: Array<{ message: string; extensions: Record<string, unknown> }> } {
+  const { http: _status, ...extensions } = error.extensions;
+  return { errors: [{ message: error.message, extensions }] };
+}
+
 interface ShapeCounts {
   depth: number;
   aliases: number;

@@ -16,6 +16,7 @@ import {
   type GraphQLObjectType,
   type GraphQLSchema,
   type SelectionSetNode,
+  type ValueNode,
 } from 'graphql';
 import { FULL_RECORD_LOADERS } from '../resolvers/full-records.js';
 import { resolvers } from '../resolvers/index.js';
@@ -60,6 +61,10 @@ interface Walk {
   fragments: ReadonlyMap<string, FragmentDefinitionNode>;
   variables: Record<string, unknown>;
   batching: boolean;
+  /** Variables that reach an argument some field's cost reads (EstimateMemo). */
+  costVariables: Set<string>;
+  /** Set when the walk took a turn the variables' values decided: its estimate is not remembered. */
+  valueDependent: boolean;
 }
 
 /** The loader a field's reads go through when its entry names none: the parent type's own. */
@@ -74,11 +79,69 @@ export function estimateRestCalls(schema: GraphQLSchema, operation: OperationToE
   if (coerced.errors) return 0;
   const root = schema.getRootType(definition.operation);
   if (!root) return 0;
+
+  const memo = memoOf(schema, operation, options);
+  const known = memo.dependsOn && memo.estimates.get(valuesKey(memo.dependsOn, coerced.coerced));
+  if (known !== undefined) return known;
+
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const node of operation.document.definitions) {
     if (node.kind === Kind.FRAGMENT_DEFINITION) fragments.set(node.name.value, node);
   }
-  return objectCost({ schema, fragments, variables: coerced.coerced, batching: options.batching }, root, [definition.selectionSet], ID_ONLY);
+  const walk: Walk = { schema, fragments, variables: coerced.coerced, batching: options.batching, costVariables: new Set(), valueDependent: false };
+  const estimate = objectCost(walk, root, [definition.selectionSet], ID_ONLY);
+  if (!walk.valueDependent) {
+    memo.dependsOn ??= [...walk.costVariables].sort();
+    if (memo.estimates.size >= MAX_ESTIMATES_PER_OPERATION) memo.estimates.clear();
+    memo.estimates.set(valuesKey(memo.dependsOn, coerced.coerced), estimate);
+  }
+  return estimate;
+}
+
+/**
+ * Estimates already worked out for one operation of a document, by the values of the variables
+ * its cost depends on (page sizes, mostly). The hot path's `runner(id: $id)` costs one call
+ * whatever `$id` is, so it is walked once, not once per request.
+ */
+interface EstimateMemo {
+  /** The variables that reach an argument the cost reads; known after the first walk. */
+  dependsOn?: readonly string[];
+  estimates: Map<string, number>;
+}
+
+/** Distinct variable values remembered per operation; past that the memo starts over. */
+const MAX_ESTIMATES_PER_OPERATION = 100;
+// Documents come from the operation caches (Apollo's, the WebSocket server's) and leave with them.
+const memos = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, Map<string, EstimateMemo>>>();
+
+function memoOf(schema: GraphQLSchema, operation: OperationToEstimate, options: CostEstimateOptions): EstimateMemo {
+  let bySchema = memos.get(schema);
+  if (!bySchema) memos.set(schema, (bySchema = new WeakMap()));
+  let byOperation = bySchema.get(operation.document);
+  if (!byOperation) bySchema.set(operation.document, (byOperation = new Map<string, EstimateMemo>()));
+  const key = `${options.batching}:${operation.operationName ?? ''}`;
+  let memo = byOperation.get(key);
+  if (!memo) byOperation.set(key, (memo = { estimates: new Map() }));
+  return memo;
+}
+
+function valuesKey(names: readonly string[], variables: Readonly<Record<string, unknown>>): string {
+  return JSON.stringify(names.map((name) => variables[name] ?? null));
+}
+
+/** Whether what a field costs can change with its arguments' values (a page size, say). */
+function costReadsArguments(cost: FieldCost, connection: boolean): boolean {
+  const varies = (count: Count | undefined) => count === 'window' || typeof count === 'function';
+  return varies(cost.calls) || varies(cost.items) || (cost.items === undefined && connection) || typeof cost.returns === 'function';
+}
+
+/** The variables an argument list refers to, inside lists and input objects too. */
+function variablesIn(values: readonly ValueNode[], into: Set<string>): void {
+  for (const value of values) {
+    if (value.kind === Kind.VARIABLE) into.add(value.name.value);
+    else if (value.kind === Kind.LIST) variablesIn(value.values, into);
+    else if (value.kind === Kind.OBJECT) variablesIn(value.fields.map((field) => field.value), into);
+  }
 }
 
 /** The fields a selection asks of one object type, fragments expanded (each fragment once per path). */
@@ -122,8 +185,13 @@ function objectCost(walk: Walk, type: GraphQLObjectType, selectionSets: readonly
     try {
       if (field.args.length > 0) args = getArgumentValues(field, node, walk.variables);
     } catch {
-      // Arguments that do not coerce fail the field before its resolver runs.
+      // Arguments that do not coerce fail the field before its resolver runs; which ones do
+      // depends on the values, so this estimate is not remembered.
+      walk.valueDependent = true;
       continue;
+    }
+    if (args !== NO_ARGS && node.arguments?.length && costReadsArguments(cost, isConnectionType(field))) {
+      variablesIn(node.arguments.map((argument) => argument.value), walk.costVariables);
     }
     for (const key of cost.reads ?? []) {
       const loader = cost.loader ?? OWN_LOADER;
@@ -149,9 +217,14 @@ function readsCost(walk: Walk, keys: readonly string[], shape: RecordShape, ownL
 }
 
 /** The cost of what a field returns: each item's own calls and its fields' costs, times the items. */
+function isConnectionType(field: GraphQLField<unknown, unknown>): boolean {
+  const named = getNamedType(field.type);
+  return isObjectType(named) && isConnection(named);
+}
+
 function resultCost(walk: Walk, field: GraphQLField<unknown, unknown>, node: FieldNode, cost: FieldCost, args: FieldArgs): number {
   const named = getNamedType(field.type);
-  const connection = isObjectType(named) && isConnection(named);
+  const connection = isConnectionType(field);
   const items = count(cost.items ?? (connection ? 'window' : isListType(getNullableType(field.type)) ? UNBOUNDED_ARRAY_ITEMS : 1), args, 'items');
   const perItem = cost.callsPerItem ?? 0;
   if (!node.selectionSet || !(isObjectType(named) || isAbstractType(named))) return items * perItem;
@@ -162,7 +235,7 @@ function resultCost(walk: Walk, field: GraphQLField<unknown, unknown>, node: Fie
     if ('keys' in returns) return returns as RecordShape;
     return returns[typeName] ?? ID_ONLY;
   };
-  if (connection) return connectionCost(walk, named, [node.selectionSet], items, shapeFor);
+  if (connection && isObjectType(named)) return connectionCost(walk, named, [node.selectionSet], items, shapeFor);
   return items * (perItem + itemCost(walk, named, [node.selectionSet], shapeFor));
 }
 

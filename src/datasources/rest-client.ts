@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Readable } from 'node:stream';
 import { FormData, Pool, errors as undiciErrors, type Dispatcher } from 'undici';
 import { credentialHeader, type Credential } from './credentials.js';
@@ -59,6 +60,8 @@ export interface RestRequest {
   parseJson?: ((text: string) => unknown) | undefined;
   /** When the GraphQL request this call serves gives up (epoch ms): no call, retry or wait outlives it. */
   deadline?: number | undefined;
+  /** Aborts at `deadline`: one signal shared by every call of a session (one timer, not one per call). */
+  deadlineSignal?: AbortSignal | undefined;
 }
 
 export interface RestResponse<T> {
@@ -170,7 +173,7 @@ export class RestClient {
         body,
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
-        signal: request.deadline === undefined ? undefined : AbortSignal.timeout(Math.max(1, request.deadline - Date.now())),
+        signal: request.deadlineSignal ?? (request.deadline === undefined ? undefined : AbortSignal.timeout(Math.max(1, request.deadline - Date.now()))),
       });
     } catch (cause) {
       throw this.observed(request, started, transportError(request, cause, request.requestId));
@@ -327,6 +330,7 @@ export interface SessionLimits {
 export class RestSession {
   private inFlight = 0;
   private readonly waiting: Array<() => void> = [];
+  private deadlineSignal: AbortSignal | undefined;
 
   constructor(
     private readonly client: RestClient,
@@ -395,10 +399,24 @@ export class RestSession {
     await this.acquire();
     this.limits.onCall?.();
     try {
-      return await this.client.request<T>({ ...request, deadline: this.limits.deadline });
+      return await this.client.request<T>({ ...request, deadline: this.limits.deadline, deadlineSignal: this.signalAtDeadline() });
     } finally {
       this.release();
     }
+  }
+
+  /**
+   * The session's one deadline signal, made at its first call: a page of 200 calls would otherwise
+   * arm 200 timers. Every in-flight call listens to it, hence no listener-count warning.
+   */
+  private signalAtDeadline(): AbortSignal | undefined {
+    const { deadline } = this.limits;
+    if (deadline === undefined) return undefined;
+    if (!this.deadlineSignal) {
+      this.deadlineSignal = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
+      setMaxListeners(0, this.deadlineSignal);
+    }
+    return this.deadlineSignal;
   }
 
   private async acquire(): Promise<void> {

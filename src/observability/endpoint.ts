@@ -30,6 +30,10 @@ let compiledFrom = -1;
 let bySegments = new Map<number, CompiledTemplate[]>();
 let all: CompiledTemplate[] = [];
 
+/** Paths named so far: a page's calls repeat across requests, and a name costs a few regex tests. */
+const named = new Map<string, string>();
+const MAX_NAMED_PATHS = 10_000;
+
 function compile(): void {
   if (compiledFrom === restPathTemplates.size) return;
   const templates = [...restPathTemplates].map((strings): CompiledTemplate => {
@@ -49,11 +53,23 @@ function compile(): void {
     bySegments.set(count, [...(bySegments.get(count) ?? []), template]);
   }
   compiledFrom = restPathTemplates.size;
+  // A new template may name a path that was `other` before.
+  named.clear();
 }
 
 /** The endpoint name of a REST path (without query string), e.g. `/runners/:id/jobs`. */
 export function endpointOf(path: string): string {
   compile();
+  let name = named.get(path);
+  if (name === undefined) {
+    // Bounded by clearing, not by recency: ids are unbounded, and a cleared cache only costs regex tests.
+    if (named.size >= MAX_NAMED_PATHS) named.clear();
+    named.set(path, (name = nameOf(path)));
+  }
+  return name;
+}
+
+function nameOf(path: string): string {
   const exact = bySegments.get(segmentCount(path))?.find((template) => template.exact.test(path));
   if (exact) return exact.name;
   if (LITERAL_PATH.test(path)) return path;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parse } from 'graphql';
+import { parse, print } from 'graphql';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { DEMO_TOKENS } from '../../simulator/index.js';
@@ -194,6 +194,22 @@ describe('the REST-call estimate of simple operations', () => {
     } finally {
       await client.dispose();
     }
+  });
+
+  it('remembers an estimate per document only for the variables its cost reads', () => {
+    const schema = harness.gateway.gateway.schema;
+    const document = parse('query($id: ID!, $first: Int!) { runner(id: $id) { jobs(first: $first) { nodes { id } } } }');
+    const fresh = (variables: Record<string, unknown>) => estimateRestCalls(schema, { document: parse(print(document)), variables }, { batching: true });
+    const estimate = (variables: Record<string, unknown>) => estimateRestCalls(schema, { document, variables }, { batching: true });
+    // One document asked with different page sizes: each answer is its own, never the first one's.
+    for (const first of [5, 100, 250, 5, 100]) {
+      for (const id of [runner(1), runner(2)]) expect(estimate({ id, first })).toBe(fresh({ id, first }));
+    }
+    expect(estimate({ id: runner(1), first: 250 })).toBeGreaterThan(estimate({ id: runner(1), first: 5 }));
+    // Batching is part of what an estimate is remembered by.
+    expect(estimateRestCalls(schema, { document, variables: { id: runner(1), first: 5 } }, { batching: false })).toBe(
+      estimateRestCalls(schema, { document: parse(print(document)), variables: { id: runner(1), first: 5 } }, { batching: false }),
+    );
   });
 
   it('costs nothing for variables that do not coerce, since the operation never runs', () => {
