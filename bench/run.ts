@@ -1,5 +1,6 @@
 // npm run bench [-- --quick] [--latency MS] [--scenario NAME ...] [--subscribers N] [--runners M]
 //   [--connections C] [--subscribe-batch N] [--interval MS] [--concurrency N] [--upstream-connections N]
+//   [--client-rtt MS]
 //
 // Starts the driver process (the embedded v4 server with added latency, and every client), puts the
 // gateway in this process in front of it on loopback, runs each scenario, prints one table and
@@ -31,6 +32,8 @@ const USAGE = `Usage: npm run bench -- [options]
   --interval MS            the gateway's runner poll interval there (default 1000)
   --concurrency N          workers of "hot-path" (default 32)
   --upstream-connections N undici connections to REST, gateway and REST client alike (default 64)
+  --client-rtt MS          round trip between the client and the servers it calls, paid per request
+                           by the page scenarios' clients: the gateway's and the REST client (default 0)
   --source                 run the gateway from src/ through tsx instead of the compiled dist/
                            (the default when dist/ is missing; npm run bench builds it first)`;
 
@@ -61,6 +64,7 @@ function parseOptions(): { options: BenchOptions; only: string[]; fromSource: bo
         interval: { type: 'string' },
         concurrency: { type: 'string' },
         'upstream-connections': { type: 'string' },
+        'client-rtt': { type: 'string' },
         source: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -90,6 +94,7 @@ function parseOptions(): { options: BenchOptions; only: string[]; fromSource: bo
       pollIntervalMs: integer(values.interval, 'interval', 1_000, 50),
       concurrency: integer(values.concurrency, 'concurrency', 32, 1),
       upstreamConnections: integer(values['upstream-connections'], 'upstream-connections', 64, 1),
+      clientRttMs: integer(values['client-rtt'], 'client-rtt', 0, 0),
     },
   };
 }

@@ -62,7 +62,7 @@ export async function runNestedQuery<TData>(context: ScenarioContext, spec: Nest
   const measuredOps = options.quick ? 10 : 40;
   // Sequential operations on one connection: this measures the latency of one page view, not
   // throughput. Bounded by count and by a minute each.
-  const loopOptions = (ops: number) => ({ concurrency: 1, maxOps: ops, maxMs: 60_000, connections: 1 });
+  const loopOptions = (ops: number) => ({ concurrency: 1, maxOps: ops, maxMs: 60_000, connections: 1, clientRttMs: options.clientRttMs });
   await driver.call('setLatency', { ms: options.latencyMs });
 
   const batched = await context.startGateway();
@@ -99,7 +99,8 @@ export async function runNestedQuery<TData>(context: ScenarioContext, spec: Nest
   const difference = spec.difference(data, rest.loop.sample);
   if (difference) report.failures.push(`the gateway's data differs from REST's: ${difference}`);
 
-  const floor = spec.waves * options.latencyMs;
+  // Through the gateway, one client round trip on top of the REST waves.
+  const floor = spec.waves * options.latencyMs + options.clientRttMs;
   const p50Limit = floor * (1 + FLOOR_MARGIN);
   const [g, o, r] = [gateway, off, rest].map((phase) => summarize(phase.loop.latenciesMs)) as [ReturnType<typeof summarize>, ReturnType<typeof summarize>, ReturnType<typeof summarize>];
   const cpuPerOp = (phase: Phase) => (phase.measured && phase.loop.ops > 0 ? phase.measured.cpuMs / phase.loop.ops : null);
@@ -142,7 +143,8 @@ export async function runNestedQuery<TData>(context: ScenarioContext, spec: Nest
   );
   report.notes.push(
     `Minimum REST calls: ${spec.minimumRule}`,
-    `${measuredOps} sequential operations per column after ${warmupOps} warm-up ones; ${options.latencyMs} ms added to each REST call; floor = ${spec.waves} dependent REST waves x ${options.latencyMs} ms.`,
+    `${measuredOps} sequential operations per column after ${warmupOps} warm-up ones; ${options.latencyMs} ms added to each REST call; floor = ${spec.waves} dependent REST waves x ${options.latencyMs} ms${options.clientRttMs ? ` + one client round trip of ${options.clientRttMs} ms` : ''}.`,
+    ...(options.clientRttMs ? [`Client round trip: ${options.clientRttMs} ms before each request the client sends, one per operation through the gateway, one per REST call for the REST client.`] : []),
     `Upstream pool: ${options.upstreamConnections} connections for the gateway and for the REST client alike.`,
     `Driver process CPU (v4 server + client), in cores: ${phases.map((phase) => `${phase.label} ${(phase.loop.driverCpuMs / phase.loop.elapsedMs).toFixed(2)}`).join(', ')}.`,
   );

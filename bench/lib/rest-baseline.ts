@@ -1,5 +1,6 @@
 // The REST client baseline: what a frontend does today without the gateway. It fetches the same
 // data itself over REST with undici, level by level, each level's calls in parallel.
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 
 /** A REST caller with the frontend's habits: one token, JSON bodies, every call counted. */
@@ -12,6 +13,8 @@ export class RestBaseline {
     baseUrl: string,
     private readonly token: string,
     private readonly dispatcher: Dispatcher,
+    /** The client's round trip to the REST server, paid by every call (--client-rtt). */
+    private readonly rttMs = 0,
   ) {
     this.basePath = new URL(baseUrl).pathname.replace(/\/+$/, '');
   }
@@ -19,6 +22,7 @@ export class RestBaseline {
   /** GET a REST path (with its query) and parse the JSON body; anything but 200 throws. */
   async get<T>(path: string): Promise<T> {
     this.calls++;
+    if (this.rttMs > 0) await delay(this.rttMs);
     const { statusCode, body } = await this.dispatcher.request({
       method: 'GET',
       path: `${this.basePath}${path}`,
@@ -32,8 +36,8 @@ export class RestBaseline {
 
 /** What a scenario's REST baseline function receives in the driver process. */
 export interface DriverTools {
-  /** A REST client for the embedded v4 server with this token, over the driver's shared pool. */
-  rest(token: string): RestBaseline;
+  /** A REST client for the embedded v4 server with this token, over the driver's shared pool; `rttMs` is its round trip. */
+  rest(token: string, rttMs?: number): RestBaseline;
 }
 
 /** The signature of a scenario's REST baseline function (a `function` target of a loop). */

@@ -24,6 +24,11 @@ export interface BenchOptions {
   concurrency: number;
   /** undici connections of the gateway's upstream pool, and of the REST baseline's (--upstream-connections). */
   upstreamConnections: number;
+  /**
+   * Round trip between the client and the servers it calls (--client-rtt): what a browser pays for
+   * each request it sends, to the gateway or to REST alike. 0 on loopback.
+   */
+  clientRttMs: number;
 }
 
 export interface RunningGateway extends ListeningGateway {

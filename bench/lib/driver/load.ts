@@ -1,5 +1,6 @@
 // The bounded closed-loop load generator (no autocannon): N workers, each sending its next
 // operation when the previous one answered, until a count or a time limit is reached.
+import { setTimeout as delay } from 'node:timers/promises';
 import { Pool } from 'undici';
 import type { BaselineFunction, DriverTools } from '../rest-baseline.js';
 import type { LoopOptions, LoopResult, Target } from './protocol.js';
@@ -26,7 +27,7 @@ function pool(url: string, connections: number): Pool {
   });
 }
 
-async function prepare(target: Target, connections: number, tools: DriverTools): Promise<PreparedTarget> {
+async function prepare(target: Target, connections: number, tools: DriverTools, clientRttMs: number): Promise<PreparedTarget> {
   switch (target.kind) {
     case 'graphql': {
       const dispatcher = pool(target.url, connections);
@@ -36,6 +37,7 @@ async function prepare(target: Target, connections: number, tools: DriverTools):
       const headers = { 'content-type': 'application/json', 'private-token': target.token };
       return {
         async run(index) {
+          if (clientRttMs > 0) await delay(clientRttMs);
           const { statusCode, body } = await dispatcher.request({ method: 'POST', path, headers, body: bodies[index % bodies.length]! });
           const json = (await body.json()) as { data?: unknown; errors?: unknown[] };
           // A response with `errors` fails the scenario, even when `data` is partly there.
@@ -67,13 +69,14 @@ async function prepare(target: Target, connections: number, tools: DriverTools):
       const fn = module[target.name];
       if (typeof fn !== 'function') throw new Error(`${target.module} exports no function ${target.name}`);
       const baseline = fn as BaselineFunction;
-      return { run: () => baseline(tools, target.args), close: () => Promise.resolve() };
+      const remote: DriverTools = { rest: (token) => tools.rest(token, clientRttMs) };
+      return { run: () => baseline(remote, target.args), close: () => Promise.resolve() };
     }
   }
 }
 
 export async function runLoop(target: Target, options: LoopOptions, tools: DriverTools): Promise<LoopResult> {
-  const prepared = await prepare(target, options.connections ?? options.concurrency, tools);
+  const prepared = await prepare(target, options.connections ?? options.concurrency, tools, options.clientRttMs ?? 0);
   const latenciesMs: number[] = [];
   let started = 0;
   let failures = 0;

@@ -20,10 +20,10 @@ function requireSimulator(): Simulator {
 }
 
 const tools: DriverTools = {
-  rest(token) {
+  rest(token, rttMs) {
     const sim = requireSimulator();
     if (!restPool) throw new Error('startSimulator first');
-    return new RestBaseline(sim.url, token, restPool);
+    return new RestBaseline(sim.url, token, restPool, rttMs);
   },
 };
 

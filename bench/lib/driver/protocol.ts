@@ -25,6 +25,8 @@ export interface LoopOptions {
   maxMs: number;
   /** undici connections to the target's origin; default `concurrency`. */
   connections?: number;
+  /** Waited before each request the client sends (a GraphQL operation, each REST call of a baseline): its network round trip. */
+  clientRttMs?: number;
 }
 
 export interface LoopResult {
