@@ -3,6 +3,7 @@ import type { Credential } from './datasources/credentials.js';
 import { createDataSources, type DataSources } from './datasources/index.js';
 import { RestSession, type RestClient } from './datasources/rest-client.js';
 import { createLoaders, type Loaders } from './loaders.js';
+import { PrefetchStore } from './resolvers/lookahead.js';
 import type { RunnerStatusPollers } from './subscriptions/runner-status.js';
 
 /** What every resolver receives. One is made per HTTP request and per WebSocket operation. */
@@ -11,6 +12,8 @@ export interface GatewayContext {
   requestId: string;
   api: DataSources;
   loaders: Loaders;
+  /** REST pages sent ahead of the resolvers that will take them (resolvers/lookahead.ts). */
+  prefetch: PrefetchStore;
   pollers: RunnerStatusPollers;
   /** What the request's log line and metrics tell: filled in as the operation runs. */
   stats: RequestStats;
@@ -41,8 +44,8 @@ export interface ContextDependencies {
 
 /**
  * The one way to build a context, used by the HTTP handler and the WebSocket server alike:
- * a fresh REST session for the caller's credential and fresh loaders, so nothing is shared
- * between requests or credentials.
+ * a fresh REST session for the caller's credential, fresh loaders and a fresh prefetch store, so
+ * nothing is shared between requests or credentials.
  */
 export function createContext(
   dependencies: ContextDependencies,
@@ -63,6 +66,7 @@ export function createContext(
     requestId,
     api,
     loaders: createLoaders(api, { batching: dependencies.batching, onBatch: dependencies.onLoaderBatch }),
+    prefetch: new PrefetchStore(),
     pollers: dependencies.pollers,
     stats,
   };

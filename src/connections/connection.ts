@@ -21,6 +21,19 @@ export interface Connection<T> {
 
 export type PageFetcher<T> = (page: PageRequest) => Promise<Page<T>>;
 
+/** What `last` without `before` asks first: the biggest page, to learn the list's total. */
+const TAIL_HEAD: PageRequest = Object.freeze({ page: 1, perPage: MAX_PER_PAGE });
+
+/**
+ * The REST pages a connection asks for before it has seen any: the whole plan of a window with an
+ * end, or the head page of a tail. Checks the paging arguments (throws as restConnection would).
+ * The lookahead (resolvers/lookahead.ts) sends these early, so they must be what restConnection asks.
+ */
+export function openingPages(args: ConnectionArgs): PageRequest[] {
+  const window = windowFor(args);
+  return window.end === null ? [TAIL_HEAD] : pagesCovering(window.start, window.end);
+}
+
 /** Items fetched from REST, placed at their absolute offsets. */
 interface Fetched<T> {
   /** Offset of `items[0]` in the whole list. */
@@ -86,7 +99,7 @@ export async function restConnection<T>(args: ConnectionArgs, fetchPage: PageFet
 }
 
 async function tailConnection<T>(window: ItemWindow, fetchPage: PageFetcher<T>): Promise<Connection<T>> {
-  const head = await fetchPage({ page: 1, perPage: MAX_PER_PAGE });
+  const head = await fetchPage(TAIL_HEAD);
   const total = head.total ?? (head.hasNextPage ? null : head.items.length);
   if (total === null) {
     throw badUserInput(

@@ -3,6 +3,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { GatewayContext } from '../context.js';
 import { resolvers } from '../resolvers/index.js';
 import { FULL_RECORD_LOADERS } from '../resolvers/full-records.js';
+import { enableLookahead } from '../resolvers/lookahead.js';
 import { installRecordFieldResolvers } from '../resolvers/record-fields.js';
 import { restEnumValues } from './enum-values.js';
 import { buildSchemaFromFiles, readTypeDefs } from './sdl.js';
@@ -34,5 +35,6 @@ export function createExecutableSchema(extension?: SchemaExtension): GraphQLSche
     resolverValidationOptions: { requireResolversToMatchSchema: 'error' },
   });
   installRecordFieldResolvers(schema, FULL_RECORD_LOADERS);
+  enableLookahead(schema, resolvers, extraResolvers);
   return schema;
 }

@@ -35,7 +35,7 @@ interface FixtureCase {
 
 const CASES: Record<string, FixtureCase> = {
   'list-project-boards.json': {
-    routes: [PROJECT_ROUTE, { method: 'GET', path: '/projects/5/boards', body: readFixture('boards/list-project-boards.json') }],
+    routes: [PROJECT_ROUTE, { method: 'GET', path: '/projects/diaspora%2Fdiaspora-project-site/boards', body: readFixture('boards/list-project-boards.json') }],
     query: ON_PROJECT(`boards { count nodes { ${BOARD_FIELDS} } }`),
     expected: {
       project: {
@@ -76,7 +76,7 @@ const CASES: Record<string, FixtureCase> = {
     },
   },
   'list-project-boards-empty.json': {
-    routes: [PROJECT_ROUTE, { method: 'GET', path: '/projects/5/boards', body: readFixture('boards/list-project-boards-empty.json') }],
+    routes: [PROJECT_ROUTE, { method: 'GET', path: '/projects/diaspora%2Fdiaspora-project-site/boards', body: readFixture('boards/list-project-boards-empty.json') }],
     query: ON_PROJECT(`boards { count nodes { ${BOARD_FIELDS} } }`),
     expected: { project: { boards: { count: 0, nodes: [] } } },
   },

@@ -89,7 +89,7 @@ const CASES: Record<string, FixtureCase> = {
     routes: [
       { method: 'GET', path: '/groups/foo', body: PARENT },
       { method: 'GET', path: '/groups/123', body: PARENT },
-      { method: 'GET', path: '/groups/123/subgroups', body: fixture('list-subgroups') },
+      { method: 'GET', path: '/groups/foo/subgroups', body: fixture('list-subgroups') },
     ],
     query: `{ group(fullPath: "foo") { subgroups { count nodes { ${GROUP_LIST_FIELDS} parent { fullPath } } } } }`,
     expected: { group: { subgroups: { count: 1, nodes: [{ id: 'gid://gitlab/Group/1', fullPath: 'foo-bar', parent: { fullPath: 'foo' } }] } } },
@@ -97,7 +97,7 @@ const CASES: Record<string, FixtureCase> = {
   'list-descendant-groups.json': {
     routes: [
       { method: 'GET', path: '/groups/foo', body: PARENT },
-      { method: 'GET', path: '/groups/123/descendant_groups', body: fixture('list-descendant-groups') },
+      { method: 'GET', path: '/groups/foo/descendant_groups', body: fixture('list-descendant-groups') },
     ],
     query: `{ group(fullPath: "foo") { descendantGroups { count nodes { ${GROUP_LIST_FIELDS} } } } }`,
     expected: { group: { descendantGroups: { count: 2, nodes: [{ fullPath: 'foo/bar', avatarUrl: 'http://gitlab.example.com/uploads/group/avatar/1/bar.jpg' }, { fullPath: 'foo/bar/baz' }] } } },
@@ -108,7 +108,7 @@ const CASES: Record<string, FixtureCase> = {
     // bug that the group fields read as the values they mean, rather than failing.
     routes: [
       { method: 'GET', path: '/groups/foo', body: PARENT },
-      { method: 'GET', path: '/groups/123/subgroups', body: fixture('list-shared-groups') },
+      { method: 'GET', path: '/groups/foo/subgroups', body: fixture('list-shared-groups') },
     ],
     query: `{ group(fullPath: "foo") { subgroups { nodes { ${GROUP_RECORD_FIELDS} parent { id } } } } }`,
     expected: {
@@ -225,7 +225,7 @@ const CASES: Record<string, FixtureCase> = {
   'list-group-projects.json': {
     routes: [
       { method: 'GET', path: '/groups/h5bp', body: H5BP },
-      { method: 'GET', path: '/groups/5/projects', body: fixture('list-group-projects') },
+      { method: 'GET', path: '/groups/h5bp/projects', body: fixture('list-group-projects') },
     ],
     query: `{ group(fullPath: "h5bp") { projects { count nodes { ${EMBEDDED_PROJECT_FIELDS} readmeUrl } } } }`,
     expected: {
@@ -240,7 +240,7 @@ const CASES: Record<string, FixtureCase> = {
   'list-group-shared-projects.json': {
     routes: [
       { method: 'GET', path: '/groups/h5bp', body: H5BP },
-      { method: 'GET', path: '/groups/5/projects/shared', body: fixture('list-group-shared-projects') },
+      { method: 'GET', path: '/groups/h5bp/projects/shared', body: fixture('list-group-shared-projects') },
     ],
     query: `{ group(fullPath: "h5bp") { sharedProjects { count nodes { ${EMBEDDED_PROJECT_FIELDS} readmeUrl emptyRepo resolveOutdatedDiffDiscussions
       containerExpirationPolicy { cadence enabled keepN olderThan nameRegex nameRegexKeep nextRunAt } canCreateMergeRequestIn issuesAccessLevel
@@ -286,7 +286,7 @@ const CASES: Record<string, FixtureCase> = {
   'list-group-managed-personal-access-tokens.json': {
     routes: [
       { method: 'GET', path: '/groups/h5bp', body: H5BP },
-      { method: 'GET', path: '/groups/5/manage/personal_access_tokens', body: fixture('list-group-managed-personal-access-tokens') },
+      { method: 'GET', path: '/groups/h5bp/manage/personal_access_tokens', body: fixture('list-group-managed-personal-access-tokens') },
       { method: 'GET', path: '/users/3', body: ENTERPRISE_USER },
     ],
     query: `{ group(fullPath: "h5bp") { managedPersonalAccessTokens { count nodes { ${ACCESS_TOKEN_FIELDS} } } } }`,
@@ -315,7 +315,7 @@ const CASES: Record<string, FixtureCase> = {
   'list-group-managed-resource-access-tokens.json': {
     routes: [
       { method: 'GET', path: '/groups/h5bp', body: H5BP },
-      { method: 'GET', path: '/groups/5/manage/resource_access_tokens', body: fixture('list-group-managed-resource-access-tokens') },
+      { method: 'GET', path: '/groups/h5bp/manage/resource_access_tokens', body: fixture('list-group-managed-resource-access-tokens') },
       { method: 'GET', path: '/users/25365147', body: { id: 25365147, username: 'group_77449520_bot_0123456789abcdef', name: 'Test Group Token' } },
       { method: 'GET', path: '/groups/77449520', body: { id: 77449520, full_path: 'acme-corp', name: 'ACME Corp', path: 'acme-corp' } },
     ],
@@ -346,7 +346,7 @@ const CASES: Record<string, FixtureCase> = {
   'list-group-managed-ssh-keys.json': {
     routes: [
       { method: 'GET', path: '/groups/h5bp', body: H5BP },
-      { method: 'GET', path: '/groups/5/manage/ssh_keys', body: fixture('list-group-managed-ssh-keys') },
+      { method: 'GET', path: '/groups/h5bp/manage/ssh_keys', body: fixture('list-group-managed-ssh-keys') },
       { method: 'GET', path: '/users/3', body: ENTERPRISE_USER },
     ],
     query: `{ group(fullPath: "h5bp") { managedSshKeys { count nodes { id title createdAt expiresAt lastUsedAt usageType user { id username } } } } }`,

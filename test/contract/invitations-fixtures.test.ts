@@ -35,9 +35,9 @@ const CASES: Record<string, FixtureCase> = {
   'list-pending-invitations.json': {
     routes: [
       { method: 'GET', path: '/groups/group', body: GROUP },
-      { method: 'GET', path: '/groups/1/invitations', body: fixture('list-pending-invitations') },
+      { method: 'GET', path: '/groups/group/invitations', body: fixture('list-pending-invitations') },
       { method: 'GET', path: '/projects/group%2Fproject', body: PROJECT },
-      { method: 'GET', path: '/projects/2/invitations', body: fixture('list-pending-invitations') },
+      { method: 'GET', path: '/projects/group%2Fproject/invitations', body: fixture('list-pending-invitations') },
     ],
     query: `{ group(fullPath: "group") { invitations { count nodes { ${INVITATION_FIELDS} } } }
               project(fullPath: "group/project") { invitations { count nodes { ${INVITATION_FIELDS} } } } }`,

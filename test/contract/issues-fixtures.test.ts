@@ -157,7 +157,7 @@ const CASES: Record<string, FixtureCase> = {
   'list-group-issues.json': {
     routes: [
       { method: 'GET', path: '/groups/my-group', body: GROUP },
-      { method: 'GET', path: '/groups/9/issues', body: list('list-group-issues') },
+      { method: 'GET', path: '/groups/my-group/issues', body: list('list-group-issues') },
     ],
     query: `{ group(fullPath: "my-group") { issues { count nodes { ${ISSUE_FIELDS} } } } }`,
     expected: {
@@ -170,7 +170,7 @@ const CASES: Record<string, FixtureCase> = {
     },
   },
   'list-project-issues.json': {
-    routes: [PROJECT_ROUTE, { method: 'GET', path: '/projects/4/issues', body: list('list-project-issues') }],
+    routes: [PROJECT_ROUTE, { method: 'GET', path: '/projects/my-group%2Fmy-project/issues', body: list('list-project-issues') }],
     query: `{ project(fullPath: "my-group/my-project") { issues { count nodes { ${ISSUE_FIELDS} } } } }`,
     expected: {
       project: {
@@ -227,7 +227,7 @@ const CASES: Record<string, FixtureCase> = {
     [{ method: 'GET', path: '/projects/5/issues/12/time_stats', body: fixture('get-issue-time-stats') }],
   ),
   'create-issue-issues-disabled-403.json': {
-    routes: [PROJECT_ROUTE, { method: 'GET', path: '/projects/4/issues', status: 403, body: fixture('create-issue-issues-disabled-403') }],
+    routes: [PROJECT_ROUTE, { method: 'GET', path: '/projects/my-group%2Fmy-project/issues', status: 403, body: fixture('create-issue-issues-disabled-403') }],
     query: `{ project(fullPath: "my-group/my-project") { issues { count } } }`,
     expected: null,
     error: { path: ['project', 'issues'], extensions: { code: 'FORBIDDEN', restStatus: 403, restMessage: '403 Forbidden' } },

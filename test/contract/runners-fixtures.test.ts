@@ -24,6 +24,8 @@ describe('runners fixtures from the REST documentation', () => {
       { method: 'PUT', path: '/runners/6', body: fixture('update-runner') },
       { method: 'GET', path: '/runners/6/jobs', body: fixture('list-runner-jobs') },
       { method: 'GET', path: '/runners/6/managers', body: fixture('list-runner-managers') },
+      // By path when the project was looked up by path (the list is sent with its record), by id otherwise.
+      { method: 'GET', path: '/projects/group%2Fproject/runners', body: fixture('list-project-runners') },
       { method: 'GET', path: '/projects/9/runners', body: fixture('list-project-runners') },
       { method: 'POST', path: '/projects/group%2Fproject/runners', status: 201, body: fixture('assign-runner-to-project') },
       { method: 'GET', path: '/groups/9/runners', body: fixture('list-group-runners') },

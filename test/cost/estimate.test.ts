@@ -112,6 +112,12 @@ const CASES: Case[] = [
       managedResourceAccessTokens(first: 5) { nodes { name user { username } group { name } project { name } } } managedSshKeys { nodes { title user { username } } } } }`,
     token: maintainer,
   },
+  {
+    // The lists go out with the record (resolvers/lookahead.ts), before REST says it is missing.
+    name: 'a missing group and project, whose lists were sent with their record',
+    query: `{ group(fullPath: "no-such-group") { subgroups { nodes { name } } projects(first: 5) { nodes { name } } issues { count } }
+      project(fullPath: "gitlab-org/no-such-project") { issues { count } runners { count } boards { count } invitations { count } } }`,
+  },
   { name: 'the current user and job artifacts', query: '{ currentUser { username email } project(fullPath: "gitlab-org/gitlab") { refJobArtifacts(refName: "main", jobName: "build-docs") { archivePath } } }' },
   {
     name: 'a runner update reading the written runner\'s projects',

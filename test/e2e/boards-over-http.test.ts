@@ -69,8 +69,8 @@ describe('issue boards over real HTTP', () => {
           },
         })),
       });
-      // The project, then its boards: lists and labels are in the board records.
-      expect(restCalls(harness.simulator)).toEqual(['GET /projects/gitlab-org%2Fgitaly', 'GET /projects/3/boards']);
+      // The project and its boards, both by path and so at once: lists and labels are in the board records.
+      expect(restCalls(harness.simulator).sort()).toEqual(['GET /projects/gitlab-org%2Fgitaly', 'GET /projects/gitlab-org%2Fgitaly/boards']);
     });
 
     it('answers an empty list for a project without boards', async () => {

@@ -135,14 +135,14 @@ describe('the group credentials inventory over real HTTP', () => {
           project: token.resource_type === 'project' ? { fullPath: projectPaths.get(token.resource_id!) } : null,
         })),
       });
-      // One call per list, one per distinct user (tokens and keys share them) and per project; the
-      // group token's group is the group already loaded by path.
+      // One call per list (by the group's path, sent with its record), one per distinct user (tokens
+      // and keys share them) and per project; the group token's group is the group already loaded by path.
       expect(restCalls(harness.simulator).sort()).toEqual(
         [
           `GET /groups/${GROUP}`,
-          `GET /groups/${group.id}/manage/personal_access_tokens`,
-          `GET /groups/${group.id}/manage/ssh_keys`,
-          `GET /groups/${group.id}/manage/resource_access_tokens`,
+          `GET /groups/${GROUP}/manage/personal_access_tokens`,
+          `GET /groups/${GROUP}/manage/ssh_keys`,
+          `GET /groups/${GROUP}/manage/resource_access_tokens`,
           ...userIds.map((id) => `GET /users/${id}`),
           ...[...projectPaths.keys()].map((id) => `GET /projects/${id}`),
         ].sort(),

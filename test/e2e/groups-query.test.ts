@@ -142,14 +142,15 @@ describe('groups and projects over real HTTP', () => {
     });
 
     it('asks for the short project record only when the selection needs nothing else', async () => {
-      const simpleQuery = (call: { query: Record<string, string | string[]> }) => call.query['simple'];
+      // The group's record and its project list, both by path (the list is sent with the record).
+      const simpleQuery = (call: { path: string; query: Record<string, string | string[]> }) => `${call.path} simple=${String(call.query['simple'])}`;
       const short = await query<{ group: { projects: Connection<{ id: string; fullPath: string; name: string; webUrl: string }> } }>(
         `{ group(fullPath: "gitlab-org") { projects(first: 3) { nodes { id fullPath name webUrl } edges { node { path } } } } }`,
         {},
         maintainer,
       );
       expect(short.errors).toBeUndefined();
-      expect(harness.simulator.requests.map(simpleQuery)).toEqual([undefined, 'true']);
+      expect(harness.simulator.requests.map(simpleQuery).sort()).toEqual(['/groups/gitlab-org simple=undefined', '/groups/gitlab-org/projects simple=true']);
       const expected = (await harness.oracle.get<RestProject[]>('/groups/gitlab-org/projects?per_page=3&page=1', maintainer)).map((project) => project.path_with_namespace);
       expect(short.data!.group.projects.nodes.map((node) => node.fullPath)).toEqual(expected);
 
@@ -161,7 +162,7 @@ describe('groups and projects over real HTTP', () => {
         harness.simulator.resetRequests();
         const full = await query(text, {}, maintainer);
         expect(full.errors).toBeUndefined();
-        expect(harness.simulator.requests.map(simpleQuery)).toEqual([undefined, undefined]);
+        expect(harness.simulator.requests.map(simpleQuery).sort()).toEqual(['/groups/gitlab-org simple=undefined', '/groups/gitlab-org/projects simple=undefined']);
       }
     });
   });
@@ -295,7 +296,7 @@ describe('groups and projects over real HTTP', () => {
         admin,
       );
       expect(result.errors).toBeUndefined();
-      const listCall = harness.simulator.requests.find((request) => request.path === '/groups/1/projects')!;
+      const listCall = harness.simulator.requests.find((request) => request.path === '/groups/gitlab-org/projects')!;
       expect(listCall.query).toMatchObject({ with_security_reports: 'true', with_custom_attributes: 'true' });
       const expected = await harness.oracle.all<RestProject>('/groups/1/projects?with_custom_attributes=true&order_by=id&sort=asc', admin);
       expect(result.data!.group.projects.nodes).toEqual(expected.map((project) => ({ fullPath: project.path_with_namespace, customAttributes: project.custom_attributes })));

@@ -57,7 +57,8 @@ describe('invitations over real HTTP', () => {
         admin,
       );
       expect(result.errors).toBeUndefined();
-      expect(restCalls(harness.simulator).sort()).toEqual(['GET /groups/1/invitations', 'GET /groups/gitlab-org', 'GET /projects/1/invitations', 'GET /projects/gitlab-org%2Fgitlab']);
+      // Each list is asked by the path its parent was looked up by, alongside the parent's record.
+      expect(restCalls(harness.simulator).sort()).toEqual(['GET /groups/gitlab-org', 'GET /groups/gitlab-org/invitations', 'GET /projects/gitlab-org%2Fgitlab', 'GET /projects/gitlab-org%2Fgitlab/invitations']);
       const groupInvitations = await harness.oracle.all<RestInvitation>('/groups/1/invitations', admin);
       const projectInvitations = await harness.oracle.all<RestInvitation>('/projects/1/invitations', admin);
       expect(groupInvitations.length).toBeGreaterThan(1);

@@ -1,43 +1,61 @@
+import type { FieldNode } from 'graphql';
 import type { GroupResolvers, SharedWithGroupResolvers } from '../../__generated__/resolvers-types.js';
-import { restConnection } from '../../connections/connection.js';
+import { restConnection, type PageFetcher } from '../../connections/connection.js';
 import type { ConnectionArgs } from '../../connections/window.js';
 import type { GatewayContext } from '../../context.js';
-import type { GroupProjectFilters, GroupSchema } from '../../datasources/groups.js';
-import type { Page, PageRequest } from '../../datasources/pagination.js';
+import type { GroupListFilters, GroupProjectFilters, GroupSchema } from '../../datasources/groups.js';
 import type { ProjectSchema } from '../../datasources/projects.js';
 import { FULL_RECORD_LOADERS } from '../full-records.js';
 import { toGlobalId } from '../global-id.js';
-import { invitationConnection } from '../invitations/connection.js';
+import { invitationConnection, invitationList } from '../invitations/connection.js';
+import { listField, type ParentList } from '../lookahead.js';
 import { nullWhenNotFound } from '../lookups.js';
 import { shortRecordSuffices } from '../projects/simple-record.js';
 import { readRecordField } from '../record-fields.js';
 import { runnerListFilters } from '../runners/filters.js';
-import { groupListFilters, groupProjectFilters, type GroupProjectArgs } from './filters.js';
+import { groupListFilters, groupProjectFilters, type GroupListArgs, type GroupProjectArgs } from './filters.js';
 import { groupBoolean } from './lenient-boolean.js';
 
 const readGroupField = (group: GroupSchema, key: string, context: GatewayContext) =>
   readRecordField(group, key, context, FULL_RECORD_LOADERS['Group']);
 
-type ProjectPageFetcher = (filters: GroupProjectFilters, page: PageRequest) => Promise<Page<ProjectSchema>>;
+/** The REST filters of a project list; the short record (`simple=true`) when the selection allows it. */
+function projectListFilters(args: GroupProjectArgs, fieldNodes: ReadonlyArray<FieldNode>): GroupProjectFilters {
+  return { ...groupProjectFilters(args), ...(shortRecordSuffices({ fieldNodes }) ? { simple: true } : {}) };
+}
 
 /**
  * A project list of a group. Full records prime the project loader, so a project reached again
  * elsewhere in the query costs nothing; short records (`simple=true`, when the selection allows it)
  * never do, since they lack most fields.
  */
-function projectList(
-  args: GroupProjectArgs & ConnectionArgs,
-  simple: boolean,
-  context: GatewayContext,
-  fetch: ProjectPageFetcher,
-) {
-  const filters: GroupProjectFilters = { ...groupProjectFilters(args), ...(simple ? { simple: true } : {}) };
+function projectList(args: ConnectionArgs, filters: GroupProjectFilters, context: GatewayContext, pages: PageFetcher<ProjectSchema>) {
   return restConnection(args, async (page) => {
-    const result = await fetch(filters, page);
-    if (!simple) for (const project of result.items) context.loaders.project.prime(project);
+    const result = await pages(page);
+    if (!filters.simple) for (const project of result.items) context.loaders.project.prime(project);
     return result;
   });
 }
+
+// The group's lists that REST addresses by its id or full path alike, so `group(fullPath:)` can send
+// them alongside the group's record (lookahead.ts). Not `runners`: `GET /groups/:id/runners` takes
+// the integer id only (rest-v4-api.md "Runners").
+const subgroupList: ParentList<GroupListArgs, GroupListFilters, GroupSchema> = {
+  filters: (args) => groupListFilters(args),
+  page: (api, group, filters, page) => api.groups.subgroups(group, filters, page),
+};
+const descendantGroupList: ParentList<GroupListArgs, GroupListFilters, GroupSchema> = {
+  filters: (args) => groupListFilters(args),
+  page: (api, group, filters, page) => api.groups.descendants(group, filters, page),
+};
+const projectsList: ParentList<GroupProjectArgs, GroupProjectFilters, ProjectSchema> = {
+  filters: projectListFilters,
+  page: (api, group, filters, page) => api.groups.projects(group, filters, page),
+};
+const sharedProjectsList: ParentList<GroupProjectArgs, GroupProjectFilters, ProjectSchema> = {
+  filters: projectListFilters,
+  page: (api, group, filters, page) => api.groups.sharedProjects(group, filters, page),
+};
 
 export const Group: GroupResolvers = {
   id: (group) => toGlobalId('Group', group.id),
@@ -73,27 +91,17 @@ export const Group: GroupResolvers = {
   async embeddedSharedProjects(group, _args, { loaders }) {
     return group.shared_projects ?? (await loaders.groupWithProjects.load(group.id)).shared_projects ?? null;
   },
-  subgroups(group, args, { api }) {
-    const filters = groupListFilters(args);
-    return restConnection(args, (page) => api.groups.subgroups(group.id, filters, page));
-  },
-  descendantGroups(group, args, { api }) {
-    const filters = groupListFilters(args);
-    return restConnection(args, (page) => api.groups.descendants(group.id, filters, page));
-  },
-  projects(group, args, context, info) {
-    return projectList(args, shortRecordSuffices(info), context, (filters, page) => context.api.groups.projects(group.id, filters, page));
-  },
-  sharedProjects(group, args, context, info) {
-    return projectList(args, shortRecordSuffices(info), context, (filters, page) => context.api.groups.sharedProjects(group.id, filters, page));
-  },
+  subgroups: listField(subgroupList, (pages, args) => restConnection(args, pages)),
+  descendantGroups: listField(descendantGroupList, (pages, args) => restConnection(args, pages)),
+  projects: listField(projectsList, (pages, args, filters, _group, context) => projectList(args, filters, context, pages)),
+  sharedProjects: listField(sharedProjectsList, (pages, args, filters, _group, context) => projectList(args, filters, context, pages)),
   runners(group, args, { api }) {
     const filters = runnerListFilters(args);
     return restConnection(args, (page) => api.runners.forGroup(group.id, filters, page));
   },
-  invitations(group, args, { api }) {
-    return invitationConnection(args, { kind: 'group', idOrPath: group.id }, api);
-  },
+  invitations: listField(invitationList('group'), (pages, args, _filters, group: GroupSchema) =>
+    invitationConnection(args, { kind: 'group', idOrPath: group.id }, pages),
+  ),
 };
 
 export const SharedWithGroup: SharedWithGroupResolvers = {

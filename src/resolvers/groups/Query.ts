@@ -1,11 +1,16 @@
 import type { QueryResolvers } from '../../__generated__/resolvers-types.js';
 import { restConnection } from '../../connections/connection.js';
+import { lookAhead } from '../lookahead.js';
 import { nullWhenNotFound } from '../lookups.js';
 import { checkFullPath } from '../projects/Query.js';
 import { groupListFilters } from './filters.js';
 
 export const groupQueries: Pick<QueryResolvers, 'group' | 'groups'> = {
-  group: (_parent, { fullPath }, { loaders }) => nullWhenNotFound(loaders.group.load(checkFullPath(fullPath))),
+  group(_parent, { fullPath }, context, info) {
+    const path = checkFullPath(fullPath);
+    // The group's lists in the selection (subgroups, projects, ...) start alongside its record.
+    return lookAhead(info, context, path, nullWhenNotFound(context.loaders.group.load(path)));
+  },
 
   groups(_parent, args, { api }) {
     const filters = groupListFilters(args);

@@ -1,22 +1,34 @@
-import { restConnection, type Connection } from '../../connections/connection.js';
+import { restConnection, type Connection, type PageFetcher } from '../../connections/connection.js';
 import type { ConnectionArgs } from '../../connections/window.js';
-import type { DataSources } from '../../datasources/index.js';
-import type { InvitationSource } from '../../datasources/invitations.js';
+import type { InvitationSchema, InvitationSource } from '../../datasources/invitations.js';
 import { badUserInput } from '../../errors.js';
+import type { ParentList } from '../lookahead.js';
 import { invitationRecord, type InvitationRecord } from './record.js';
 
-export interface InvitationListArgs extends ConnectionArgs {
+export interface InvitationListArgs {
   query?: string | null;
 }
 
-/** The pending invitations of a group or project; `query` must match an address exactly, as REST has it. */
-export function invitationConnection(args: InvitationListArgs, source: InvitationSource, api: DataSources): Promise<Connection<InvitationRecord>> {
+/** `query` must match an address exactly, as REST has it; a blank one is refused. */
+function invitationFilters(args: InvitationListArgs): { query: string | undefined } {
   if (args.query !== null && args.query !== undefined && !args.query.trim()) {
     throw badUserInput('`query` must be an e-mail address; leave it out to list every invitation.', 'query');
   }
-  const query = args.query ?? undefined;
+  return { query: args.query ?? undefined };
+}
+
+/** The pending invitations of a group or project, a list REST addresses by its id or full path alike. */
+export function invitationList(kind: InvitationSource['kind']): ParentList<InvitationListArgs, { query: string | undefined }, InvitationSchema> {
+  return {
+    filters: invitationFilters,
+    page: (api, idOrPath, filters, page) => api.invitations.all({ kind, idOrPath }, filters.query, page),
+  };
+}
+
+/** The connection over those invitations, each record told its source. */
+export function invitationConnection(args: ConnectionArgs, source: InvitationSource, pages: PageFetcher<InvitationSchema>): Promise<Connection<InvitationRecord>> {
   return restConnection(args, async (page) => {
-    const result = await api.invitations.all(source, query, page);
+    const result = await pages(page);
     return { ...result, items: result.items.map((invitation) => invitationRecord(invitation, source)) };
   });
 }

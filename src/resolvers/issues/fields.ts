@@ -1,22 +1,29 @@
 import type { GroupResolvers, ProjectResolvers } from '../../__generated__/resolvers-types.js';
 import { restConnection } from '../../connections/connection.js';
+import type { IssueListFilters, IssueSchema } from '../../datasources/issues.js';
+import { listField, type ParentList } from '../lookahead.js';
 import { nullWhenNotFound } from '../lookups.js';
-import { issueListFilters } from './filters.js';
+import { issueListFilters, type IssueListArgs } from './filters.js';
 import { checkIid } from './key.js';
+
+// `GET /projects/:id/issues` and `GET /groups/:id/issues` take the id or the full path alike
+// (rest-v4-api.md "Issues"), so a project or group looked up by path sends them alongside its record.
+const projectIssueList: ParentList<IssueListArgs, IssueListFilters, IssueSchema> = {
+  filters: (args) => issueListFilters(args, 'project'),
+  page: (api, project, filters, page) => api.issues.forProject(project, filters, page),
+};
+const groupIssueList: ParentList<IssueListArgs, IssueListFilters, IssueSchema> = {
+  filters: (args) => issueListFilters(args, 'group'),
+  page: (api, group, filters, page) => api.issues.forGroup(group, filters, page),
+};
 
 /** `Project.issues` and `Project.issue(iid:)`, spread into the Project resolvers. */
 export const projectIssueFields: Pick<ProjectResolvers, 'issues' | 'issue'> = {
-  issues(project, args, { api }) {
-    const filters = issueListFilters(args, 'project');
-    return restConnection(args, (page) => api.issues.forProject(project.id, filters, page));
-  },
+  issues: listField(projectIssueList, (pages, args) => restConnection(args, pages)),
   issue: (project, { iid }, { loaders }) => nullWhenNotFound(loaders.issue.load({ project: project.id, iid: checkIid(iid) })),
 };
 
 /** `Group.issues`: the issues of the group's projects and its subgroups'. */
 export const groupIssueFields: Pick<GroupResolvers, 'issues'> = {
-  issues(group, args, { api }) {
-    const filters = issueListFilters(args, 'group');
-    return restConnection(args, (page) => api.issues.forGroup(group.id, filters, page));
-  },
+  issues: listField(groupIssueList, (pages, args) => restConnection(args, pages)),
 };

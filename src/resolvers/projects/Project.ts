@@ -3,11 +3,19 @@ import type { GroupSchema } from '../../datasources/groups.js';
 import { restConnection } from '../../connections/connection.js';
 import { FULL_RECORD_LOADERS } from '../full-records.js';
 import { toGlobalId } from '../global-id.js';
-import { invitationConnection } from '../invitations/connection.js';
+import { invitationConnection, invitationList } from '../invitations/connection.js';
+import { listField, type ParentList } from '../lookahead.js';
 import { nullWhenNotFound } from '../lookups.js';
 import { readRecordField } from '../record-fields.js';
-import { runnerListFilters } from '../runners/filters.js';
+import { runnerListFilters, type RunnerFilterArgs } from '../runners/filters.js';
 import type { ProjectSchema } from '../../datasources/projects.js';
+import type { RunnerListFilters, RunnerSchema } from '../../datasources/runners.js';
+
+/** `GET /projects/:id/runners` takes the id or the full path: a project looked up by path sends it early. */
+const runnerList: ParentList<RunnerFilterArgs, RunnerListFilters, RunnerSchema> = {
+  filters: (args) => runnerListFilters(args),
+  page: (api, project, filters, page) => api.runners.forProject(project, filters, page),
+};
 
 export const Project: ProjectResolvers = {
   id: (project) => toGlobalId('Project', project.id),
@@ -25,10 +33,7 @@ export const Project: ProjectResolvers = {
     if (namespace.parent_id !== undefined) group.parent_id = namespace.parent_id;
     return group;
   },
-  runners(project, args, { api }) {
-    const filters = runnerListFilters(args);
-    return restConnection(args, (page) => api.runners.forProject(project.id, filters, page));
-  },
+  runners: listField(runnerList, (pages, args) => restConnection(args, pages)),
   async creator(project, _args, context) {
     const creatorId = await readRecordField(project, 'creator_id', context, FULL_RECORD_LOADERS['Project']);
     return typeof creatorId === 'number' ? nullWhenNotFound(context.loaders.user.load(creatorId)) : null;
@@ -38,9 +43,9 @@ export const Project: ProjectResolvers = {
     ((await readRecordField(project, '_links', context, FULL_RECORD_LOADERS['Project'])) as ProjectSchema['_links']) ?? null,
   // Only list records asked with with_custom_attributes=true carry them; GET /projects/:id has none, so no fetch.
   customAttributes: (project) => project.custom_attributes ?? null,
-  invitations(project, args, { api }) {
-    return invitationConnection(args, { kind: 'project', idOrPath: project.id }, api);
-  },
+  invitations: listField(invitationList('project'), (pages, args, _filters, project: ProjectSchema) =>
+    invitationConnection(args, { kind: 'project', idOrPath: project.id }, pages),
+  ),
 };
 
 export const Namespace: NamespaceResolvers = {

@@ -1,5 +1,6 @@
 import type { QueryResolvers } from '../../__generated__/resolvers-types.js';
 import { badUserInput } from '../../errors.js';
+import { lookAhead } from '../lookahead.js';
 import { nullWhenNotFound } from '../lookups.js';
 
 /** A project or group full path: segments separated by single slashes, no blanks. */
@@ -11,5 +12,9 @@ export function checkFullPath(fullPath: string, argumentName = 'fullPath'): stri
 }
 
 export const projectQueries: Pick<QueryResolvers, 'project'> = {
-  project: (_parent, { fullPath }, { loaders }) => nullWhenNotFound(loaders.project.load(checkFullPath(fullPath))),
+  project(_parent, { fullPath }, context, info) {
+    const path = checkFullPath(fullPath);
+    // The project's lists in the selection (issues, runners, ...) start alongside its record.
+    return lookAhead(info, context, path, nullWhenNotFound(context.loaders.project.load(path)));
+  },
 };

@@ -29,7 +29,7 @@ function fieldNames(selectionSet: SelectionSetNode | undefined): string[] | null
 }
 
 /** The fields selected on the nodes of a connection (`nodes { ... }` and `edges { node { ... } }`), or null. */
-export function connectionNodeFields(info: GraphQLResolveInfo): string[] | null {
+export function connectionNodeFields(info: Pick<GraphQLResolveInfo, 'fieldNodes'>): string[] | null {
   const selected: string[] = [];
   for (const fieldNode of info.fieldNodes) {
     for (const selection of fieldNode.selectionSet?.selections ?? []) {
@@ -57,7 +57,7 @@ export function connectionNodeFields(info: GraphQLResolveInfo): string[] | null 
  * own selection, read without expanding fragments, asks for nothing else. Any doubt answers false,
  * which costs bandwidth, never correctness (a field the short record lacked would be fetched).
  */
-export function shortRecordSuffices(info: GraphQLResolveInfo): boolean {
+export function shortRecordSuffices(info: Pick<GraphQLResolveInfo, 'fieldNodes'>): boolean {
   const fields = connectionNodeFields(info);
   return fields !== null && fields.every((name) => SIMPLE_RECORD_FIELDS.has(name));
 }
