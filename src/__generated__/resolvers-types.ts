@@ -4386,7 +4386,9 @@ export type Query = {
   currentUser?: Maybe<User>;
   /**
    * A group by full path (REST `GET /groups/:id` with the URL-encoded path). Public groups need no
-   * credential. Null when it does not exist or the caller may not see it.
+   * credential. Null when it does not exist or the caller may not see it. The first pages of the lists
+   * selected under it (`subgroups`, `projects`, `issues`, ...; not `runners`) are asked of REST at the
+   * same time, by the same path.
    */
   group?: Maybe<Group>;
   /**
@@ -4423,7 +4425,8 @@ export type Query = {
   nodes: Array<Maybe<Node>>;
   /**
    * A project by full path (REST `GET /projects/:id` with the URL-encoded path). Null when it does not
-   * exist or the caller may not see it.
+   * exist or the caller may not see it. The first pages of the lists selected under it (`issues`,
+   * `runners`, `boards`, `invitations`) are asked of REST at the same time, by the same path.
    */
   project?: Maybe<Project>;
   /**
