@@ -112,15 +112,17 @@ type GatewayModule = typeof gatewaySource;
  * carry no source maps to resolve (under tsx every stack trace is mapped back to TypeScript, which
  * costs CPU on each failed field). From src/ when asked, or when nothing is built.
  */
-async function loadGateway(fromSource: boolean): Promise<{ module: GatewayModule; from: string }> {
-  const compiled = new URL('../dist/src/index.js', import.meta.url);
-  if (!fromSource && existsSync(compiled)) return { module: (await import(compiled.href)) as GatewayModule, from: 'dist/ (compiled)' };
-  return { module: await import('../src/index.js'), from: 'src/ (tsx)' };
+async function loadGateway(fromSource: boolean): Promise<{ module: GatewayModule; compiled: boolean }> {
+  const built = new URL('../dist/src/index.js', import.meta.url);
+  if (!fromSource && existsSync(built)) return { module: (await import(built.href)) as GatewayModule, compiled: true };
+  return { module: await import('../src/index.js'), compiled: false };
 }
 
 async function main(): Promise<number> {
   const { options, only, fromSource } = parseOptions();
-  const { module: gatewayModule, from } = await loadGateway(fromSource);
+  // As deployed: graphql-js checks every `instanceof` of its type system twice outside production.
+  process.env['NODE_ENV'] ??= 'production';
+  const { module: gatewayModule, compiled } = await loadGateway(fromSource);
   const selected = only.length ? scenarios.filter((scenario) => only.includes(scenario.name)) : scenarios;
   const startedAt = new Date().toISOString();
   const startMachine = machine();
@@ -135,8 +137,8 @@ async function main(): Promise<number> {
   try {
     driver = await startDriver();
     const fleetSize = Math.max(options.fleetSize, options.subscribedRunners);
-    const simulator = await driver.call('startSimulator', { latencyMs: options.latencyMs, fleetSize, restConnections: options.upstreamConnections });
-    progress(`gateway from ${from}, NODE_ENV=${process.env.NODE_ENV ?? '(unset)'}`);
+    const simulator = await driver.call('startSimulator', { latencyMs: options.latencyMs, fleetSize, restConnections: options.upstreamConnections, compiled });
+    progress(`gateway and v4 server from ${compiled ? 'dist/ (compiled)' : 'src/ (tsx)'}, NODE_ENV=${process.env.NODE_ENV ?? '(unset)'}`);
     progress(`v4 server at ${simulator.url} (driver pid ${driver.pid}), ${simulator.runnerIds.length} runners, ${options.latencyMs} ms per REST call`);
 
     for (const scenario of selected) {

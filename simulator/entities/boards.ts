@@ -3,6 +3,7 @@
 // and more project fields.
 import type { Board, BoardList, Project } from '../data/model.js';
 import type { PresentContext } from './context.js';
+import { extend } from './extend.js';
 import { labelBasic, milestoneEntity, milestoneReference } from './labels.js';
 import { projectReference } from './projects.js';
 import { userSummary } from './users.js';
@@ -34,8 +35,7 @@ function boardProject(ctx: PresentContext, project: Project, detailed: boolean) 
   const webUrl = `${ctx.origin}/${fullPath}`;
   const reference = { ...projectReference(ctx, project), http_url_to_repo: `${webUrl}.git`, web_url: webUrl };
   if (!detailed) return reference;
-  return {
-    ...reference,
+  return extend(reference, {
     created_at: project.createdAt,
     default_branch: project.defaultBranch,
     tag_list: project.topics,
@@ -46,7 +46,7 @@ function boardProject(ctx: PresentContext, project: Project, detailed: boolean) 
     star_count: project.starCount,
     forks_count: project.forksCount,
     last_activity_at: project.lastActivityAt,
-  };
+  });
 }
 
 export function boardEntity(ctx: PresentContext, board: Board, options: { updated?: boolean } = {}) {

@@ -8,6 +8,7 @@ import { commitDiff, commitStats } from '../repository/commit-diff.js';
 import { formatGitTime } from '../repository/objects.js';
 import type { CommitSignature, GitCommit, Repository } from '../repository/repository.js';
 import type { PresentContext } from './context.js';
+import { extend } from './extend.js';
 import { userSummary } from './users.js';
 
 /** GitLab's `Commit#title`: the first line, cut at 100 characters. */
@@ -64,7 +65,7 @@ export function commitEntity(ctx: PresentContext, project: Project, commit: GitC
 }
 
 export function commitWithStats(ctx: PresentContext, project: Project, repository: Repository, commit: GitCommit, options: CommitPresentOptions = {}) {
-  return { ...commitEntity(ctx, project, commit, options), stats: commitStats(repository, commit) };
+  return extend(commitEntity(ctx, project, commit, options), { stats: commitStats(repository, commit) });
 }
 
 /**
@@ -119,13 +120,12 @@ export function latestPipeline(ctx: PresentContext, project: Project, sha: strin
 export function commitDetail(ctx: PresentContext, project: Project, repository: Repository, commit: GitCommit, options: { stats: boolean }) {
   const pipeline = latestPipeline(ctx, project, commit.sha);
   const last = pipeline ? pipelineBasic(ctx, project, pipeline) : null;
-  return {
-    ...commitEntity(ctx, project, commit),
+  return extend(commitEntity(ctx, project, commit), {
     ...(options.stats ? { stats: commitStats(repository, commit) } : {}),
     status: last?.status ?? null,
     project_id: project.id,
     last_pipeline: last,
-  };
+  });
 }
 
 /** `GET .../commits/:sha/diff`: one entry per changed file (fixtures get-commit-diff.json). */

@@ -4,6 +4,7 @@
 import { canAdminGroup, canReadProject } from '../data/access.js';
 import { AccessLevel, type Group } from '../data/model.js';
 import type { PresentContext } from './context.js';
+import { extend } from './extend.js';
 import { projectInGroupDetail, projectStatistics, sharedWithGroups } from './projects.js';
 
 /** rest-conventions §10: GET /groups/:id embeds at most 100 projects / shared_projects. */
@@ -92,8 +93,7 @@ export interface GroupDetailPresentation {
 
 export function groupDetail(ctx: PresentContext, group: Group, presentation: GroupDetailPresentation) {
   const { state, user } = ctx;
-  const detail: Record<string, unknown> = {
-    ...groupRecord(ctx, group, { customAttributes: presentation.customAttributes === true }),
+  const detail: Record<string, unknown> = extend(groupRecord(ctx, group, { customAttributes: presentation.customAttributes === true }), {
     // The registration token only for group owners and administrators (rest-v4-api.md "Authentication" 5).
     ...(canAdminGroup(state, user, group) ? { runners_token: group.runnersToken } : {}),
     enabled_git_access_protocol: 'all',
@@ -112,7 +112,7 @@ export function groupDetail(ctx: PresentContext, group: Group, presentation: Gro
     shared_runners_minutes_limit: group.sharedRunnersMinutesLimit ?? null,
     extra_shared_runners_minutes_limit: group.extraSharedRunnersMinutesLimit ?? null,
     marked_for_deletion_on: null,
-  };
+  });
   if (presentation.withProjects) {
     const visible = [...state.projects.values()].filter((p) => canReadProject(state, user, p));
     detail['projects'] = visible

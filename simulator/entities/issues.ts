@@ -3,6 +3,7 @@
 import type { Issue, Project } from '../data/model.js';
 import type { PresentContext } from './context.js';
 import { labelBasic, milestoneEntity } from './labels.js';
+import { extend } from './extend.js';
 import { timeStatsEntity } from './time-stats.js';
 import { userSummary } from './users.js';
 
@@ -176,8 +177,7 @@ export function issueEntity(ctx: PresentContext, issue: Issue, options: IssuePre
   const basic = issueBasic(ctx, issue, options.from);
   const api = `${ctx.origin}/api/v4/projects/${issue.projectId}`;
   const epic = epicOf(ctx, issue);
-  return {
-    ...basic,
+  return extend(basic, {
     closed_at: issue.closedAt,
     closed_by: userOrNull(ctx, issue.closedById),
     labels: labelsOf(ctx, issue, options.labelDetails === true),
@@ -202,5 +202,5 @@ export function issueEntity(ctx: PresentContext, issue: Issue, options: IssuePre
     iteration: iterationOf(ctx, issue),
     health_status: issue.healthStatus,
     ...(options.single ? { subscribed: ctx.user !== null && issue.subscriberIds.includes(ctx.user.id) } : {}),
-  };
+  });
 }

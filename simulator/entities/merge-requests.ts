@@ -4,6 +4,7 @@
 import { projectAccessLevel } from '../data/access.js';
 import { AccessLevel, type MergeRequest } from '../data/model.js';
 import type { PresentContext } from './context.js';
+import { extend } from './extend.js';
 import { milestoneEntity } from './labels.js';
 import { timeStatsEntity } from './time-stats.js';
 import { userSummary } from './users.js';
@@ -73,8 +74,7 @@ export function mergeRequestEntity(ctx: PresentContext, mergeRequest: MergeReque
     web_url: `${ctx.origin}/${fullPath}/-/pipelines/${mergeRequest.id * 1000 + 7}`,
   };
   const canMerge = project !== undefined && projectAccessLevel(ctx.state, ctx.user, project) >= AccessLevel.DEVELOPER;
-  return {
-    ...mergeRequestBasic(ctx, mergeRequest),
+  return extend(mergeRequestBasic(ctx, mergeRequest), {
     squash: false,
     task_completion_status: { count: 0, completed_count: 0 },
     changes_count: String(mergeRequest.changesCount),
@@ -86,5 +86,5 @@ export function mergeRequestEntity(ctx: PresentContext, mergeRequest: MergeReque
     diff_refs: { base_sha: mergeRequest.sha, head_sha: mergeRequest.sha, start_sha: mergeRequest.sha },
     merge_error: null,
     user: { can_merge: canMerge && mergeRequest.state === 'opened' },
-  };
+  });
 }

@@ -3,6 +3,7 @@
 import { groupAccessLevel, ownsRunner, projectAccessLevel } from '../data/access.js';
 import { AccessLevel, type Group, type Project, type Runner } from '../data/model.js';
 import type { PresentContext } from './context.js';
+import { extend } from './extend.js';
 import { projectReference } from './projects.js';
 
 /** REST `status`: `paused` when paused, otherwise how it last talked to the server. */
@@ -16,9 +17,17 @@ export function runnerOnline(runner: Runner): boolean | null {
   return runner.connectivity === 'online';
 }
 
+/** Runners with a running job, found once per answer rather than once per runner of a page. */
+const busyRunners = new WeakMap<PresentContext, Set<number>>();
+
 function jobExecutionStatus(ctx: PresentContext, runner: Runner): 'active' | 'idle' {
-  for (const job of ctx.state.jobs.values()) if (job.runnerId === runner.id && job.status === 'running') return 'active';
-  return 'idle';
+  let busy = busyRunners.get(ctx);
+  if (!busy) {
+    busy = new Set();
+    for (const job of ctx.state.jobs.values()) if (job.status === 'running') busy.add(job.runnerId);
+    busyRunners.set(ctx, busy);
+  }
+  return busy.has(runner.id) ? 'active' : 'idle';
 }
 
 export function runnerSummary(ctx: PresentContext, runner: Runner) {
@@ -51,8 +60,7 @@ export function runnerDetail(ctx: PresentContext, runner: Runner) {
     .filter((p): p is Project => p !== undefined && (admin || projectAccessLevel(state, user, p) >= AccessLevel.GUEST));
   const group = runner.groupId === null ? undefined : state.groups.get(runner.groupId);
   const groups = [group].filter((g): g is Group => g !== undefined && (admin || groupAccessLevel(state, user, g) >= AccessLevel.GUEST));
-  return {
-    ...runnerSummary(ctx, runner),
+  return extend(runnerSummary(ctx, runner), {
     tag_list: runner.tagList,
     run_untagged: runner.runUntagged,
     locked: runner.locked,
@@ -66,7 +74,7 @@ export function runnerDetail(ctx: PresentContext, runner: Runner) {
     maintenance_note: canUpdateRunner(ctx, runner) ? runner.maintenanceNote : null,
     projects: projects.map((p) => projectReference(ctx, p)),
     groups: groups.map((g) => ({ id: g.id, web_url: `${ctx.origin}/groups/${state.groupFullPath(g)}`, name: g.name })),
-  };
+  });
 }
 
 /**

@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { User } from '../data/model.js';
 import type { PresentContext } from './context.js';
+import { extend } from './extend.js';
 
 export function avatarUrl(user: User): string {
   const hash = createHash('md5').update(user.email.toLowerCase()).digest('hex');
@@ -22,8 +23,7 @@ export function userSummary(ctx: PresentContext, user: User) {
 }
 
 export function userPublic(ctx: PresentContext, user: User) {
-  return {
-    ...userSummary(ctx, user),
+  return extend(userSummary(ctx, user), {
     created_at: user.createdAt,
     bio: user.bio,
     location: user.location,
@@ -37,13 +37,12 @@ export function userPublic(ctx: PresentContext, user: User) {
     pronouns: null,
     bot: false,
     work_information: user.organization || null,
-  };
+  });
 }
 
 /** GET /user, and GET /users/:id for administrators. */
 export function userFull(ctx: PresentContext, user: User) {
-  return {
-    ...userPublic(ctx, user),
+  return extend(userPublic(ctx, user), {
     last_sign_in_at: user.lastSignInAt,
     confirmed_at: user.createdAt,
     last_activity_on: user.lastActivityOn,
@@ -62,5 +61,5 @@ export function userFull(ctx: PresentContext, user: User) {
     shared_runners_minutes_limit: null,
     extra_shared_runners_minutes_limit: null,
     is_admin: user.isAdmin,
-  };
+  });
 }

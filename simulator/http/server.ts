@@ -1,6 +1,6 @@
 // node:http plumbing: standard headers, request log, latency, faults, the control API, and
 // /api/v3 and unknown paths.
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { SimulatorState } from '../data/state.js';
 import { handleControl, type ControlTarget } from './control.js';
@@ -24,11 +24,20 @@ export interface ServerContext extends ControlTarget {
   closing(): boolean;
 }
 
+const REQUEST_ID_LENGTH = 26;
+/** Random bytes for request ids, drawn for 256 ids at a time: one draw per request cost 17 µs. */
+const idEntropy = Buffer.alloc(REQUEST_ID_LENGTH * 256);
+let idEntropyUsed = idEntropy.length;
+
 /** A ULID-like id, like the ones GitLab puts in X-Request-Id. */
 function newRequestId(): string {
-  const bytes = randomBytes(26);
+  if (idEntropyUsed + REQUEST_ID_LENGTH > idEntropy.length) {
+    randomFillSync(idEntropy);
+    idEntropyUsed = 0;
+  }
   let id = '';
-  for (const byte of bytes) id += CROCKFORD[byte % 32];
+  for (let i = idEntropyUsed; i < idEntropyUsed + REQUEST_ID_LENGTH; i++) id += CROCKFORD[idEntropy[i]! % 32];
+  idEntropyUsed += REQUEST_ID_LENGTH;
   return id;
 }
 
@@ -55,7 +64,8 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 function send(req: IncomingMessage, res: ServerResponse, response: ApiResponse, requestId: string, started: bigint): void {
   if (res.headersSent || res.destroyed) return;
   const hasBody = response.status !== 204 && response.status !== 304;
-  const body = !hasBody ? '' : response.bytes ?? (response.text !== undefined ? response.text : JSON.stringify(response.json ?? null));
+  // Encoded once: its length for Content-Length and the bytes written are the same buffer.
+  const body = !hasBody ? '' : (response.bytes ?? Buffer.from(response.text !== undefined ? response.text : JSON.stringify(response.json ?? null)));
   const runtime = Number(process.hrtime.bigint() - started) / 1e9;
   // rest-conventions §1: JSON responses, X-Frame-Options and X-Content-Type-Options on every
   // response, plus x-request-id and x-runtime as in the pagination example.

@@ -79,7 +79,8 @@ export interface SubscriberStats {
 
 /** The driver's remote procedures: name -> [argument, result]. */
 export interface DriverApi {
-  startSimulator: [{ latencyMs: number; fleetSize: number; restConnections: number }, SimulatorInfo];
+  /** `compiled`: run the simulator from dist/ (`npm run build`), as the gateway runs when compiled. */
+  startSimulator: [{ latencyMs: number; fleetSize: number; restConnections: number; compiled: boolean }, SimulatorInfo];
   setLatency: [{ ms: number }, null];
   resetRequests: [null, null];
   requests: [null, RecordedRequest[]];

@@ -286,16 +286,21 @@ function predicate(state: SimulatorState, viewer: Viewer, level: IssueListLevel,
 
 type SortKey = string | number | null;
 
+function milestoneDue(state: SimulatorState, issue: Issue): string | null {
+  return issue.milestoneId === null ? null : (state.milestones.get(issue.milestoneId)?.dueDate ?? null);
+}
+
+/** The highest priority (lowest number) among the issue's labels that have one. */
+function labelPriority(state: SimulatorState, issue: Issue): number | null {
+  const priorities = issue.labels.flatMap((name) => {
+    for (const label of state.labels.values()) if (label.projectId === issue.projectId && label.name === name && label.priority !== null) return [label.priority];
+    return [];
+  });
+  return priorities.length > 0 ? Math.min(...priorities) : null;
+}
+
 /** Sort keys per `order_by`; null sorts last in both directions, as GitLab's `nulls_last`. */
 function sortKey(state: SimulatorState, orderBy: string, issue: Issue): SortKey {
-  const milestoneDue = () => (issue.milestoneId === null ? null : state.milestones.get(issue.milestoneId)?.dueDate ?? null);
-  const labelPriority = () => {
-    const priorities = issue.labels.flatMap((name) => {
-      for (const label of state.labels.values()) if (label.projectId === issue.projectId && label.name === name && label.priority !== null) return [label.priority];
-      return [];
-    });
-    return priorities.length > 0 ? Math.min(...priorities) : null;
-  };
   switch (orderBy) {
     case 'updated_at':
       return issue.updatedAt;
@@ -304,17 +309,17 @@ function sortKey(state: SimulatorState, orderBy: string, issue: Issue): SortKey 
     case 'relative_position':
       return issue.relativePosition;
     case 'label_priority':
-      return labelPriority();
+      return labelPriority(state, issue);
     case 'milestone_due':
-      return milestoneDue();
+      return milestoneDue(state, issue);
     case 'popularity':
       return upvotes(issue);
     case 'weight':
       return issue.weight;
     case 'priority': {
       // Milestone due date first, then the highest label priority (IssuableFinder's `priority`).
-      const due = milestoneDue();
-      const priority = labelPriority();
+      const due = milestoneDue(state, issue);
+      const priority = labelPriority(state, issue);
       return due === null && priority === null ? null : `${due ?? '9999-12-31'}|${String(priority ?? 999).padStart(3, '0')}`;
     }
     default:
