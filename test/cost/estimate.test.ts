@@ -218,6 +218,16 @@ describe('the REST-call estimate of simple operations', () => {
     );
   });
 
+  it('gives an operation whose cost reads no variable one estimate for any values, even ones that will not coerce', () => {
+    const schema = harness.gateway.gateway.schema;
+    const document = parse('query($id: ID!) { runner(id: $id) { id status } }');
+    const first = estimateRestCalls(schema, { document, variables: { id: runner(1) } }, { batching: true });
+    expect(first).toBe(1);
+    for (const id of [runner(2), runner(3)]) expect(estimateRestCalls(schema, { document, variables: { id } }, { batching: true })).toBe(first);
+    // Values that will not coerce get the same estimate: execution, not the estimate, refuses them.
+    expect(estimateRestCalls(schema, { document, variables: {} }, { batching: true })).toBe(first);
+  });
+
   it('costs nothing for variables that do not coerce, since the operation never runs', () => {
     const document = parse('query($first: Int!) { runners(first: $first) { nodes { tagList } } }');
     expect(estimateRestCalls(harness.gateway.gateway.schema, { document, variables: { first: 'many' } }, { batching: true })).toBe(0);

@@ -39,6 +39,22 @@ describe('RestClient over undici', () => {
     expect(seenHeaders['x-request-id']).toBe('req-1');
   });
 
+  it('cuts a call still in flight at the deadline, also after the session went idle between calls', async () => {
+    const client = new RestClient({ baseUrl: `${ORIGIN}/api/v4`, dispatcher: agent, retry: { attempts: 1 } });
+    const hurried = new RestSession(client, null, 'req-2', { maxConcurrentCalls: 4, deadline: Date.now() + 300 });
+    const json = { responseOptions: { headers: { 'content-type': 'application/json' } } } as const;
+    agent.get(ORIGIN).intercept({ path: '/api/v4/runners/1', method: 'GET' }).reply(200, { id: 1 }, json);
+    agent.get(ORIGIN).intercept({ path: '/api/v4/runners/2', method: 'GET' }).reply(200, { id: 2 }, json).delay(5_000);
+    expect(await hurried.get('/runners/1')).toEqual({ id: 1 });
+    // No call in flight: the deadline's timer is off until the next call arms it again.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = Date.now();
+    const error = await hurried.get('/runners/2').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RestError);
+    expect(error).toMatchObject({ failure: 'deadline', status: 0 });
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
   it('takes hasNextPage from Link rel="next" when X-Next-Page is absent', async () => {
     agent
       .get(ORIGIN)
