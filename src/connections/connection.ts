@@ -70,17 +70,19 @@ function assemble<T>(fetched: Fetched<T>, window: { start: number; end: number }
   const from = Math.max(0, window.start - fetched.offset);
   const to = Math.max(from, window.end - fetched.offset);
   const nodes = fetched.items.slice(from, to);
-  const edges = nodes.map((node, index) => ({ cursor: encodeCursor(window.start + index), node }));
   const fetchedBeyondWindow = fetched.items.length > to;
   return {
     count: fetched.total,
     nodes,
-    edges,
+    // Made when read: most queries select `nodes`, and a cursor per item is then work for nothing.
+    get edges() {
+      return nodes.map((node, index) => ({ cursor: encodeCursor(window.start + index), node }));
+    },
     pageInfo: {
       hasNextPage: fetchedBeyondWindow || (nodes.length === window.end - window.start && (fetched.moreAfter || endsAtCursor)),
       hasPreviousPage: window.start > 0,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges[edges.length - 1]?.cursor ?? null,
+      startCursor: nodes.length > 0 ? encodeCursor(window.start) : null,
+      endCursor: nodes.length > 0 ? encodeCursor(window.start + nodes.length - 1) : null,
     },
   };
 }

@@ -42,7 +42,7 @@ describe('RestClient over undici', () => {
   it('cuts a call still in flight at the deadline, also after the session went idle between calls', async () => {
     const client = new RestClient({ baseUrl: `${ORIGIN}/api/v4`, dispatcher: agent, retry: { attempts: 1 } });
     const hurried = new RestSession(client, null, 'req-2', { maxConcurrentCalls: 4, deadline: Date.now() + 300 });
-    const json = { responseOptions: { headers: { 'content-type': 'application/json' } } } as const;
+    const json = { headers: { 'content-type': 'application/json' } };
     agent.get(ORIGIN).intercept({ path: '/api/v4/runners/1', method: 'GET' }).reply(200, { id: 1 }, json);
     agent.get(ORIGIN).intercept({ path: '/api/v4/runners/2', method: 'GET' }).reply(200, { id: 2 }, json).delay(5_000);
     expect(await hurried.get('/runners/1')).toEqual({ id: 1 });
