@@ -1,6 +1,6 @@
 // npm run bench [-- --quick] [--latency MS] [--scenario NAME ...] [--subscribers N] [--runners M]
 //   [--connections C] [--subscribe-batch N] [--interval MS] [--concurrency N] [--upstream-connections N]
-//   [--client-rtt MS]
+//   [--client-rtt MS] [--trace]
 //
 // Starts the driver process (the embedded v4 server with added latency, and every client), puts the
 // gateway in this process in front of it on loopback, runs each scenario, prints one table and
@@ -34,6 +34,8 @@ const USAGE = `Usage: npm run bench -- [options]
   --upstream-connections N undici connections to REST, gateway and REST client alike (default 64)
   --client-rtt MS          round trip between the client and the servers it calls, paid per request
                            by the page scenarios' clients: the gateway's and the REST client (default 0)
+  --trace                  after each page scenario, one more operation through the gateway, printed as
+                           a timeline: when each REST call was sent, answered and read
   --source                 run the gateway from src/ through tsx instead of the compiled dist/
                            (the default when dist/ is missing; npm run bench builds it first)`;
 
@@ -65,6 +67,7 @@ function parseOptions(): { options: BenchOptions; only: string[]; fromSource: bo
         concurrency: { type: 'string' },
         'upstream-connections': { type: 'string' },
         'client-rtt': { type: 'string' },
+        trace: { type: 'boolean', default: false },
         source: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -95,6 +98,7 @@ function parseOptions(): { options: BenchOptions; only: string[]; fromSource: bo
       concurrency: integer(values.concurrency, 'concurrency', 32, 1),
       upstreamConnections: integer(values['upstream-connections'], 'upstream-connections', 64, 1),
       clientRttMs: integer(values['client-rtt'], 'client-rtt', 0, 0),
+      trace: values.trace ?? false,
     },
   };
 }

@@ -7,6 +7,7 @@ import type { LoopResult, RecordedRequest, Target } from './driver/protocol.js';
 import { measureGateway, type Measured } from './measure.js';
 import { emptyReport, type ScenarioContext, type ScenarioReport } from './scenario.js';
 import { summarize } from './stats.js';
+import { traceOperation } from './trace.js';
 
 export interface NestedQuerySpec<TData> {
   /** Short name for progress lines. */
@@ -89,6 +90,10 @@ export async function runNestedQuery<TData>(context: ScenarioContext, spec: Nest
   }
   await driver.call('resetRequests', null);
   const [gateway, off, rest] = phases as [Phase, Phase, Phase];
+  if (options.trace) {
+    const traced = () => driver.call('loop', { target: targets[0]!.target, options: loopOptions(1) });
+    report.notes.push(...(await traceOperation(context.simulator.origin, options.latencyMs, traced)));
+  }
 
   const data = (gateway.loop.sample as { data?: TData } | undefined)?.data;
   if (data === undefined) {

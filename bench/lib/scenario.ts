@@ -29,6 +29,8 @@ export interface BenchOptions {
    * each request it sends, to the gateway or to REST alike. 0 on loopback.
    */
   clientRttMs: number;
+  /** Print one traced operation of each page scenario: when each REST call was sent and answered (--trace). */
+  trace: boolean;
 }
 
 export interface RunningGateway extends ListeningGateway {
