@@ -3,6 +3,7 @@
 // these figures are the gateway's (plus this process's idle bookkeeping), not the load's.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import type { LoopResult } from './driver/protocol.js';
 
 // `npm run bench` cannot pass --expose-gc to node; this V8 flag set at run time gives a fresh
 // context the `gc` function, which memory figures need to compare like with like.
@@ -33,9 +34,6 @@ export interface Measured<T> {
 
 /** Runs `work` (which drives load from the driver) and measures what this process spent meanwhile. */
 export async function measureGateway<T>(work: () => Promise<T>): Promise<Measured<T>> {
-  // Garbage left by what ran before (warm-ups, the previous column) is collected now, not on this
-  // loop's clock: the first column measured used to pay up to 2 ms per operation more than the next.
-  gc();
   let peakRssBytes = process.memoryUsage.rss();
   const sampler = setInterval(() => {
     peakRssBytes = Math.max(peakRssBytes, process.memoryUsage.rss());
@@ -51,6 +49,30 @@ export async function measureGateway<T>(work: () => Promise<T>): Promise<Measure
   } finally {
     clearInterval(sampler);
   }
+}
+
+/**
+ * One target's loops measured in parts, in alternation with the other targets' so that a drift of
+ * the machine, or what the previous column left behind, weighs on every target alike: taken together.
+ */
+export function combineMeasured(parts: ReadonlyArray<Measured<LoopResult>>): Measured<LoopResult> {
+  const sum = (value: (part: Measured<LoopResult>) => number) => parts.reduce((total, part) => total + value(part), 0);
+  const firstFailure = parts.find((part) => part.result.firstFailure !== undefined)?.result.firstFailure;
+  const sample = parts.find((part) => part.result.sample !== undefined)?.result.sample;
+  return {
+    result: {
+      ops: sum((part) => part.result.ops),
+      elapsedMs: sum((part) => part.result.elapsedMs),
+      driverCpuMs: sum((part) => part.result.driverCpuMs),
+      latenciesMs: parts.flatMap((part) => part.result.latenciesMs),
+      failures: sum((part) => part.result.failures),
+      ...(firstFailure !== undefined ? { firstFailure } : {}),
+      ...(sample !== undefined ? { sample } : {}),
+    },
+    cpuMs: sum((part) => part.cpuMs),
+    wallMs: sum((part) => part.wallMs),
+    peakRssBytes: Math.max(0, ...parts.map((part) => part.peakRssBytes)),
+  };
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -3,7 +3,7 @@
 // gateway's throughput and CPU time per operation against a raw pass-through of the same REST call.
 import { DEMO_TOKENS } from '../../simulator/index.js';
 import type { LoopResult, Target } from '../lib/driver/protocol.js';
-import { measureGateway, type Measured } from '../lib/measure.js';
+import { combineMeasured, measureGateway, type Measured } from '../lib/measure.js';
 import { startPassThrough } from '../lib/pass-through.js';
 import { emptyReport, type Scenario, type ScenarioContext, type ScenarioReport } from '../lib/scenario.js';
 import { summarize } from '../lib/stats.js';
@@ -30,19 +30,18 @@ interface Run {
 }
 
 function combine(parts: Array<Measured<LoopResult>>): Run {
-  const ops = parts.reduce((total, part) => total + part.result.ops, 0);
-  const elapsedMs = parts.reduce((total, part) => total + part.result.elapsedMs, 0);
-  const cpuMs = parts.reduce((total, part) => total + part.cpuMs, 0);
+  const { result: loop, cpuMs, peakRssBytes } = combineMeasured(parts);
+  const { ops, elapsedMs } = loop;
   return {
     ops,
-    failures: parts.reduce((total, part) => total + part.result.failures, 0),
+    failures: loop.failures,
     elapsedMs,
-    latenciesMs: parts.flatMap((part) => part.result.latenciesMs),
-    sample: parts.find((part) => part.result.sample !== undefined)?.result.sample,
+    latenciesMs: loop.latenciesMs,
+    sample: loop.sample,
     throughput: elapsedMs > 0 ? (ops / elapsedMs) * 1000 : Number.NaN,
     cpuPerOp: ops > 0 ? cpuMs / ops : Number.NaN,
-    driverLoad: elapsedMs > 0 ? parts.reduce((total, part) => total + part.result.driverCpuMs, 0) / elapsedMs : Number.NaN,
-    peakRssBytes: Math.max(0, ...parts.map((part) => part.peakRssBytes)),
+    driverLoad: elapsedMs > 0 ? loop.driverCpuMs / elapsedMs : Number.NaN,
+    peakRssBytes,
   };
 }
 
