@@ -324,9 +324,10 @@ export interface SessionLimits {
 
 /**
  * Aborts a session's calls in flight when its deadline passes. undici takes an EventEmitter with
- * `aborted` and `reason` as a request's signal, and one costs far less to make than an
- * AbortSignal (4 µs, and 9 with the WeakRef its timer needed: 3% of the hot path's CPU). Its timer
- * runs only while the session has calls in flight, so a finished request leaves nothing armed.
+ * `aborted` and `reason` as a request's signal, and one costs far less to make than the
+ * AbortController it replaces: that one's signal, the WeakRef its timer held it by and
+ * setMaxListeners came to 16 µs per operation, 3% of the hot path's CPU. Its timer runs only while
+ * the session has calls in flight, so a finished request leaves nothing armed and nothing held.
  */
 export class DeadlineSignal extends EventEmitter {
   aborted = false;

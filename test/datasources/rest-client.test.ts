@@ -48,11 +48,10 @@ describe('RestClient over undici', () => {
     expect(await hurried.get('/runners/1')).toEqual({ id: 1 });
     // No call in flight: the deadline's timer is off until the next call arms it again.
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const started = Date.now();
+    // Were the call not cut, the mock would answer { id: 2 } after its delay: no error at all.
     const error = await hurried.get('/runners/2').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RestError);
     expect(error).toMatchObject({ failure: 'deadline', status: 0 });
-    expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   it('takes hasNextPage from Link rel="next" when X-Next-Page is absent', async () => {
