@@ -5,7 +5,7 @@
  * or the full record from the type's loader.
  *
  * Each shape lists only keys that every example of that form in the REST documentation carries
- * (../shared/fixtures/gitlab-docs; test/cost/shapes.test.ts holds each shape to its examples). A key
+ * (test/fixtures/gitlab-docs; test/cost/shapes.test.ts holds each shape to its examples). A key
  * left out costs the estimate a call it may not need; a key put in wrongly would let the estimate
  * fall short, so in doubt a key stays out.
  */
