@@ -1,6 +1,7 @@
 import type { GatewayLogger, GatewayOptions } from './index.js';
 import { DEFAULT_QUERY_LIMITS } from './limits.js';
 import { LOG_LEVELS, type LogLevel } from './observability/logger.js';
+import { restBaseUrl } from './datasources/upstream-url.js';
 
 /**
  * The gateway's settings: ONE table, from which the environment and the command line are read,
@@ -91,12 +92,8 @@ function upstreamUrl(env: string, meaning: string): Setting<string | undefined> 
     meaning,
     fallback: undefined,
     parse(input) {
-      const url = URL.canParse(input) ? new URL(input) : undefined;
-      if (url?.protocol !== 'http:' && url?.protocol !== 'https:')
-        return refuse('an http(s) URL such as https://gitlab.example.com/api/v4');
-      if (url.username || url.password) return refuse('a URL that does not carry credentials (callers send their own tokens)');
-      if (url.search || url.hash) return refuse('a URL without a query string or fragment');
-      return accept(url.toString().replace(/\/+$/, ''));
+      const base = restBaseUrl(input);
+      return 'url' in base ? accept(base.url) : refuse(base.expected);
     },
   };
 }
@@ -141,7 +138,7 @@ const L = DEFAULT_QUERY_LIMITS;
 export const SETTINGS = {
   port: integer('PORT', 4000, 0, 65_535, 'Port for HTTP and WebSocket (`0` picks a free one).'),
   host: text('HOST', '127.0.0.1', 'Interface to listen on.', '<address>'),
-  upstreamUrl: upstreamUrl('V4_URL', 'REST base URL with `/api/v4`. Unset: start the embedded v4 server with demo data.'),
+  upstreamUrl: upstreamUrl('V4_URL', 'The GitLab instance URL, or its REST URL ending in `/api/v4`. Unset: start the embedded v4 server with demo data.'),
   serviceToken: secret(
     'SERVICE_TOKEN',
     "Token used for callers that send none (a credential of the gateway's own); unset: such callers are anonymous. Prefer the variable: options show in process lists.",

@@ -13,6 +13,7 @@ import type { Dispatcher } from 'undici';
 import { createContext, type GatewayContext } from './context.js';
 import { credentialPolicy, type Credential, type CredentialReader } from './datasources/credentials.js';
 import { RestClient } from './datasources/rest-client.js';
+import { restBaseUrl } from './datasources/upstream-url.js';
 import { formatError, isUnexpectedError } from './errors.js';
 import { redact, redactDeep } from './redact.js';
 import { createHttpHandler, GRAPHQL_PATH, requestIdOf, type HttpHandlerOptions, type NextHandler, type RouteHandler } from './http-handler.js';
@@ -40,7 +41,10 @@ export type { CorsOptions } from './cors.js';
 export type { QueryLimits } from './limits.js';
 
 export interface GatewayOptions {
-  /** Base URL of the REST API, with `/api/v4`. */
+  /**
+   * The GitLab instance URL (`https://gitlab.example.com`, `/api/v4` is added) or its REST API URL
+   * (`https://gitlab.example.com/api/v4`); other forms are refused when the gateway is created.
+   */
   upstreamUrl: string;
   /**
    * Reads the caller's credential from a request: an HTTP request, or a WebSocket's upgrade
@@ -161,8 +165,10 @@ export interface WebSocketAttachment {
 
 /** Builds the gateway: schema, REST transport, poller registry, Apollo Server and the WebSocket side. */
 export function createGateway(options: GatewayOptions): Gateway {
+  const upstream = restBaseUrl(options.upstreamUrl);
+  if (!('url' in upstream)) throw new TypeError(`upstreamUrl must be ${upstream.expected}.`);
   const restClient = new RestClient({
-    baseUrl: options.upstreamUrl,
+    baseUrl: upstream.url,
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
     ...(options.upstreamTimeoutMs ? { timeoutMs: options.upstreamTimeoutMs } : {}),
     ...(options.upstreamConnections ? { connections: options.upstreamConnections } : {}),

@@ -111,6 +111,25 @@ describe('loadConfig', () => {
   it('refuses an upstream URL that carries credentials', () => {
     expect(() => loadConfig({ V4_URL: 'https://user:secret@gitlab.example.com/api/v4' })).toThrow(/does not carry credentials/);
   });
+
+  it.each([
+    ['https://gitlab.example.com', 'https://gitlab.example.com/api/v4'],
+    ['https://gitlab.example.com/', 'https://gitlab.example.com/api/v4'],
+    ['https://gitlab.example.com/api/v4', 'https://gitlab.example.com/api/v4'],
+    ['https://gitlab.example.com/api/v4//', 'https://gitlab.example.com/api/v4'],
+    ['https://example.com/gitlab', 'https://example.com/gitlab/api/v4'],
+    ['https://example.com/gitlab/api/v4/', 'https://example.com/gitlab/api/v4'],
+  ])('takes %s, the instance URL or its /api/v4 URL, as %s', (given, base) => {
+    expect(loadConfig({ V4_URL: given }).upstreamUrl).toBe(base);
+  });
+
+  it.each([
+    ['https://gitlab.example.com/api', /V4_URL must be the instance URL \(https:\/\/gitlab\.example\.com\) or its REST API URL \(https:\/\/gitlab\.example\.com\/api\/v4\); the gateway speaks REST API v4 only/],
+    ['https://gitlab.example.com/api/v3', /instance URL \(https:\/\/gitlab\.example\.com\) .* v4 only/],
+    ['https://gitlab.example.com/group/project/-/issues', /not the URL of a page/],
+  ])('refuses %s at start, saying which URL to give', (given, message) => {
+    expect(problemsOf(() => loadConfig({ V4_URL: given })).join('\n')).toMatch(message);
+  });
 });
 
 describe('gatewayOptions', () => {
