@@ -6,7 +6,8 @@ import type { Credential, CredentialPolicy } from './datasources/credentials.js'
 import { abandonBody } from './datasources/rest-client.js';
 import { toQueryString } from './datasources/query.js';
 import { RestError } from './datasources/rest-error.js';
-import { graphQLErrorFromRest, type GatewayErrorCode } from './errors.js';
+import { UnsendableRequest } from './datasources/unsendable.js';
+import { codeForUnsendableRequest, graphQLErrorFromRest, type GatewayErrorCode } from './errors.js';
 import { redact, redactDeep } from './redact.js';
 
 /**
@@ -127,6 +128,12 @@ function sendError(res: ServerResponse, status: number, message: string, extensi
   res.end(JSON.stringify({ errors: [{ message: redact(message, secrets), extensions: redactDeep(extensions, secrets) }] }));
 }
 
+/** A download refused before any REST call, by whose fault it is; a gateway bug is left to the 500 handler. */
+const HTTP_STATUS_BY_UNSENT_CODE: ReadonlyMap<GatewayErrorCode, number> = new Map([
+  ['UNAUTHENTICATED', 401],
+  ['BAD_USER_INPUT', 400],
+]);
+
 /** REST's failure as the download's answer: 4xx as REST said, transport failures and 5xx as 502/504. */
 function sendRestError(res: ServerResponse, error: RestError, request: DownloadRequest, secrets: ReadonlyArray<string>): void {
   const mapped = graphQLErrorFromRest(error);
@@ -187,6 +194,15 @@ export async function serveArtifactDownload(
     if (error instanceof RestError) {
       sendRestError(res, error, request, credentials.secrets);
       return;
+    }
+    // A `?job_token=` (or header) that no HTTP header can carry: refused here, GitLab never asked.
+    if (error instanceof UnsendableRequest) {
+      const code = codeForUnsendableRequest(error);
+      const status = HTTP_STATUS_BY_UNSENT_CODE.get(code);
+      if (status !== undefined) {
+        sendError(res, status, error.message, { code }, credentials.secrets);
+        return;
+      }
     }
     throw error;
   }

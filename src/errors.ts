@@ -1,5 +1,6 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { RestError } from './datasources/rest-error.js';
+import { UnsendableRequest, type UnsentReason } from './datasources/unsendable.js';
 import { redact, redactDeep } from './redact.js';
 
 /** Every `extensions.code` the gateway itself produces. */
@@ -42,7 +43,34 @@ export function codeForRestError(error: RestError): GatewayErrorCode {
     return error.failure === 'malformed-body' ? 'UPSTREAM_ERROR' : 'UPSTREAM_UNAVAILABLE';
   }
   if (error.failure === 'malformed-body') return 'UPSTREAM_ERROR';
+  // The gateway follows no redirect (a write must not be re-sent, a credential must not travel):
+  // a 3xx is the upstream's misconfiguration (V4_URL on http behind an https redirect), never the caller's.
+  if (isRedirect(error.status)) return 'UPSTREAM_ERROR';
   return CODE_BY_STATUS.get(error.status) ?? (error.status >= 500 ? 'UPSTREAM_ERROR' : 'BAD_USER_INPUT');
+}
+
+function isRedirect(status: number): boolean {
+  return status >= 300 && status < 400;
+}
+
+/** Whose a request never sent is: the caller's credential or argument, or the gateway's own bug. */
+const CODE_BY_UNSENT_REASON: Readonly<Record<UnsentReason, GatewayErrorCode>> = {
+  'invalid-credential': 'UNAUTHENTICATED',
+  'invalid-argument': 'BAD_USER_INPUT',
+  unbuildable: 'INTERNAL_SERVER_ERROR',
+};
+
+export function codeForUnsendableRequest(error: UnsendableRequest): GatewayErrorCode {
+  return CODE_BY_UNSENT_REASON[error.reason];
+}
+
+/**
+ * A REST call refused before it was sent, as a GraphQL error. A request the HTTP client would not
+ * build for an unforeseen reason is a gateway bug: its details stay in the log.
+ */
+export function graphQLErrorFromUnsendable(error: UnsendableRequest): GraphQLError {
+  const code = codeForUnsendableRequest(error);
+  return new GraphQLError(code === 'INTERNAL_SERVER_ERROR' ? 'Internal error in the gateway' : error.message, { extensions: { code } });
 }
 
 /**
@@ -74,6 +102,8 @@ function messageFor(code: GatewayErrorCode, error: RestError): string {
     case 'UPSTREAM_UNAVAILABLE':
       return `The REST API is unavailable: ${error.reason}`;
     case 'UPSTREAM_ERROR':
+      if (isRedirect(error.status))
+        return `The REST API answered with a redirect (${error.status}), which the gateway never follows: ${error.reason}`;
       return `The REST API failed: ${error.reason}`;
     default:
       return error.reason;
@@ -90,6 +120,7 @@ export function badUserInput(message: string, argumentName?: string): GraphQLErr
 /** Turns whatever a resolver threw into a GraphQL error with a code (RestError -> the table). */
 export function toGraphQLError(error: unknown): GraphQLError {
   if (error instanceof RestError) return graphQLErrorFromRest(error);
+  if (error instanceof UnsendableRequest) return graphQLErrorFromUnsendable(error);
   if (error instanceof GraphQLError) return error;
   return new GraphQLError('Internal error in the gateway', { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
 }
@@ -109,8 +140,8 @@ export function rootCause(error: unknown): unknown {
 export function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const original = rootCause(error);
   let result: GraphQLFormattedError = formatted;
-  if (original instanceof RestError) {
-    const mapped = graphQLErrorFromRest(original);
+  if (original instanceof RestError || original instanceof UnsendableRequest) {
+    const mapped = toGraphQLError(original);
     result = { ...formatted, message: mapped.message, extensions: { ...mapped.extensions } };
   } else if (!formatted.extensions?.['code'] || formatted.extensions['code'] === 'INTERNAL_SERVER_ERROR') {
     if (!(original instanceof GraphQLError)) {
@@ -130,5 +161,6 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
  */
 export function isUnexpectedError(error: unknown): boolean {
   const cause = rootCause(error);
+  if (cause instanceof UnsendableRequest) return codeForUnsendableRequest(cause) === 'INTERNAL_SERVER_ERROR';
   return !(cause instanceof RestError) && !(cause instanceof GraphQLError);
 }

@@ -6,6 +6,7 @@ import type { Context } from 'graphql-ws';
 import { WebSocketServer } from 'ws';
 import type { CredentialPolicy } from './datasources/credentials.js';
 import { RestError } from './datasources/rest-error.js';
+import { UnsendableRequest } from './datasources/unsendable.js';
 import type { formatError } from './errors.js';
 import { requestIdOf, type ContextFactory } from './http-handler.js';
 import type { GatewayContext } from './context.js';
@@ -78,6 +79,8 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
           return true;
         } catch (error) {
           if (error instanceof RestError && (error.status === 401 || error.status === 403)) return false;
+          // A token no HTTP header can carry (a line break in the payload's token): refused like one REST refuses.
+          if (error instanceof UnsendableRequest && error.reason === 'invalid-credential') return false;
           throw error;
         }
       },

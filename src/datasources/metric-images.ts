@@ -25,7 +25,7 @@ export class MetricImagesApi {
 
   /** Not paginated: REST returns every image of the incident, oldest first. */
   all(key: IssueKey): Promise<MetricImageSchema[]> {
-    return this.rest.get<MetricImageSchema[]>(restPath`/projects/${key.project}/issues/${key.iid}/metric_images`);
+    return this.rest.getList<MetricImageSchema>(restPath`/projects/${key.project}/issues/${key.iid}/metric_images`);
   }
 
   /** A multipart/form-data POST, the only way REST takes the file. */

@@ -1,3 +1,5 @@
+import { loneSurrogate } from './unsendable.js';
+
 /**
  * Every template restPath has been called with, one per call site (the engine passes the same
  * frozen strings each time): what names a REST endpoint in the metrics (`/projects/:id/issues`),
@@ -24,8 +26,15 @@ export function restPath(strings: TemplateStringsArray, ...values: Array<string 
 /**
  * `encodeURIComponent` leaves `.` alone, so `..` would survive as a segment that some servers and
  * proxies collapse; encoding the dot as well keeps every value inside its own segment, as the
- * submodules documentation does (`lib%2Fclass%2Erb`).
+ * submodules documentation does (`lib%2Fclass%2Erb`). It throws a URIError on a lone UTF-16
+ * surrogate, which a JSON argument may hold (`"\ud800"`): that is the caller's argument, refused.
  */
 export function encodePathSegment(value: string | number): string {
-  return encodeURIComponent(String(value)).replace(/\./g, '%2E');
+  let encoded: string;
+  try {
+    encoded = encodeURIComponent(String(value));
+  } catch (error) {
+    throw loneSurrogate('A path argument', error);
+  }
+  return encoded.replace(/\./g, '%2E');
 }

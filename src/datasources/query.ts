@@ -1,3 +1,5 @@
+import { requireWellFormed } from './unsendable.js';
+
 /** A REST parameter value before encoding; `undefined` and `null` parameters are left out. */
 export type RestParamValue =
   | string
@@ -19,19 +21,21 @@ export type RestParams = Readonly<Record<string, RestParamValue>>;
 export function toQueryString(params: RestParams | undefined): string {
   if (!params) return '';
   const search = new URLSearchParams();
+  // URLSearchParams would turn a lone surrogate into U+FFFD: another value than the caller's, sent silently.
+  const append = (name: string, value: string | number | boolean) => search.append(requireWellFormed(name, 'A query parameter name'), requireWellFormed(String(value), 'A query argument'));
   for (const [key, value] of Object.entries(params)) {
     if (value === undefined || value === null) continue;
     if (Array.isArray(value)) {
-      for (const item of value as ReadonlyArray<string | number>) search.append(`${key}[]`, String(item));
+      for (const item of value as ReadonlyArray<string | number>) append(`${key}[]`, item);
     } else if (typeof value === 'object') {
       for (const [subKey, subValue] of Object.entries(value)) {
         if (subValue === undefined) continue;
         // An array inside a hash, such as the issue lists' `not[iids][]=1`.
-        if (Array.isArray(subValue)) for (const item of subValue as ReadonlyArray<string | number>) search.append(`${key}[${subKey}][]`, String(item));
-        else search.append(`${key}[${subKey}]`, String(subValue));
+        if (Array.isArray(subValue)) for (const item of subValue as ReadonlyArray<string | number>) append(`${key}[${subKey}][]`, item);
+        else append(`${key}[${subKey}]`, subValue as string | number | boolean);
       }
     } else {
-      search.append(key, String(value));
+      append(key, value);
     }
   }
   const text = search.toString();

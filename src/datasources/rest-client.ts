@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Readable } from 'node:stream';
 import { FormData, Pool, errors as undiciErrors, type Dispatcher } from 'undici';
@@ -17,6 +18,7 @@ import {
   type RetryPolicy,
 } from './resilience.js';
 import { RestError, type Confidential, type TransportFailure } from './rest-error.js';
+import { isSendableHeaderValue, requireWellFormed, UnsendableRequest, type UnsentReason } from './unsendable.js';
 
 export interface RestClientOptions {
   /** Base URL of the REST API, with its `/api/v4` path, e.g. `https://gitlab.example.com/api/v4`. */
@@ -43,8 +45,30 @@ export interface RestCallEvent {
   durationMs: number;
   /** Why the exchange gave no usable answer: no answer in time, a failed connection, a broken body. */
   failure?: TransportFailure;
+  /** Set when nothing was sent (status 0): the call was refused while being built, no upstream fault. */
+  unsent?: UnsentReason;
+  /** Set when a REST call was answered with a redirect, which the gateway never follows: an upstream fault. */
+  redirect?: UpstreamRedirect;
   requestId?: string | undefined;
 }
+
+export interface UpstreamRedirect {
+  /** The `Location`, resolved against the URL called; undefined when the upstream sent none (or garbage). */
+  location: string | undefined;
+  /**
+   * Set when the redirect keeps the REST path but moves the API itself (http to https, another host
+   * or path): the base URL the gateway should be configured with (`V4_URL`) instead of its own.
+   */
+  movedBaseUrl: string | undefined;
+}
+
+/**
+ * What a data source expects a 2xx body to be; any other body is the upstream's fault
+ * (`malformed-body`), such as an HTML sign-in page that a proxy in front of GitLab answers with 200.
+ * `list`: a JSON array; `record`: a JSON object; `record-or-empty`: a JSON object or no body (a
+ * write answered 204 or 304). Left out: any JSON, or no body.
+ */
+export type BodyShape = 'list' | 'record' | 'record-or-empty';
 
 export interface RestRequest {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -58,6 +82,8 @@ export interface RestRequest {
   headers?: Readonly<Record<string, string>> | undefined;
   /** Reads a JSON body instead of JSON.parse: for the few bodies with integers past 2^53. */
   parseJson?: ((text: string) => unknown) | undefined;
+  /** What the 2xx body must be (see BodyShape). */
+  expect?: BodyShape | undefined;
   /** When the GraphQL request this call serves gives up (epoch ms): no call, retry or wait outlives it. */
   deadline?: number | undefined;
   /** Aborts at `deadline`: one signal shared by every call of a session (one timer, not one per call). */
@@ -80,6 +106,14 @@ export interface RestStream {
 
 /** The most of an error body read from a download; REST's error bodies are small JSON. */
 const MAX_STREAM_ERROR_BYTES = 64 * 1024;
+
+/** A call as undici takes it, built and checked once, before the breaker is asked or anything is sent. */
+interface PreparedRequest {
+  /** The base path, the REST path and the query string. */
+  path: string;
+  headers: Record<string, string>;
+  body: string | FormData | undefined;
+}
 
 /**
  * The REST transport: one undici pool per upstream origin with bounded connections and keep-alive,
@@ -121,6 +155,7 @@ export class RestClient {
    * are tried again up to the retry policy, and nothing is sent while the circuit is open.
    */
   async request<T>(request: RestRequest): Promise<RestResponse<T>> {
+    const prepared = this.prepare(request, 'application/json');
     for (let attempt = 1; ; attempt++) {
       if (request.deadline !== undefined && Date.now() >= request.deadline) {
         throw new RestError({ method: request.method, path: request.path, status: 0, failure: 'deadline', requestId: request.requestId });
@@ -129,11 +164,15 @@ export class RestClient {
         throw new RestError({ method: request.method, path: request.path, status: 0, failure: 'circuit-open', requestId: request.requestId });
       }
       try {
-        const response = await this.exchange<T>(request);
+        const response = await this.exchange<T>(request, prepared);
         this.breaker?.recordSuccess();
         return response;
       } catch (error) {
-        if (!(error instanceof RestError)) throw error;
+        if (!(error instanceof RestError)) {
+          // Nothing the upstream did (the HTTP client refused the request): a half-open breaker's trial is free again.
+          this.breaker?.recordNeutral();
+          throw error;
+        }
         this.recordOutcome(error);
         const retryable = isRetryableMethod(request.method) && isRetryableStatus(error.status) && error.failure !== 'malformed-body';
         const delay = retryable && attempt < this.retry.attempts ? retryDelayMs(this.retry, attempt, error.retryAfterSeconds) : null;
@@ -151,31 +190,54 @@ export class RestClient {
     else this.breaker.recordSuccess();
   }
 
-  /** One HTTP exchange with the upstream, its body read to the end. */
-  private async exchange<T>(request: RestRequest): Promise<RestResponse<T>> {
-    const headers = outgoingHeaders(request, 'application/json');
-    let body: string | FormData | undefined;
-    if (request.body instanceof FormData) {
-      body = request.body; // undici sets the multipart content-type with its boundary
-    } else if (request.body !== undefined) {
-      headers['content-type'] = 'application/json';
-      body = JSON.stringify(request.body);
+  /**
+   * Builds what undici is given for a call: every value the caller chose that goes upstream is
+   * checked here (headers in outgoingHeaders, the query string, the JSON or multipart body), so a
+   * call that cannot be sent is refused before the breaker is asked and before any retry.
+   */
+  private prepare(request: Omit<RestRequest, 'method'> & { method: string }, accept: string): PreparedRequest {
+    try {
+      const headers = outgoingHeaders(request, accept);
+      let body: string | FormData | undefined;
+      if (request.body instanceof FormData) {
+        body = request.body; // undici sets the multipart content-type with its boundary
+      } else if (request.body !== undefined) {
+        headers['content-type'] = 'application/json';
+        body = jsonBody(request.body);
+      }
+      return { path: this.basePath + request.path + toQueryString(request.query), headers, body };
+    } catch (error) {
+      throw this.unsent(request, error);
     }
+  }
 
+  /** A call refused while being built, told to `onResponse` as such (never as an upstream fault). */
+  private unsent(request: Pick<RestRequest, 'path' | 'requestId'> & { method: string }, error: unknown): UnsendableRequest {
+    const refusal =
+      error instanceof UnsendableRequest
+        ? error
+        : new UnsendableRequest('unbuildable', `${request.method} ${request.path} was not sent: the HTTP client refused to build it (${error instanceof Error ? error.message : String(error)}).`, { cause: error });
+    this.onResponse?.({ method: request.method, path: request.path, status: 0, durationMs: 0, requestId: request.requestId, unsent: refusal.reason });
+    return refusal;
+  }
+
+  /** One HTTP exchange with the upstream, its body read to the end. */
+  private async exchange<T>(request: RestRequest, prepared: PreparedRequest): Promise<RestResponse<T>> {
     const started = performance.now();
     let response: Dispatcher.ResponseData;
     try {
       response = await this.dispatcher.request({
         origin: this.origin,
-        path: this.basePath + request.path + toQueryString(request.query),
+        path: prepared.path,
         method: request.method,
-        headers,
-        body,
+        headers: prepared.headers,
+        body: prepared.body,
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
         signal: request.deadlineSignal ?? (request.deadline === undefined ? undefined : AbortSignal.timeout(Math.max(1, request.deadline - Date.now()))),
       });
     } catch (cause) {
+      if (isBuildError(cause)) throw this.unsent(request, cause);
       throw this.observed(request, started, transportError(request, cause, request.requestId));
     }
 
@@ -190,11 +252,14 @@ export class RestClient {
     } catch (cause) {
       throw this.observed(request, started, transportError(request, cause, header('x-request-id') ?? request.requestId));
     }
-    const parsed = parseBody(text, header('content-type'), request.parseJson);
-    this.observe(request, started, response.statusCode, response.statusCode < 300 && !parsed.ok ? 'malformed-body' : undefined);
+    // 304 answers an action POST that changed nothing (rest-conventions §5): a success without a body.
+    const succeeded = response.statusCode < 300 || response.statusCode === 304;
+    const parsed = succeeded ? parseAnswer(text, request.expect, request.parseJson) : parseBody(text, header('content-type'));
+    const redirect = this.redirectOf(prepared, response.statusCode, header('location'));
+    this.observe(request, started, response.statusCode, succeeded && !parsed.ok ? 'malformed-body' : undefined, redirect);
 
     const requestId = header('x-request-id') ?? request.requestId;
-    if (response.statusCode >= 300 && response.statusCode !== 304) {
+    if (!succeeded) {
       throw new RestError({
         method: request.method,
         path: request.path,
@@ -202,7 +267,8 @@ export class RestClient {
         body: parsed.ok ? parsed.value : text,
         requestId,
         retryAfterSeconds: retryAfter(header('retry-after')),
-        confidential: this.confidential(request),
+        // Where a redirect points is the upstream's topology (its https origin, a sign-in host): for the operator's log only.
+        confidential: this.confidential(request, redirect ? [redirect.movedBaseUrl ?? '', redirect.location ? new URL(redirect.location).origin : ''] : []),
       });
     }
     if (!parsed.ok) {
@@ -224,42 +290,45 @@ export class RestClient {
    * caller must consume or destroy the body of what is returned.
    */
   async stream(request: Omit<RestRequest, 'method' | 'body'> & { method: 'GET' | 'HEAD' }): Promise<RestStream> {
+    const prepared = this.prepare(request, '*/*');
     // Downloads share the circuit with every other call; they are not retried, a body being a stream.
     if (this.breaker && !this.breaker.allow()) {
       throw new RestError({ method: request.method, path: request.path, status: 0, failure: 'circuit-open', requestId: request.requestId });
     }
     try {
-      const answer = await this.openStream(request);
+      const answer = await this.openStream(request, prepared);
       this.breaker?.recordSuccess();
       return answer;
     } catch (error) {
       if (error instanceof RestError) this.recordOutcome(error);
+      else this.breaker?.recordNeutral();
       throw error;
     }
   }
 
-  private async openStream(request: Omit<RestRequest, 'method' | 'body'> & { method: 'GET' | 'HEAD' }): Promise<RestStream> {
-    const headers = outgoingHeaders(request, '*/*');
+  private async openStream(request: Omit<RestRequest, 'method' | 'body'> & { method: 'GET' | 'HEAD' }, prepared: PreparedRequest): Promise<RestStream> {
     const started = performance.now();
     let response: Dispatcher.ResponseData;
     try {
       response = await this.dispatcher.request({
         origin: this.origin,
-        path: this.basePath + request.path + toQueryString(request.query),
+        path: prepared.path,
         method: request.method,
-        headers,
+        headers: prepared.headers,
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
       });
     } catch (cause) {
+      if (isBuildError(cause)) throw this.unsent(request, cause);
       throw this.observed(request, started, transportError({ ...request, method: request.method === 'HEAD' ? 'GET' : request.method }, cause, request.requestId));
     }
     const header = (name: string): string | undefined => {
       const value = response.headers[name];
       return Array.isArray(value) ? value.join(', ') : value;
     };
-    this.observe(request, started, response.statusCode);
     const redirect = response.statusCode >= 300 && response.statusCode < 400 && header('location') !== undefined;
+    // A download's redirect to object storage is an answer; a 3xx with nowhere to go is an upstream fault.
+    this.observe(request, started, response.statusCode, undefined, redirect ? undefined : this.redirectOf(prepared, response.statusCode, undefined));
     if (response.statusCode < 300 || redirect) return { status: response.statusCode, header, body: response.body };
 
     const text = await readAtMost(response.body, MAX_STREAM_ERROR_BYTES).catch(() => '');
@@ -276,16 +345,51 @@ export class RestClient {
   }
 
   /** What an error built from this call's answer must not pass on: its credential, the upstream's URL. */
-  private confidential(request: Pick<RestRequest, 'credential'>): Confidential {
+  private confidential(request: Pick<RestRequest, 'credential'>, redirectPrefixes: ReadonlyArray<string> = []): Confidential {
     return {
       secrets: request.credential ? [request.credential.value] : [],
-      upstreamPrefixes: [this.origin + this.basePath, this.origin],
+      upstreamPrefixes: [this.origin + this.basePath, this.origin, ...redirectPrefixes],
     };
   }
 
   /** Tells `onResponse` (logs, metrics) how one exchange with the upstream went. */
-  private observe(request: Pick<RestRequest, 'path' | 'requestId'> & { method: string }, started: number, status: number, failure?: TransportFailure): void {
-    this.onResponse?.({ method: request.method, path: request.path, status, durationMs: performance.now() - started, requestId: request.requestId, ...(failure ? { failure } : {}) });
+  private observe(
+    request: Pick<RestRequest, 'path' | 'requestId'> & { method: string },
+    started: number,
+    status: number,
+    failure?: TransportFailure,
+    redirect?: UpstreamRedirect,
+  ): void {
+    this.onResponse?.({
+      method: request.method,
+      path: request.path,
+      status,
+      durationMs: performance.now() - started,
+      requestId: request.requestId,
+      ...(failure ? { failure } : {}),
+      ...(redirect ? { redirect } : {}),
+    });
+  }
+
+  /**
+   * A 3xx (but 304) on a REST call: where it pointed, for the operator's log line. The usual cause
+   * is a `V4_URL` of `http://` in front of an https-only GitLab, which redirects every call to the
+   * same path on another base; that base is what `V4_URL` should be.
+   */
+  private redirectOf(prepared: PreparedRequest, status: number, location: string | undefined): UpstreamRedirect | undefined {
+    if (status < 300 || status >= 400 || status === 304) return undefined;
+    const called = new URL(prepared.path, this.origin);
+    let target: URL | undefined;
+    try {
+      target = location === undefined ? undefined : new URL(location, called);
+    } catch {
+      target = undefined;
+    }
+    if (!target) return { location: undefined, movedBaseUrl: undefined };
+    const restPathAndQuery = prepared.path.slice(this.basePath.length);
+    const targetText = target.origin + target.pathname + target.search;
+    const base = targetText.endsWith(restPathAndQuery) ? targetText.slice(0, targetText.length - restPathAndQuery.length) : undefined;
+    return { location: target.href, movedBaseUrl: base !== undefined && base !== this.origin + this.basePath ? base : undefined };
   }
 
   /** An exchange that got no answer, observed; returns the error to throw. */
@@ -379,26 +483,36 @@ export class RestSession {
     private readonly limits: SessionLimits = { maxConcurrentCalls: Number.POSITIVE_INFINITY },
   ) {}
 
+  // The shape each method asks of a 2xx body (BodyShape) is where an HTML page or a JSON of the wrong
+  // kind becomes the upstream's fault (UPSTREAM_ERROR) for every data source at once.
+
+  /** One record (a JSON object). */
   async get<T>(path: string, query?: RestParams, headers?: Readonly<Record<string, string>>): Promise<T> {
-    return (await this.call<T>('GET', path, query, undefined, headers)).body;
+    return (await this.call<T>('GET', path, query, undefined, headers, 'record')).body;
   }
 
-  /** A GET whose body `parseJson` reads (an X.509 serial number has 39 digits: JSON.parse would round it). */
+  /** A list REST does not paginate (a JSON array, whole). */
+  async getList<T>(path: string, query?: RestParams): Promise<T[]> {
+    return (await this.call<T[]>('GET', path, query, undefined, undefined, 'list')).body;
+  }
+
+  /** One record whose body `parseJson` reads (an X.509 serial number has 39 digits: JSON.parse would round it). */
   async getParsedWith<T>(path: string, parseJson: (text: string) => unknown): Promise<T> {
-    return (await this.send<T>({ method: 'GET', path, parseJson, credential: this.credential, requestId: this.requestId })).body;
+    return (await this.send<T>({ method: 'GET', path, parseJson, expect: 'record', credential: this.credential, requestId: this.requestId })).body;
   }
 
   async getPage<T>(path: string, page: PageRequest, query?: RestParams): Promise<Page<T>> {
-    const response = await this.call<T[]>('GET', path, { ...query, page: page.page, per_page: page.perPage });
-    return readPage(Array.isArray(response.body) ? response.body : [], response.header, page);
+    const response = await this.call<T[]>('GET', path, { ...query, page: page.page, per_page: page.perPage }, undefined, undefined, 'list');
+    return readPage(response.body, response.header, page);
   }
 
+  /** A write answers the record it made or changed, or nothing (204, or 304 "already so"). */
   async post<T>(path: string, body?: unknown): Promise<RestResponse<T>> {
-    return this.call<T>('POST', path, undefined, body ?? {});
+    return this.call<T>('POST', path, undefined, body ?? {}, undefined, 'record-or-empty');
   }
 
   async put<T>(path: string, body?: unknown): Promise<T> {
-    return (await this.call<T>('PUT', path, undefined, body ?? {})).body;
+    return (await this.call<T>('PUT', path, undefined, body ?? {}, undefined, 'record-or-empty')).body;
   }
 
   /**
@@ -406,12 +520,12 @@ export class RestSession {
    * go as file parts, everything else as text fields; undefined fields are left out.
    */
   postMultipart<T>(path: string, fields: MultipartFields): Promise<RestResponse<T>> {
-    return this.send<T>({ method: 'POST', path, body: multipartBody(fields), credential: this.credential, requestId: this.requestId });
+    return this.send<T>({ method: 'POST', path, body: multipartBody(fields), expect: 'record-or-empty', credential: this.credential, requestId: this.requestId });
   }
 
   /** The same as postMultipart, for updates that may carry a file (a group's avatar). */
   putMultipart<T>(path: string, fields: MultipartFields): Promise<RestResponse<T>> {
-    return this.send<T>({ method: 'PUT', path, body: multipartBody(fields), credential: this.credential, requestId: this.requestId });
+    return this.send<T>({ method: 'PUT', path, body: multipartBody(fields), expect: 'record-or-empty', credential: this.credential, requestId: this.requestId });
   }
 
   /** `body` is for the few DELETEs that take parameters (a runner's token must not go in a URL). */
@@ -430,8 +544,8 @@ export class RestSession {
     return new RestSession(this.client, null, this.requestId, this.limits);
   }
 
-  private call<T>(method: RestRequest['method'], path: string, query?: RestParams, body?: unknown, headers?: Readonly<Record<string, string>>) {
-    return this.send<T>({ method, path, query, body, headers, credential: this.credential, requestId: this.requestId });
+  private call<T>(method: RestRequest['method'], path: string, query?: RestParams, body?: unknown, headers?: Readonly<Record<string, string>>, expect?: BodyShape) {
+    return this.send<T>({ method, path, query, body, headers, expect, credential: this.credential, requestId: this.requestId });
   }
 
   /** Every call of the session passes here: at most `maxConcurrentCalls` at once, within the deadline. */
@@ -473,15 +587,53 @@ export class RestSession {
   }
 }
 
-/** The headers every REST call carries: the caller's credential as received, and the request id. */
+/**
+ * The headers every REST call carries: the endpoint's own (a runner's `Runner-Token`), the caller's
+ * credential as received, and the request id. The one place where a value becomes an upstream
+ * header, so the one place that checks each is something HTTP can carry. A token with a line break
+ * or a character past Latin-1 (from a `connection_init` payload, a GraphQL argument or a
+ * `?job_token=`) cannot be valid, and undici would refuse it only after the call was counted.
+ */
 function outgoingHeaders(request: Pick<RestRequest, 'headers' | 'credential' | 'requestId'>, accept: string): Record<string, string> {
-  const headers: Record<string, string> = { ...request.headers, accept };
+  const headers: Record<string, string> = {};
+  // Endpoint headers carry GraphQL arguments: the caller's input to fix.
+  if (request.headers) {
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (!isSendableHeaderValue(value)) throw unsendableHeader('invalid-argument', `The \`${name}\` value`);
+      headers[name] = value;
+    }
+  }
+  headers['accept'] = accept;
   if (request.credential) {
     const [name, value] = credentialHeader(request.credential);
+    if (!isSendableHeaderValue(value)) throw unsendableHeader('invalid-credential', 'The credential');
     headers[name] = value;
   }
-  if (request.requestId) headers['x-request-id'] = request.requestId;
+  // A request id only correlates logs: one that cannot be sent is replaced, never a reason to refuse
+  // the caller. (The HTTP and WebSocket edges already replace an incoming X-Request-Id that is not a
+  // short token; this catches an embedder's own ids.)
+  if (request.requestId) headers['x-request-id'] = isSendableHeaderValue(request.requestId) ? request.requestId : randomUUID();
   return headers;
+}
+
+function unsendableHeader(reason: 'invalid-credential' | 'invalid-argument', what: string): UnsendableRequest {
+  return new UnsendableRequest(reason, `${what} cannot be sent in an HTTP header: it holds a line break, another control character or a character past U+00FF.`);
+}
+
+/** A write's JSON body; a lone surrogate in any string would reach REST as `\ud800`, which no UTF-8 text holds. */
+function jsonBody(value: unknown): string {
+  return JSON.stringify(value, (key: string, item: unknown) => {
+    requireWellFormed(key, 'An input field name');
+    return typeof item === 'string' ? requireWellFormed(item, 'A text argument') : item;
+  });
+}
+
+/**
+ * Whether undici refused to build a request (a value it cannot put in a header or path, an option it
+ * does not take): thrown before anything is sent, so it says nothing about the upstream.
+ */
+function isBuildError(error: unknown): boolean {
+  return error instanceof undiciErrors.InvalidArgumentError;
 }
 
 /** Text fields and files of a multipart/form-data body. */
@@ -491,18 +643,51 @@ function multipartBody(fields: MultipartFields): FormData {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) {
     if (value === undefined) continue;
-    if (value instanceof FileUpload) form.append(name, new Blob([value.bytes], { type: value.mimeType }), value.filename);
-    else form.append(name, String(value));
+    // FormData would turn a lone surrogate into U+FFFD: another value than the caller's, sent silently.
+    if (value instanceof FileUpload) form.append(name, new Blob([value.bytes], { type: value.mimeType }), requireWellFormed(value.filename, 'A file name'));
+    else form.append(name, requireWellFormed(String(value), 'A text argument'));
   }
   return form;
 }
 
 type Parsed = { ok: true; value: unknown } | { ok: false };
 
-function parseBody(text: string, contentType: string | undefined, parseJson: (text: string) => unknown = JSON.parse): Parsed {
+/**
+ * A success's body: JSON of the shape the data source expects, or nothing. Raw files and artifacts
+ * are streamed (RestClient.stream), never read here, so a 2xx that is not JSON (the HTML page of a
+ * sign-in proxy or captive portal in front of GitLab) is no answer of the REST API.
+ */
+function parseAnswer(text: string, expect: BodyShape | undefined, parseJson: (text: string) => unknown = JSON.parse): Parsed {
+  let value: unknown = null;
+  if (text !== '') {
+    try {
+      value = parseJson(text);
+    } catch {
+      return { ok: false };
+    }
+  }
+  return hasShape(value, expect) ? { ok: true, value } : { ok: false };
+}
+
+function hasShape(value: unknown, expect: BodyShape | undefined): boolean {
+  const isRecord = typeof value === 'object' && value !== null && !Array.isArray(value);
+  switch (expect) {
+    case undefined:
+      return true;
+    case 'list':
+      return Array.isArray(value);
+    case 'record':
+      return isRecord;
+    case 'record-or-empty':
+      return isRecord || value === null;
+  }
+}
+
+/** An error's body: JSON when it is, else its text (a 429's "Retry later", a 301's sentence). */
+function parseBody(text: string, contentType: string | undefined): Parsed {
   if (text === '') return { ok: true, value: null };
   try {
-    return { ok: true, value: parseJson(text) };
+    return { ok: true, value: JSON.parse(text) as unknown };
   } catch {
     // Plain-text bodies are legitimate for some answers (a 429's "Retry later", a 301), but a
     // body that claims to be JSON and is not means a broken upstream.

@@ -108,7 +108,7 @@ export class RestError extends Error {
       case 'connection':
         return 'the upstream could not be reached';
       case 'malformed-body':
-        return 'the upstream sent a body that is not valid JSON';
+        return 'the upstream sent a body that is not valid JSON, or not the JSON this endpoint sends (a sign-in or proxy page in front of the REST API?)';
       case 'deadline':
         return "the request's deadline passed before the upstream answered";
       case 'circuit-open':

@@ -43,11 +43,10 @@ export class WikisApi {
   constructor(private readonly rest: RestSession) {}
 
   /** Every page of the wiki; REST does not paginate this list. */
-  async all(project: number | string, withContent: boolean): Promise<WikiPageSchema[]> {
-    const pages = await this.rest.get<WikiPageSchema[] | null>(restPath`/projects/${project}/wikis`, {
+  all(project: number | string, withContent: boolean): Promise<WikiPageSchema[]> {
+    return this.rest.getList<WikiPageSchema>(restPath`/projects/${project}/wikis`, {
       with_content: withContent ? true : undefined,
     });
-    return Array.isArray(pages) ? pages : [];
   }
 
   show(project: number | string, slug: string): Promise<WikiPageSchema> {

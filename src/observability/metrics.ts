@@ -20,8 +20,11 @@ const BATCH_BUCKETS = [1, 2, 5, 10, 20, 50, 100, 200, 500];
  * The kind of upstream error an exchange was, or undefined for an answer that is no error of the
  * upstream's (2xx-4xx but 429: a 404 is an answer).
  */
-export function upstreamErrorKind(event: Pick<RestCallEvent, 'status' | 'failure'>): string | undefined {
+export function upstreamErrorKind(event: Pick<RestCallEvent, 'status' | 'failure' | 'redirect' | 'unsent'>): string | undefined {
+  // Refused while being built: nothing reached the upstream (gateway_rest_calls_unsent_total counts these).
+  if (event.unsent) return undefined;
   if (event.failure) return event.failure.replace(/-/g, '_');
+  if (event.redirect) return 'redirect';
   if (event.status === 429) return 'rate_limited';
   if (event.status >= 500) return 'server_error';
   return undefined;
@@ -44,6 +47,7 @@ export class GatewayMetrics {
   private readonly restCalls: Counter<'endpoint' | 'status'>;
   private readonly restCallDuration: Histogram<'endpoint'>;
   private readonly upstreamErrors: Counter<'kind'>;
+  private readonly unsentCalls: Counter<'reason'>;
   private readonly loaderBatchSize: Histogram<'loader'>;
   private readonly responseCacheLookups: Counter<'result'>;
   private readonly restCallSeriesByKey = new Map<string, RestCallSeries>();
@@ -72,8 +76,14 @@ export class GatewayMetrics {
     });
     this.upstreamErrors = new Counter({
       name: 'gateway_upstream_errors_total',
-      help: 'REST exchanges that failed on the upstream side, by kind: timeout, connection, deadline, malformed_body, rate_limited, server_error.',
+      help: 'REST exchanges that failed on the upstream side, by kind: timeout, connection, deadline, malformed_body, redirect, rate_limited, server_error.',
       labelNames: ['kind'],
+      registers,
+    });
+    this.unsentCalls = new Counter({
+      name: 'gateway_rest_calls_unsent_total',
+      help: 'REST calls refused before anything was sent, by reason: invalid_credential, invalid_argument (a value no request can carry), unbuildable (the HTTP client refused the request: a gateway bug).',
+      labelNames: ['reason'],
       registers,
     });
     this.loaderBatchSize = new Histogram({
@@ -113,6 +123,10 @@ export class GatewayMetrics {
   }
 
   restCall(event: RestCallEvent): void {
+    if (event.unsent) {
+      this.unsentCalls.inc({ reason: event.unsent.replace(/-/g, '_') });
+      return;
+    }
     const series = this.restCallSeries(event);
     series.calls.inc();
     series.duration.observe(event.durationMs / 1000);

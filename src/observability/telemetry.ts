@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { GatewayContext } from '../context.js';
-import type { RestCallEvent } from '../datasources/rest-client.js';
+import type { RestCallEvent, UpstreamRedirect } from '../datasources/rest-client.js';
 import { endpointOf } from './endpoint.js';
 import type { GatewayLogger, LogFields } from './logger.js';
 import { upstreamErrorKind, type GatewayMetrics } from './metrics.js';
@@ -21,6 +21,18 @@ function operationFields(context: GatewayContext | undefined): LogFields {
     restCalls: stats.restCalls,
     ...(stats.cached ? { cached: true } : {}),
   };
+}
+
+/**
+ * What the operator needs to fix a redirecting upstream: where it pointed and, when the whole API
+ * moved (a `V4_URL` of http:// in front of an https-only GitLab), the URL to configure instead.
+ * Callers never see this: their errors are scrubbed of the upstream's URLs.
+ */
+function redirectFields(redirect: UpstreamRedirect): LogFields {
+  const fix = redirect.movedBaseUrl
+    ? `the upstream redirects the REST API to ${redirect.movedBaseUrl}: set V4_URL (upstreamUrl) to it; redirects are never followed`
+    : 'redirects are never followed: if the REST API has moved, change V4_URL (upstreamUrl) to where it is now';
+  return { location: redirect.location ?? null, ...(redirect.movedBaseUrl ? { movedBaseUrl: redirect.movedBaseUrl } : {}), fix };
 }
 
 /**
@@ -48,6 +60,7 @@ export class Telemetry {
         status: event.status,
         kind,
         durationMs: Math.round(event.durationMs * 10) / 10,
+        ...(event.redirect ? redirectFields(event.redirect) : {}),
       },
       'upstream error',
     );

@@ -9,6 +9,7 @@ import { startTestGateway } from '../support/gateway.js';
 import { gatewayOverSimulator } from '../support/harness.js';
 import { restCalls } from '../support/rest-oracle.js';
 import { startStubUpstream } from '../support/stub-upstream.js';
+import { logCollector, metricSample } from '../ops/support.js';
 
 const admin = DEMO_TOKENS.admin;
 const gid = (id: number) => `gid://gitlab/Ci::Runner/${id}`;
@@ -106,7 +107,8 @@ describe('retries', () => {
     harness.simulator.faults.add({ method, path, kind: 'status', status: 301, headers: { location: moved }, body: `This resource has been moved permanently to ${moved}`, times: 1 });
     const result = await harness.gateway.query(mutation, {}, admin);
     expect(result.errors).toHaveLength(1);
-    expect(result.errors?.[0]?.extensions).toMatchObject({ restStatus: 301 });
+    // The upstream's redirect, not the caller's input (issue 15, item 4).
+    expect(result.errors?.[0]?.extensions).toMatchObject({ code: 'UPSTREAM_ERROR', restStatus: 301 });
     // Not re-sent, and not turned into a GET of the new location.
     expect(restCalls(harness.simulator)).toEqual([`${method} ${path}`]);
     // The message names where the resource went as a REST path, never by the upstream's URL.
@@ -240,6 +242,59 @@ describe('an answer whose body stops half-way', () => {
       expect(result.errors).toHaveLength(1);
       expect(result.errors?.[0]).toMatchObject({ path: ['runner'], extensions: { code: 'UPSTREAM_UNAVAILABLE', restStatus: 0 } });
       expect(result.errors?.[0]?.message).toMatch(/did not answer in time/);
+    } finally {
+      await gateway.close();
+      upstream.closeAllConnections();
+      await new Promise((resolve) => upstream.close(resolve));
+    }
+  });
+});
+
+// V4_URL on http:// in front of an https-only GitLab (issue 15, item 4): every call meets a 301 to the
+// same path on https. Before the fix each field said BAD_USER_INPUT "301 Moved Permanently", as if
+// the caller had asked wrong. It is the upstream's (the operator's) fault: UPSTREAM_ERROR, counted as
+// an upstream error, and one log line says where the upstream redirects and what V4_URL should be.
+describe('an upstream that redirects every call', () => {
+  const MOVED_TO = 'https://gitlab.internal.example:8443/api/v4';
+
+  it('is UPSTREAM_ERROR on every field, never followed or retried, and the log names the V4_URL to use', async () => {
+    const seen: string[] = [];
+    const upstream = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      const location = `${MOVED_TO}${(req.url ?? '/').replace(/^\/api\/v4/, '')}`;
+      res.writeHead(301, { location, 'content-type': 'text/plain' });
+      res.end(`This resource has been moved permanently to ${location}`);
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const upstreamOrigin = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+    const logs = logCollector('warn');
+    const gateway = await startTestGateway(`${upstreamOrigin}/api/v4`, { logger: logs.logger, circuitBreaker: { failureThreshold: 2, cooldownMs: 600_000 } });
+    try {
+      const result = await gateway.query(`{ currentUser { username } runner(id: "${gid(1)}") { id } }`, {}, admin);
+      expect(result.data).toEqual({ currentUser: null, runner: null });
+      expect(result.errors?.map((error) => [error.path?.[0], error.extensions?.['code'], error.extensions?.['restStatus']]).sort()).toEqual([
+        ['currentUser', 'UPSTREAM_ERROR', 301],
+        ['runner', 'UPSTREAM_ERROR', 301],
+      ]);
+      const list = await gateway.query('{ allRunners { count } }', {}, admin);
+      expect(list.errors?.map((error) => [error.path?.[0], error.extensions?.['code'], error.extensions?.['restStatus']])).toEqual([['allRunners', 'UPSTREAM_ERROR', 301]]);
+      expect(result.errors?.[0]?.message).toMatch(/redirect \(301\), which the gateway never follows/);
+      // Callers never see where the upstream is, nor where it redirects to.
+      const text = JSON.stringify([result, list]);
+      expect(text).not.toContain('gitlab.internal.example');
+      expect(text).not.toContain(upstreamOrigin);
+      expect(result.errors?.map((error) => error.extensions?.['restMessage'])).toContain('This resource has been moved permanently to /user');
+      // One call per field: a redirect is neither followed nor retried.
+      expect(seen.sort()).toEqual(['GET /api/v4/runners/1', 'GET /api/v4/runners/all?page=1&per_page=20', 'GET /api/v4/user']);
+
+      // The operator's log line says where the upstream went and what V4_URL should be.
+      const lines = logs.lines().filter((line) => line.msg === 'upstream error');
+      expect(lines).toHaveLength(3);
+      const userLine = lines.find((line) => line['endpoint'] === 'GET /user');
+      expect(userLine).toMatchObject({ kind: 'redirect', status: 301, location: `${MOVED_TO}/user`, movedBaseUrl: MOVED_TO });
+      expect(userLine?.['fix']).toContain('set V4_URL (upstreamUrl) to it');
+      const metrics = await (await fetch(new URL('/metrics', gateway.url))).text();
+      expect(metricSample(metrics, 'gateway_upstream_errors_total', { kind: 'redirect' })).toBe(3);
     } finally {
       await gateway.close();
       upstream.closeAllConnections();
