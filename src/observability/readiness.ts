@@ -16,7 +16,7 @@ export interface ReadinessOptions {
  * `/readyz`: the gateway can serve when its upstream answers and it is not shutting down.
  *
  * The probe is `GET /version` without a credential: the cheapest call GitLab has. GitLab answers it
- * 401 to anonymous callers (the embedded server 404), and any answer below 500 proves the upstream reachable; no
+ * 401 to anonymous callers (the embedded server 404), and any answer below 500 but a redirect proves the upstream reachable; no
  * answer in time, a refused connection, 5xx, or an open circuit breaker mean not ready. The
  * gateway holds no credential of its own to spend on probes. Answers are reused for `cacheMs`
  * and concurrent probes share one call.
@@ -72,6 +72,9 @@ export class ReadinessProbe {
       return { ready: true };
     } catch (error) {
       if (!(error instanceof RestError)) return { ready: false, reason: 'the probe failed in the gateway' };
+      // A redirect means V4_URL does not point at the REST API (http:// in front of an https-only
+      // GitLab, say): every field would fail, so a rolling deploy with that setting must halt here.
+      if (error.status >= 300 && error.status < 400) return { ready: false, reason: `the upstream redirects (${error.status}): V4_URL does not point at its REST API; the log names where it redirects` };
       if (error.status > 0 && error.status < 500) return { ready: true };
       return { ready: false, reason: unreachableReason(error, this.options.timeoutMs) };
     }

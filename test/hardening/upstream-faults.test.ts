@@ -295,6 +295,11 @@ describe('an upstream that redirects every call', () => {
       expect(userLine?.['fix']).toContain('set V4_URL (upstreamUrl) to it');
       const metrics = await (await fetch(new URL('/metrics', gateway.url))).text();
       expect(metricSample(metrics, 'gateway_upstream_errors_total', { kind: 'redirect' })).toBe(3);
+
+      // Not ready either: a rolling deploy with this V4_URL halts instead of replacing healthy replicas.
+      const readiness = await fetch(new URL('/readyz', gateway.url));
+      expect(readiness.status).toBe(503);
+      expect(await readiness.json()).toMatchObject({ status: 'unavailable', reason: expect.stringContaining('V4_URL does not point at its REST API') });
     } finally {
       await gateway.close();
       upstream.closeAllConnections();
