@@ -7,7 +7,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
-import { estimateRestCalls } from './cost/estimate.js';
+import { estimateRestCalls, type WorkMeter } from './cost/estimate.js';
 
 /**
  * Limits on the shape of an operation, checked before any REST call. A gateway over REST is an
@@ -61,30 +61,68 @@ interface ShapeCounts {
   directives: number;
 }
 
-/** Depth, aliases and directives of an operation, following fragment spreads (each fragment once per path). */
-export function measureOperation(operation: OperationDefinitionNode, fragments: ReadonlyMap<string, FragmentDefinitionNode>): ShapeCounts {
-  const counts: ShapeCounts = { depth: 0, aliases: 0, directives: operation.directives?.length ?? 0 };
-  const walk = (selectionSet: SelectionSetNode, depth: number, visiting: ReadonlySet<string>): void => {
-    for (const selection of selectionSet.selections) {
-      counts.directives += selection.directives?.length ?? 0;
-      if (selection.kind === Kind.FIELD) {
-        if (selection.alias) counts.aliases += 1;
-        // Introspection meta fields are answered by the gateway itself and cost nothing upstream.
-        if (selection.name.value.startsWith('__')) continue;
-        counts.depth = Math.max(counts.depth, depth);
-        if (selection.selectionSet) walk(selection.selectionSet, depth + 1, visiting);
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        walk(selection.selectionSet, depth, visiting);
-      } else {
-        const name = selection.name.value;
-        const fragment = fragments.get(name);
-        // A cycle is invalid GraphQL (validation reports it); here it only must not loop.
-        if (fragment && !visiting.has(name)) walk(fragment.selectionSet, depth, new Set([...visiting, name]));
+const NOTHING_BELOW: ShapeCounts = { depth: 0, aliases: 0, directives: 0 };
+
+/**
+ * Depth, aliases and directives of an operation, following fragment spreads, without writing them
+ * out: each field's selection set is measured once, however many paths reach it (a fragment's
+ * fields are nodes shared by every spread of it), and measures combine: a field is one level deeper
+ * than what its selection set holds and adds what that holds to its own. The work is the document's
+ * size times, at worst, the number of fields whose selections spread one fragment, never the
+ * number of paths (issue 15: 21 fragments each spreading the one before twice were 2^21 paths).
+ *
+ * Aliases and directives count with multiplicity, once for each time execution may meet them: a
+ * fragment spread under two fields counts twice, as the aliases in it run twice. A limit on aliases
+ * is a limit on what one query text makes the gateway run (each alias of a field is a call of its
+ * resolver), which counting each written alias once would not bound. Like graphql-js's field
+ * collection, one selection set takes each fragment name once, however often it spreads it, so a
+ * fragment spread twice at one level counts once (fields sharing a response key are not merged
+ * here: that over-counts, never under-counts).
+ *
+ * `meter`, when given, counts the selections visited: the work, for a test to hold linear.
+ */
+export function measureOperation(
+  operation: OperationDefinitionNode,
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+  meter?: WorkMeter,
+): ShapeCounts {
+  const measured = new Map<SelectionSetNode, ShapeCounts>();
+  const measure = (selectionSet: SelectionSetNode): ShapeCounts => {
+    const known = measured.get(selectionSet);
+    if (known) return known;
+    // A cycle through fields is invalid GraphQL (validation reports it); here it only must not loop.
+    measured.set(selectionSet, NOTHING_BELOW);
+    const counts: ShapeCounts = { depth: 0, aliases: 0, directives: 0 };
+    const spread = new Set<string>();
+    const visit = (level: SelectionSetNode): void => {
+      for (const selection of level.selections) {
+        if (meter) meter.units += 1;
+        counts.directives += selection.directives?.length ?? 0;
+        if (selection.kind === Kind.FIELD) {
+          if (selection.alias) counts.aliases += 1;
+          // Introspection meta fields are answered by the gateway itself and cost nothing upstream.
+          if (selection.name.value.startsWith('__')) continue;
+          const below = selection.selectionSet ? measure(selection.selectionSet) : NOTHING_BELOW;
+          counts.depth = Math.max(counts.depth, 1 + below.depth);
+          counts.aliases += below.aliases;
+          counts.directives += below.directives;
+        } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+          visit(selection.selectionSet);
+        } else {
+          const name = selection.name.value;
+          if (spread.has(name)) continue;
+          spread.add(name);
+          const fragment = fragments.get(name);
+          if (fragment) visit(fragment.selectionSet);
+        }
       }
-    }
+    };
+    visit(selectionSet);
+    measured.set(selectionSet, counts);
+    return counts;
   };
-  walk(operation.selectionSet, 1, new Set());
-  return counts;
+  const counts = measure(operation.selectionSet);
+  return { ...counts, directives: counts.directives + (operation.directives?.length ?? 0) };
 }
 
 /**

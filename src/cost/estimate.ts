@@ -40,7 +40,13 @@ import { windowCost } from './window-cost.js';
  *   (first/last, or the default page size), a reviewed bound, or UNBOUNDED_ARRAY_ITEMS.
  * - Nothing is taken off for what DataLoader saves across parents (REST has no multi-get, so a
  *   batch is one call per key): only the reads of one parent through one loader share a call, and
- *   only with batching on. Fragments and @skip/@include are counted as if every branch ran.
+ *   only with batching on. @skip/@include are counted as if every branch ran.
+ * - Fields are collected as graphql-js executes them: each fragment once per collection of one
+ *   object's fields, and the fields of one response key once, their selections merged. A field
+ *   asked twice, through two spreads of one fragment or twice in a row, runs once and counts once.
+ *   What an object costs is remembered by its type, form and collected field nodes, so the walk
+ *   never goes once per path: fragments that spread the one before twice cost work in proportion
+ *   to their number, not 2^n (issue 15).
  * Not counted: retries of a failed read (transport, bounded by the retry setting), and calls a
  * subscription's poller makes after its first poll. Mutations are counted like queries, each field
  * once; a subscription costs its first poll and what one event's selection costs.
@@ -48,6 +54,13 @@ import { windowCost } from './window-cost.js';
 export interface CostEstimateOptions {
   /** Whether the gateway's loaders batch and cache within a request (GatewayOptions.batching). */
   batching: boolean;
+  /** Counts the selections the walk visits (none when the estimate was remembered), for a test to hold the work linear. */
+  meter?: WorkMeter;
+}
+
+/** A count of work units a walk over a document adds to, so tests can assert how work grows (never how long it takes). */
+export interface WorkMeter {
+  units: number;
 }
 
 export interface OperationToEstimate {
@@ -65,6 +78,15 @@ interface Walk {
   costVariables: Set<string>;
   /** Set when the walk took a turn the variables' values decided: its estimate is not remembered. */
   valueDependent: boolean;
+  /**
+   * What one object costs, by its form and the fields collected on it (objectCostKey): one
+   * fragment reached by many paths, as in `parent { ...F } subgroups { nodes { ...F } }` nested
+   * level after level, is worked out once per form, not once per path.
+   */
+  objectCosts: Map<RecordShape, Map<string, number>>;
+  /** A number for each field node met, naming it in objectCostKey. */
+  fieldIds: Map<FieldNode, number>;
+  meter: WorkMeter | undefined;
 }
 
 /** The loader a field's reads go through when its entry names none: the parent type's own. */
@@ -94,7 +116,17 @@ export function estimateRestCalls(schema: GraphQLSchema, operation: OperationToE
   for (const node of operation.document.definitions) {
     if (node.kind === Kind.FRAGMENT_DEFINITION) fragments.set(node.name.value, node);
   }
-  const walk: Walk = { schema, fragments, variables: coerced.coerced, batching: options.batching, costVariables: new Set(), valueDependent: false };
+  const walk: Walk = {
+    schema,
+    fragments,
+    variables: coerced.coerced,
+    batching: options.batching,
+    costVariables: new Set(),
+    valueDependent: false,
+    objectCosts: new Map(),
+    fieldIds: new Map(),
+    meter: options.meter,
+  };
   const estimate = objectCost(walk, root, [definition.selectionSet], ID_ONLY);
   if (!walk.valueDependent) {
     memo.dependsOn ??= [...walk.costVariables].sort();
@@ -150,25 +182,60 @@ function variablesIn(values: readonly ValueNode[], into: Set<string>): void {
   }
 }
 
-/** The fields a selection asks of one object type, fragments expanded (each fragment once per path). */
-function collectFields(walk: Walk, type: GraphQLObjectType, selectionSets: readonly SelectionSetNode[]): FieldNode[] {
-  const fields: FieldNode[] = [];
-  const visit = (selectionSet: SelectionSetNode, visiting: ReadonlySet<string>): void => {
+/**
+ * The fields one object of `type` runs for these selection sets, by response key, as graphql-js's
+ * collectFields has them: one set of fragment names visited for the whole collection, so a
+ * fragment counts once however often it is spread, and the field nodes of one response key
+ * together (execution runs them as one field, with their selection sets merged).
+ */
+function collectFields(walk: Walk, type: GraphQLObjectType, selectionSets: readonly SelectionSetNode[]): Map<string, FieldNode[]> {
+  const fields = new Map<string, FieldNode[]>();
+  const visitedFragments = new Set<string>();
+  const visit = (selectionSet: SelectionSetNode): void => {
     for (const selection of selectionSet.selections) {
-      if (selection.kind === Kind.FIELD) fields.push(selection);
-      else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        if (appliesTo(walk, selection.typeCondition?.name.value, type)) visit(selection.selectionSet, visiting);
+      if (walk.meter) walk.meter.units += 1;
+      if (selection.kind === Kind.FIELD) {
+        const responseKey = selection.alias?.value ?? selection.name.value;
+        const sameKey = fields.get(responseKey);
+        if (sameKey) sameKey.push(selection);
+        else fields.set(responseKey, [selection]);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        if (appliesTo(walk, selection.typeCondition?.name.value, type)) visit(selection.selectionSet);
       } else {
         const name = selection.name.value;
+        if (visitedFragments.has(name)) continue;
+        visitedFragments.add(name);
         const fragment = walk.fragments.get(name);
-        if (fragment && !visiting.has(name) && appliesTo(walk, fragment.typeCondition.name.value, type)) {
-          visit(fragment.selectionSet, new Set([...visiting, name]));
-        }
+        if (fragment && appliesTo(walk, fragment.typeCondition.name.value, type)) visit(fragment.selectionSet);
       }
     }
   };
-  for (const selectionSet of selectionSets) visit(selectionSet, new Set());
+  for (const selectionSet of selectionSets) visit(selectionSet);
   return fields;
+}
+
+/** The selection sets of one response key's field nodes, to be collected together. */
+function selectionSetsOf(fieldNodes: readonly FieldNode[]): SelectionSetNode[] {
+  const selectionSets: SelectionSetNode[] = [];
+  for (const node of fieldNodes) if (node.selectionSet) selectionSets.push(node.selectionSet);
+  return selectionSets;
+}
+
+/**
+ * Names what an object's cost depends on besides its form: its type and the very field nodes
+ * collected on it. Two paths that collect the same nodes (the same fragment's fields) cost the same.
+ */
+function objectCostKey(walk: Walk, type: GraphQLObjectType, fields: ReadonlyMap<string, readonly FieldNode[]>): string {
+  let key = type.name;
+  for (const fieldNodes of fields.values()) {
+    for (const node of fieldNodes) {
+      let id = walk.fieldIds.get(node);
+      if (id === undefined) walk.fieldIds.set(node, (id = walk.fieldIds.size));
+      key += `,${id}`;
+    }
+    key += ';';
+  }
+  return key;
 }
 
 function appliesTo(walk: Walk, condition: string | undefined, type: GraphQLObjectType): boolean {
@@ -179,10 +246,20 @@ function appliesTo(walk: Walk, condition: string | undefined, type: GraphQLObjec
 
 /** What the fields of one object of `type`, in the form `shape`, cost: their own calls, their children, and full-record reads. */
 function objectCost(walk: Walk, type: GraphQLObjectType, selectionSets: readonly SelectionSetNode[], shape: RecordShape): number {
+  const fields = collectFields(walk, type, selectionSets);
+  let costsOfShape = walk.objectCosts.get(shape);
+  if (!costsOfShape) walk.objectCosts.set(shape, (costsOfShape = new Map<string, number>()));
+  const key = objectCostKey(walk, type, fields);
+  const known = costsOfShape.get(key);
+  if (known !== undefined) return known;
+
   let total = 0;
   // Keys each loader is asked for on this object: reads through one loader share its record.
   const reads = new Map<string, string[]>();
-  for (const node of collectFields(walk, type, selectionSets)) {
+  for (const fieldNodes of fields.values()) {
+    // Validation has made the nodes of one response key the same field with the same arguments;
+    // graphql-js reads the arguments from the first.
+    const node = fieldNodes[0]!;
     const field = type.getFields()[node.name.value];
     // Introspection answers from the schema.
     if (!field || node.name.value.startsWith('__')) continue;
@@ -204,9 +281,10 @@ function objectCost(walk: Walk, type: GraphQLObjectType, selectionSets: readonly
       reads.set(loader, [...(reads.get(loader) ?? []), key]);
     }
     if (cost.unlessParentHas === undefined || !shape.keys.has(cost.unlessParentHas)) total += count(cost.calls, args, 'calls');
-    total += resultCost(walk, field, node, cost, args);
+    total += resultCost(walk, field, fieldNodes, cost, args);
   }
   for (const [loader, keys] of reads) total += readsCost(walk, keys, shape, loader === OWN_LOADER);
+  costsOfShape.set(key, total);
   return total;
 }
 
@@ -228,12 +306,13 @@ function isConnectionType(field: GraphQLField<unknown, unknown>): boolean {
   return isObjectType(named) && isConnection(named);
 }
 
-function resultCost(walk: Walk, field: GraphQLField<unknown, unknown>, node: FieldNode, cost: FieldCost, args: FieldArgs): number {
+function resultCost(walk: Walk, field: GraphQLField<unknown, unknown>, fieldNodes: readonly FieldNode[], cost: FieldCost, args: FieldArgs): number {
   const named = getNamedType(field.type);
   const connection = isConnectionType(field);
   const items = count(cost.items ?? (connection ? 'window' : isListType(getNullableType(field.type)) ? UNBOUNDED_ARRAY_ITEMS : 1), args, 'items');
   const perItem = cost.callsPerItem ?? 0;
-  if (!node.selectionSet || !(isObjectType(named) || isAbstractType(named))) return items * perItem;
+  const selectionSets = selectionSetsOf(fieldNodes);
+  if (selectionSets.length === 0 || !(isObjectType(named) || isAbstractType(named))) return items * perItem;
   const shapeFor = (typeName: string): RecordShape => {
     const returns = cost.returns;
     if (returns === undefined) return ID_ONLY;
@@ -241,8 +320,8 @@ function resultCost(walk: Walk, field: GraphQLField<unknown, unknown>, node: Fie
     if ('keys' in returns) return returns as RecordShape;
     return returns[typeName] ?? ID_ONLY;
   };
-  if (connection && isObjectType(named)) return connectionCost(walk, named, [node.selectionSet], items, shapeFor);
-  return items * (perItem + itemCost(walk, named, [node.selectionSet], shapeFor));
+  if (connection && isObjectType(named)) return connectionCost(walk, named, selectionSets, items, shapeFor);
+  return items * (perItem + itemCost(walk, named, selectionSets, shapeFor));
 }
 
 /** What one returned object costs; one of an interface or union is one of its types, and the dearest counts. */
@@ -261,13 +340,16 @@ function connectionCost(
 ): number {
   let total = 0;
   const node = (fieldType: GraphQLField<unknown, unknown>['type'], sets: readonly SelectionSetNode[]) => itemCost(walk, getNamedType(fieldType), sets, shapeFor);
-  for (const field of collectFields(walk, connection, selectionSets)) {
-    if (!field.selectionSet) continue;
-    if (field.name.value === 'nodes') total += items * node(connection.getFields()['nodes']!.type, [field.selectionSet]);
-    if (field.name.value === 'edges') {
+  for (const fieldNodes of collectFields(walk, connection, selectionSets).values()) {
+    const name = fieldNodes[0]!.name.value;
+    const fieldSelections = selectionSetsOf(fieldNodes);
+    if (fieldSelections.length === 0) continue;
+    if (name === 'nodes') total += items * node(connection.getFields()['nodes']!.type, fieldSelections);
+    if (name === 'edges') {
       const edge = getNamedType(connection.getFields()['edges']!.type) as GraphQLObjectType;
-      for (const edgeField of collectFields(walk, edge, [field.selectionSet])) {
-        if (edgeField.name.value === 'node' && edgeField.selectionSet) total += items * node(edge.getFields()['node']!.type, [edgeField.selectionSet]);
+      for (const edgeFieldNodes of collectFields(walk, edge, fieldSelections).values()) {
+        const nodeSelections = selectionSetsOf(edgeFieldNodes);
+        if (edgeFieldNodes[0]!.name.value === 'node' && nodeSelections.length > 0) total += items * node(edge.getFields()['node']!.type, nodeSelections);
       }
     }
   }

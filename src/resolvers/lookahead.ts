@@ -20,7 +20,9 @@ import {
 } from 'graphql';
 // The executor's own field collection (fragments, inline fragments, type conditions, aliases merged
 // by response key, @skip/@include with variables), so the lookahead sees exactly the child fields
-// that will run. Marked internal in graphql 16, whose version package.json pins exactly.
+// that will run. It visits each fragment once per collection, so its work grows with the document,
+// not with the paths through its fragments (issue 15). Marked internal in graphql 16, whose version
+// package.json pins exactly.
 import { collectSubfields } from 'graphql/execution/collectFields.js';
 import { openingPages, type PageFetcher } from '../connections/connection.js';
 import type { ConnectionArgs } from '../connections/window.js';
