@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { createDemoState } from './data/seed/index.js';
 import { seedLoadTestUsers } from './data/seed/load-test-users.js';
 import type { SimulatorState } from './data/state.js';
-import type { RecordedRequest } from './http/control.js';
+import type { RecordedRequest, TrafficEvent } from './http/control.js';
 import { FaultRegistry, type FaultSpec } from './http/faults.js';
 import { createListener } from './http/server.js';
 import { createRouter } from './routes/index.js';
@@ -15,7 +15,7 @@ export { ARTIFACTS_DEMO_PROJECT_ID, DEMO_JOB_TOKEN } from './data/seed/index.js'
 export { loadTestToken, loadTestUsername, loadTestProjectPath, loadTestRunnerDescription } from './data/seed/load-test-users.js';
 export { SimulatorState } from './data/state.js';
 export * from './data/model.js';
-export type { RecordedRequest } from './http/control.js';
+export type { RecordedRequest, TrafficEvent } from './http/control.js';
 export type { FaultKind, FaultSpec } from './http/faults.js';
 
 export interface SimulatorOptions {
@@ -43,6 +43,8 @@ export interface Simulator {
   readonly origin: string;
   /** Every request received under /api/v4, in arrival order (faulted ones too). */
   readonly requests: RecordedRequest[];
+  /** Arrivals and answers of /api/v4 requests in the order they happened (emptied with the requests). */
+  readonly traffic: TrafficEvent[];
   resetRequests(): void;
   setLatency(ms: number): void;
   readonly faults: SimulatorFaults;
@@ -58,6 +60,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const router = createRouter();
   const faults = new FaultRegistry();
   const requests: RecordedRequest[] = [];
+  const traffic: TrafficEvent[] = [];
   const timers = new Map<NodeJS.Timeout, () => void>();
   let latencyMs = Math.max(0, options.latencyMs ?? 0);
   let closing = false;
@@ -69,6 +72,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       router,
       faults,
       requests,
+      traffic,
       origin: () => origin,
       latencyMs: () => latencyMs,
       setLatency: (ms) => {
@@ -103,8 +107,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     url: `${origin}/api/v4`,
     origin,
     requests,
+    traffic,
     resetRequests: () => {
       requests.length = 0;
+      traffic.length = 0;
     },
     setLatency: (ms) => {
       latencyMs = Math.max(0, ms);

@@ -178,7 +178,13 @@ export const SETTINGS = {
     600_000,
     'How long the circuit stays open before one trial call is let through.',
   ),
-  maxConcurrentRestCalls: integer('MAX_CONCURRENT_REST_CALLS', 16, 1, 1_000, 'REST calls one operation may have in flight at once.'),
+  maxConcurrentRestCalls: integer(
+    'MAX_CONCURRENT_REST_CALLS',
+    0,
+    0,
+    10_000,
+    'A ceiling on the REST calls one operation may have in flight, on top of its fair share of the upstream connections; `0`: none (an operation alone may use every connection).',
+  ),
   requestDeadlineMs: integer('REQUEST_DEADLINE_MS', 30_000, 100, 3_600_000, 'Time an operation may spend on REST in all, from its start.'),
   runnerPollIntervalMs: integer('RUNNER_POLL_INTERVAL_MS', 5_000, 10, 3_600_000, 'Time between two polls of a watched runner.'),
   batching: flag('BATCHING', true, 'DataLoader batching and per-request caching; `off` only to measure what they buy.'),
@@ -355,7 +361,7 @@ export function gatewayOptions(config: GatewayConfig, upstreamUrl: string, logge
       config.circuitBreakerFailures === 0
         ? false
         : { failureThreshold: config.circuitBreakerFailures, cooldownMs: config.circuitBreakerCooldownMs },
-    maxConcurrentRestCalls: config.maxConcurrentRestCalls,
+    ...(config.maxConcurrentRestCalls > 0 ? { maxConcurrentRestCalls: config.maxConcurrentRestCalls } : {}),
     requestDeadlineMs: config.requestDeadlineMs,
     runnerPollIntervalMs: config.runnerPollIntervalMs,
     batching: config.batching,

@@ -34,8 +34,8 @@ export interface ContextDependencies {
   restClient: RestClient;
   pollers: RunnerStatusPollers;
   batching: boolean;
-  /** REST calls one operation may have in flight at once. */
-  maxConcurrentRestCalls: number;
+  /** A ceiling on the REST calls one operation may have in flight at once, on top of its fair share. */
+  maxConcurrentRestCalls?: number | undefined;
   /** Milliseconds an operation may spend waiting on REST, from its start. */
   requestDeadlineMs: number;
   /** How the loaders' batches went (observability/metrics.ts); absent when metrics are off. */
@@ -57,7 +57,7 @@ export function createContext(
   const stats: RequestStats = { restCalls: 0 };
   const rest = new RestSession(dependencies.restClient, credential, requestId, {
     onCall: () => (stats.restCalls += 1),
-    maxConcurrentCalls: dependencies.maxConcurrentRestCalls,
+    ...(dependencies.maxConcurrentRestCalls === undefined ? {} : { maxConcurrentCalls: dependencies.maxConcurrentRestCalls }),
     ...(options.longLived ? {} : { deadline: Date.now() + dependencies.requestDeadlineMs }),
   });
   const api = createDataSources(rest);

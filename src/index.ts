@@ -78,7 +78,11 @@ export interface GatewayOptions {
   explorer?: boolean;
   /** Schema introspection (default true). */
   introspection?: boolean;
-  /** REST calls one operation may have in flight at once (default 16). */
+  /**
+   * A ceiling on the REST calls one operation may have in flight at once. Default none: the
+   * upstream connections are shared fairly among the operations that want them, and an operation
+   * alone may use them all.
+   */
   maxConcurrentRestCalls?: number;
   /** Milliseconds an operation may spend on REST in all, from its start (default 30 s). */
   requestDeadlineMs?: number;
@@ -188,7 +192,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     restClient,
     pollers,
     batching: options.batching ?? true,
-    maxConcurrentRestCalls: options.maxConcurrentRestCalls ?? 16,
+    maxConcurrentRestCalls: options.maxConcurrentRestCalls,
     requestDeadlineMs: options.requestDeadlineMs ?? 30_000,
     onLoaderBatch: telemetry.loaderBatch,
   };

@@ -11,8 +11,33 @@ export interface RecordedRequest {
   query: Record<string, string | string[]>;
 }
 
+/**
+ * When an /api/v4 request arrived and when its answer was sent, in the order they happened, with
+ * the caller's X-Request-Id: from it a test works out how many calls each of the gateway's
+ * operations had in flight at every moment, by counting, without reading a clock.
+ */
+export interface TrafficEvent {
+  event: 'arrived' | 'answered';
+  /** The X-Request-Id the caller sent, or undefined. */
+  requestId: string | undefined;
+  method: string;
+  path: string;
+}
+
+/**
+ * The most entries each log keeps: `npm start` runs the embedded server for days, and a log that
+ * only grows would be a leak. Past it the older half goes; a test or bench run resets long before.
+ */
+const MAX_LOG_ENTRIES = 100_000;
+
+export function appendToLog<T>(log: T[], entry: T): void {
+  if (log.length >= MAX_LOG_ENTRIES) log.splice(0, MAX_LOG_ENTRIES / 2);
+  log.push(entry);
+}
+
 export interface ControlTarget {
   requests: RecordedRequest[];
+  traffic: TrafficEvent[];
   faults: FaultRegistry;
   latencyMs(): number;
   setLatency(ms: number): void;
@@ -62,6 +87,7 @@ export function handleControl(target: ControlTarget, method: string, path: strin
   if (route === 'GET /__simulator/requests') return { status: 200, json: target.requests };
   if (route === 'POST /__simulator/reset') {
     target.requests.length = 0;
+    target.traffic.length = 0;
     return { status: 204 };
   }
   if (route === 'GET /__simulator/latency') return { status: 200, json: { ms: target.latencyMs() } };

@@ -3,7 +3,7 @@
 import { randomFillSync } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { SimulatorState } from '../data/state.js';
-import { handleControl, type ControlTarget } from './control.js';
+import { appendToLog, handleControl, type ControlTarget } from './control.js';
 import { dispatch } from './dispatch.js';
 import { ApiError, entityTooLarge, grapeError, routeNotFound } from './errors.js';
 import type { Fault } from './faults.js';
@@ -97,9 +97,15 @@ function faultResponse(fault: Fault): ApiResponse {
   return { status, json, headers: fault.headers ?? {} };
 }
 
+function callerRequestId(req: IncomingMessage): string | undefined {
+  const id = req.headers['x-request-id'];
+  return typeof id === 'string' ? id : undefined;
+}
+
 async function handleApi(ctx: ServerContext, req: IncomingMessage, rawPath: string, rawQuery: string): Promise<ApiResponse | 'no-answer'> {
   const method = req.method ?? 'GET';
-  ctx.requests.push({ method, path: rawPath, query: flatQuery(rawQuery) });
+  appendToLog(ctx.requests, { method, path: rawPath, query: flatQuery(rawQuery) });
+  appendToLog(ctx.traffic, { event: 'arrived', requestId: callerRequestId(req), method, path: rawPath });
   // Faults are chosen in arrival order so that `times` is deterministic; applied after the latency.
   const fault = ctx.faults.take(method, rawPath);
   await ctx.delay(ctx.latencyMs());
@@ -144,9 +150,12 @@ export function createListener(ctx: ServerContext): (req: IncomingMessage, res: 
       return routeNotFound().toResponse();
     };
 
+    const isApi = path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
     answer()
       .then((response) => {
-        if (response !== 'no-answer') send(req, res, response, requestId, started);
+        if (response === 'no-answer') return;
+        if (isApi) appendToLog(ctx.traffic, { event: 'answered', requestId: callerRequestId(req), method: req.method ?? 'GET', path: path.slice(API_PREFIX.length) });
+        send(req, res, response, requestId, started);
       })
       .catch((error: unknown) => {
         const response = error instanceof ApiError ? error.toResponse() : { status: 500, json: { message: '500 Internal Server Error' } };

@@ -18,6 +18,7 @@ import {
   type RetryPolicy,
 } from './resilience.js';
 import { RestError, type Confidential, type TransportFailure } from './rest-error.js';
+import { FairScheduler, type SchedulerFlow } from './scheduler.js';
 import { isSendableHeaderValue, requireWellFormed, UnsendableRequest, type UnsentReason } from './unsendable.js';
 
 export interface RestClientOptions {
@@ -27,6 +28,12 @@ export interface RestClientOptions {
   dispatcher?: Dispatcher;
   /** Connections the default pool keeps to the upstream at most. */
   connections?: number;
+  /**
+   * REST calls in flight at once across every operation, shared fairly among them (scheduler.ts).
+   * Default: `connections`, so that no call waits inside the pool while the scheduler could have
+   * given its slot to another operation.
+   */
+  maxInFlight?: number;
   /** How long to wait for response headers, and between body chunks, in milliseconds. */
   timeoutMs?: number;
   /** Called after every REST call with what it was and how it went; for logs and metrics. */
@@ -104,6 +111,9 @@ export interface RestStream {
   body: Readable;
 }
 
+/** Connections to the upstream by default (see the README's Performance section for why this many). */
+export const DEFAULT_CONNECTIONS = 64;
+
 /** The most of an error body read from a download; REST's error bodies are small JSON. */
 const MAX_STREAM_ERROR_BYTES = 64 * 1024;
 
@@ -130,6 +140,8 @@ export class RestClient {
   private readonly onResponse: ((event: RestCallEvent) => void) | undefined;
   private readonly retry: RetryPolicy;
   private readonly breaker: CircuitBreaker | undefined;
+  /** Every session's calls take their turn here: the upstream pool shared fairly among operations. */
+  readonly scheduler: FairScheduler;
 
   constructor(options: RestClientOptions) {
     this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
@@ -140,10 +152,11 @@ export class RestClient {
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.onResponse = options.onResponse;
     this.ownsDispatcher = options.dispatcher === undefined;
+    this.scheduler = new FairScheduler(options.maxInFlight ?? options.connections ?? DEFAULT_CONNECTIONS);
     this.dispatcher =
       options.dispatcher ??
       new Pool(this.origin, {
-        connections: options.connections ?? 64,
+        connections: options.connections ?? DEFAULT_CONNECTIONS,
         keepAliveTimeout: 30_000,
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
@@ -415,11 +428,12 @@ export class RestClient {
 }
 
 /**
- * What one GraphQL request may ask of REST: how many calls at once (so one wide query cannot take
- * every upstream connection from the other callers) and until when.
+ * What one GraphQL request may ask of REST: how many calls at once at most (a ceiling on top of its
+ * fair share of the pool, scheduler.ts) and until when.
  */
 export interface SessionLimits {
-  maxConcurrentCalls: number;
+  /** Default: no ceiling beyond the fair share. */
+  maxConcurrentCalls?: number;
   /** Epoch milliseconds after which no call of this request is sent or waited for. */
   deadline?: number;
   /** Called once per REST call the session makes: the request's REST call count, for its log line. */
@@ -471,8 +485,6 @@ export class DeadlineSignal extends EventEmitter {
  * reach another caller.
  */
 export class RestSession {
-  private inFlight = 0;
-  private readonly waiting: Array<() => void> = [];
   /** Aborts this session's calls at its deadline; made at its first call. */
   private deadlineSignal: DeadlineSignal | undefined;
 
@@ -480,7 +492,9 @@ export class RestSession {
     private readonly client: RestClient,
     readonly credential: Credential | null,
     private readonly requestId?: string,
-    private readonly limits: SessionLimits = { maxConcurrentCalls: Number.POSITIVE_INFINITY },
+    private readonly limits: SessionLimits = {},
+    /** This session's turn in the shared pool; shared with its credential-less twin (withoutCredential). */
+    private readonly flow: SchedulerFlow = client.scheduler.flow(limits.maxConcurrentCalls),
   ) {}
 
   // The shape each method asks of a 2xx body (BodyShape) is where an HTML page or a JSON of the wrong
@@ -541,16 +555,17 @@ export class RestSession {
 
   /** A write or look-up that needs no caller credential (runner tokens travel in the body). */
   withoutCredential(): RestSession {
-    return new RestSession(this.client, null, this.requestId, this.limits);
+    return new RestSession(this.client, null, this.requestId, this.limits, this.flow);
   }
 
   private call<T>(method: RestRequest['method'], path: string, query?: RestParams, body?: unknown, headers?: Readonly<Record<string, string>>, expect?: BodyShape) {
     return this.send<T>({ method, path, query, body, headers, expect, credential: this.credential, requestId: this.requestId });
   }
 
-  /** Every call of the session passes here: at most `maxConcurrentCalls` at once, within the deadline. */
+  /** Every call of the session passes here: in its turn in the shared pool, within the deadline. */
   private async send<T>(request: RestRequest): Promise<RestResponse<T>> {
-    await this.acquire();
+    const turn = this.flow.start();
+    if (turn) await turn;
     this.limits.onCall?.();
     try {
       return await this.client.request<T>({ ...request, deadline: this.limits.deadline, deadlineSignal: this.armedDeadlineSignal() });
@@ -571,19 +586,9 @@ export class RestSession {
     return this.deadlineSignal;
   }
 
-  private async acquire(): Promise<void> {
-    if (this.inFlight < this.limits.maxConcurrentCalls) {
-      this.inFlight += 1;
-      return;
-    }
-    // The slot is handed over by release(), so no newcomer can take it in between.
-    await new Promise<void>((resolve) => this.waiting.push(resolve));
-  }
-
   private release(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else if (--this.inFlight === 0) this.deadlineSignal?.disarm();
+    this.flow.finish();
+    if (this.flow.inFlight === 0 && this.flow.waiting.length === 0) this.deadlineSignal?.disarm();
   }
 }
 
