@@ -190,6 +190,11 @@ export const SETTINGS = {
   batching: flag('BATCHING', true, 'DataLoader batching and per-request caching; `off` only to measure what they buy.'),
   landingPage: flag('LANDING_PAGE', true, 'Apollo Sandbox on GET /graphql from a browser; switch off in production.'),
   introspection: flag('INTROSPECTION', true, 'Schema introspection; switch off in production.'),
+  explainRestCalls: flag(
+    'EXPLAIN_REST_CALLS',
+    false,
+    'Lets a caller ask (`"extensions": {"explainRestCalls": true}`) for the REST calls its operation made, in the response.',
+  ),
   maxQueryLength: integer(
     'MAX_QUERY_LENGTH',
     L.maxQueryLength,
@@ -204,10 +209,17 @@ export const SETTINGS = {
   maxDirectives: integer('MAX_DIRECTIVES', L.maxDirectives, 0, 10_000, 'Most directives in one operation.'),
   maxRestCalls: integer(
     'MAX_REST_CALLS',
-    100,
+    L.maxRestCalls,
     1,
-    100_000,
-    'Most REST calls an operation may need, as estimated before it runs; above it the operation is refused.',
+    10_000_000,
+    'Most REST calls an operation may need by its worst-case estimate, worked out before it runs; above it the operation is refused with no REST call.',
+  ),
+  maxRestCallsMade: integer(
+    'MAX_REST_CALLS_MADE',
+    L.maxRestCallsMade,
+    1,
+    1_000_000,
+    'Most REST calls an operation may really make, counted as it runs; the fields past it fail with `LIMIT_EXCEEDED`, the rest of the answer stands.',
   ),
   batchedHttpRequests: flag('BATCHED_HTTP_REQUESTS', false, 'Several operations in one HTTP request (a JSON array body).'),
   corsOrigins: origins(
@@ -367,6 +379,7 @@ export function gatewayOptions(config: GatewayConfig, upstreamUrl: string, logge
     batching: config.batching,
     landingPage: config.landingPage,
     introspection: config.introspection,
+    explainRestCalls: config.explainRestCalls,
     limits: {
       maxQueryLength: config.maxQueryLength,
       maxTokens: config.maxQueryTokens,
@@ -375,6 +388,7 @@ export function gatewayOptions(config: GatewayConfig, upstreamUrl: string, logge
       maxAliases: config.maxAliases,
       maxDirectives: config.maxDirectives,
       maxRestCalls: config.maxRestCalls,
+      maxRestCallsMade: config.maxRestCallsMade,
     },
     allowBatchedHttpRequests: config.batchedHttpRequests,
     ...(config.corsOrigins === '*' || config.corsOrigins.length > 0 ? { cors: { origins: config.corsOrigins } } : {}),

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Credential } from './datasources/credentials.js';
 import { createDataSources, type DataSources } from './datasources/index.js';
 import { RestSession, type RestClient } from './datasources/rest-client.js';
+import type { RestCallLog } from './datasources/call-log.js';
 import { createLoaders, type Loaders } from './loaders.js';
+import { restCallBudgetSpent } from './limits.js';
 import { PrefetchStore } from './resolvers/lookahead.js';
 import type { RunnerStatusPollers } from './subscriptions/runner-status.js';
 
@@ -22,6 +24,10 @@ export interface GatewayContext {
 export interface RequestStats {
   /** REST calls made for this operation so far (a retried call counts once). */
   restCalls: number;
+  /** The REST calls the operation may need by the estimate made before it ran (limits.ts). */
+  estimate?: number;
+  /** Set when the caller asked to see the REST calls its operation made (EXPLAIN_REST_CALLS). */
+  restCallLog?: RestCallLog;
   /** The operation's name and type, once Apollo or graphql-ws has resolved them. */
   operationName?: string | null;
   operationType?: string;
@@ -38,6 +44,8 @@ export interface ContextDependencies {
   maxConcurrentRestCalls?: number | undefined;
   /** Milliseconds an operation may spend waiting on REST, from its start. */
   requestDeadlineMs: number;
+  /** REST calls an operation may really make (QueryLimits.maxRestCallsMade); subscriptions are not held to it. */
+  maxRestCallsMade: number;
   /** How the loaders' batches went (observability/metrics.ts); absent when metrics are off. */
   onLoaderBatch?: (loader: string, size: number) => void;
 }
@@ -55,8 +63,14 @@ export function createContext(
   options: { longLived?: boolean } = {},
 ): GatewayContext {
   const stats: RequestStats = { restCalls: 0 };
+  // A subscription runs for as long as its client wants: the estimate of one event bounds it instead.
+  const budget = options.longLived ? Number.POSITIVE_INFINITY : dependencies.maxRestCallsMade;
   const rest = new RestSession(dependencies.restClient, credential, requestId, {
-    onCall: () => (stats.restCalls += 1),
+    onCall: () => {
+      if (stats.restCalls >= budget) throw restCallBudgetSpent(budget, stats.estimate);
+      stats.restCalls += 1;
+    },
+    log: () => stats.restCallLog,
     ...(dependencies.maxConcurrentRestCalls === undefined ? {} : { maxConcurrentCalls: dependencies.maxConcurrentRestCalls }),
     ...(options.longLived ? {} : { deadline: Date.now() + dependencies.requestDeadlineMs }),
   });

@@ -14,6 +14,7 @@ import { createContext, type GatewayContext } from './context.js';
 import { credentialPolicy, type Credential, type CredentialReader } from './datasources/credentials.js';
 import { RestClient } from './datasources/rest-client.js';
 import { restBaseUrl } from './datasources/upstream-url.js';
+import { explainRestCallsPlugin } from './observability/explain.js';
 import { formatError, isUnexpectedError } from './errors.js';
 import { redact, redactDeep } from './redact.js';
 import { createHttpHandler, GRAPHQL_PATH, requestIdOf, type HttpHandlerOptions, type NextHandler, type RouteHandler } from './http-handler.js';
@@ -78,6 +79,11 @@ export interface GatewayOptions {
   explorer?: boolean;
   /** Schema introspection (default true). */
   introspection?: boolean;
+  /**
+   * Lets a caller ask, with `"extensions": {"explainRestCalls": true}` in its request, for the REST
+   * calls its operation made, in the response's `extensions.restCalls` (default false).
+   */
+  explainRestCalls?: boolean;
   /**
    * A ceiling on the REST calls one operation may have in flight at once. Default none: the
    * upstream connections are shared fairly among the operations that want them, and an operation
@@ -194,6 +200,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     batching: options.batching ?? true,
     maxConcurrentRestCalls: options.maxConcurrentRestCalls,
     requestDeadlineMs: options.requestDeadlineMs ?? 30_000,
+    maxRestCallsMade: options.limits?.maxRestCallsMade ?? DEFAULT_QUERY_LIMITS.maxRestCallsMade,
     onLoaderBatch: telemetry.loaderBatch,
   };
   const contextFor = (credential: Credential | null, requestId?: string, contextOptions?: { longLived?: boolean }) =>
@@ -257,11 +264,14 @@ export function createGateway(options: GatewayOptions): Gateway {
               // The gateway's own HTTP handler refuses long text before parsing it; this covers a
               // BFF's mount of `apollo` (where maxTokens has bounded the parse) and persisted queries.
               checkQueryLength(source, limits);
-              checkOperation(schema, { document, operationName, variables: request.variables }, { authenticated: contextValue.credential !== null, batching: dependencies.batching }, limits);
+              const estimate = checkOperation(schema, { document, operationName, variables: request.variables }, { authenticated: contextValue.credential !== null, batching: dependencies.batching }, limits);
+              contextValue.stats.estimate = estimate;
               return Promise.resolve();
             },
           }),
       },
+      // The REST calls an operation made, in its response, for a caller who asks (off unless enabled).
+      ...(options.explainRestCalls ? [explainRestCallsPlugin(limits)] : []),
       ApolloServerPluginDrainHttpServer({ httpServer, stopGracePeriodMillis: options.shutdownTimeoutMs ?? 10_000 }),
       // Off unless asked for (response-cache.ts); it answers after the limits, which a cached answer passes too.
       ...(options.responseCache ? [responseCachePlugin(options.responseCache, metrics && ((hit) => metrics.responseCacheLookup(hit)))] : []),

@@ -27,8 +27,18 @@ export interface QueryLimits {
   maxAliases: number;
   /** Most directives in one operation. */
   maxDirectives: number;
-  /** Most REST calls an operation may need by the gateway's estimate (cost/estimate.ts). */
+  /**
+   * Most REST calls an operation may need by the gateway's estimate (cost/estimate.ts), a worst
+   * case: a ceiling that refuses abusive shapes (100 x 100 x 100 lists) before any call, set well
+   * above what realistic pages estimate, since those estimate far more than they make.
+   */
   maxRestCalls: number;
+  /**
+   * Most REST calls an operation may really make, counted as it runs: the calls past it fail their
+   * fields with LIMIT_EXCEEDED and the rest of the answer stands. Subscriptions are bound by the
+   * estimate of one event instead, as they run for as long as their client wants.
+   */
+  maxRestCallsMade: number;
 }
 
 export const DEFAULT_QUERY_LIMITS: QueryLimits = {
@@ -38,11 +48,24 @@ export const DEFAULT_QUERY_LIMITS: QueryLimits = {
   maxDepthAuthenticated: 20,
   maxAliases: 30,
   maxDirectives: 20,
-  maxRestCalls: 100,
+  maxRestCalls: 5_000,
+  maxRestCallsMade: 500,
 };
 
 export function limitExceeded(message: string, limit: string, details: Record<string, unknown> = {}): GraphQLError {
   return new GraphQLError(message, { extensions: { code: 'LIMIT_EXCEEDED', limit, ...details, http: { status: 400 } } });
+}
+
+/**
+ * A REST call past the operation's budget of calls made (`maxRestCallsMade`): the field that
+ * needed it fails, the rest of the answer stands (so no HTTP status of its own). It says both
+ * figures: the budget, and what the operation was estimated to need before it ran.
+ */
+export function restCallBudgetSpent(budget: number, estimate: number | undefined): GraphQLError {
+  return new GraphQLError(
+    `The operation has made the ${budget} REST calls it may make; this field needed more. Ask for smaller pages (first/last) or fewer nested lists.`,
+    { extensions: { code: 'LIMIT_EXCEEDED', limit: 'calls', maxRestCallsMade: budget, ...(estimate === undefined ? {} : { estimate }) } },
+  );
 }
 
 /**
@@ -168,21 +191,25 @@ export interface OperationRequest {
 /**
  * Every limit on one operation, for HTTP and WebSocket alike so the two cannot drift: its shape,
  * then the REST calls it may need (refused above `maxRestCalls`, saying the estimate). Runs after
- * validation and before any resolver, so a refusal costs no REST call.
+ * validation and before any resolver, so a refusal costs no REST call. Returns the estimate, which
+ * the operation's budget of calls made reports when it is spent.
  */
 export function checkOperation(
   schema: GraphQLSchema,
   request: OperationRequest,
   caller: { authenticated: boolean; batching: boolean },
   limits: QueryLimits,
-): void {
+): number {
   checkOperationShape(request.document, request.operationName, caller.authenticated, limits);
   const estimate = estimateRestCalls(schema, request, { batching: caller.batching });
   if (estimate > limits.maxRestCalls) {
+    // Shapes built to blow up estimate past 2^53 (fragments branching into lists): say so, not 1e+25.
+    const shown = Math.min(estimate, Number.MAX_SAFE_INTEGER);
     throw limitExceeded(
-      `The operation may need up to ${estimate} REST calls; at most ${limits.maxRestCalls} are allowed. Ask for smaller pages (first/last) or fewer nested lists.`,
+      `The operation may need ${shown === estimate ? `up to ${estimate}` : `more than ${shown}`} REST calls; at most ${limits.maxRestCalls} are allowed. Ask for smaller pages (first/last) or fewer nested lists.`,
       'cost',
-      { estimate, maxRestCalls: limits.maxRestCalls },
+      { estimate: shown, maxRestCalls: limits.maxRestCalls },
     );
   }
+  return estimate;
 }

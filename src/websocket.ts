@@ -96,10 +96,11 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
           checkQueryLength(payload.query, limits);
           const prepared = operations.prepare(payload.query);
           if ('errors' in prepared) return prepared.errors;
-          checkOperation(schema, { document: prepared.document, operationName: payload.operationName, variables: payload.variables }, { authenticated: true, batching: options.batching }, limits);
+          const estimate = checkOperation(schema, { document: prepared.document, operationName: payload.operationName, variables: payload.variables }, { authenticated: true, batching: options.batching }, limits);
           const operation = getOperationAST(prepared.document, payload.operationName);
           const contextValue = createContext(credentialOf(ctx), requestIdFor(ctx), { longLived: operation?.operation === OperationTypeNode.SUBSCRIPTION });
           contextValue.stats.operationName = operation?.name?.value ?? null;
+          contextValue.stats.estimate = estimate;
           if (operation) contextValue.stats.operationType = operation.operation;
           if (!running.has(ctx)) running.set(ctx, new Map());
           running.get(ctx)?.set(id, { context: contextValue, startedAt: performance.now() });

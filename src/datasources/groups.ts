@@ -192,7 +192,7 @@ export class GroupsApi {
   constructor(private readonly rest: RestSession) {}
 
   all(filters: GroupListFilters, page: PageRequest): Promise<Page<GroupSchema>> {
-    return this.rest.getPage<GroupSchema>('/groups', page, groupListQuery(filters));
+    return this.rest.getPage<GroupSchema>(restPath`/groups`, page, groupListQuery(filters));
   }
 
   subgroups(idOrPath: number | string, filters: GroupListFilters, page: PageRequest): Promise<Page<GroupSchema>> {
@@ -224,7 +224,7 @@ export class GroupsApi {
 
   /** A file cannot travel in JSON: with an avatar the settings go as multipart/form-data. */
   async create(settings: GroupSettings): Promise<GroupSchema> {
-    const response = settings.avatar ? await this.rest.postMultipart<GroupSchema>('/groups', { ...settings }) : await this.rest.post<GroupSchema>('/groups', settings);
+    const response = settings.avatar ? await this.rest.postMultipart<GroupSchema>(restPath`/groups`, { ...settings }) : await this.rest.post<GroupSchema>(restPath`/groups`, settings);
     return response.body;
   }
 

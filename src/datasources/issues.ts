@@ -263,7 +263,7 @@ export class IssuesApi {
 
   /** `GET /issues`: without `scope`, REST answers the caller's own issues (`created_by_me`). */
   all(filters: IssueListFilters, page: PageRequest): Promise<Page<IssueSchema>> {
-    return this.rest.getPage<IssueSchema>('/issues', page, issueListQuery(filters));
+    return this.rest.getPage<IssueSchema>(restPath`/issues`, page, issueListQuery(filters));
   }
 
   forGroup(idOrPath: number | string, filters: IssueListFilters, page: PageRequest): Promise<Page<IssueSchema>> {

@@ -58,6 +58,6 @@ export class KeysApi {
    * toQueryString encodes `:`, `/` and `+` (`SHA256%3A...%2F...`), as the REST documentation asks.
    */
   findByFingerprint(fingerprint: string): Promise<SshKeySchema> {
-    return this.rest.get<SshKeySchema>('/keys', { fingerprint });
+    return this.rest.get<SshKeySchema>(restPath`/keys`, { fingerprint });
   }
 }

@@ -19,6 +19,7 @@ import {
 } from './resilience.js';
 import { RestError, type Confidential, type TransportFailure } from './rest-error.js';
 import { FairScheduler, type SchedulerFlow } from './scheduler.js';
+import type { RestCallLog } from './call-log.js';
 import { isSendableHeaderValue, requireWellFormed, UnsendableRequest, type UnsentReason } from './unsendable.js';
 
 export interface RestClientOptions {
@@ -436,8 +437,14 @@ export interface SessionLimits {
   maxConcurrentCalls?: number;
   /** Epoch milliseconds after which no call of this request is sent or waited for. */
   deadline?: number;
-  /** Called once per REST call the session makes: the request's REST call count, for its log line. */
+  /**
+   * Called once per REST call the session asks for, before it takes a connection: the request's
+   * REST call count, for its log line. It may throw to refuse the call (the operation's budget of
+   * calls made is spent); nothing is sent then.
+   */
   onCall?: () => void;
+  /** Where the calls are noted when the caller asked to see them (`explain`); read only when set. */
+  log?: () => RestCallLog | undefined;
 }
 
 /**
@@ -562,15 +569,24 @@ export class RestSession {
     return this.send<T>({ method, path, query, body, headers, expect, credential: this.credential, requestId: this.requestId });
   }
 
-  /** Every call of the session passes here: in its turn in the shared pool, within the deadline. */
+  /** Every call of the session passes here: within its budget, in its turn in the shared pool, within the deadline. */
   private async send<T>(request: RestRequest): Promise<RestResponse<T>> {
+    this.limits.onCall?.();
+    const log = this.limits.log?.();
+    const logged = log?.begin(request.method, request.path);
     const turn = this.flow.start();
     if (turn) await turn;
-    this.limits.onCall?.();
+    let status = 0;
     try {
-      return await this.client.request<T>({ ...request, deadline: this.limits.deadline, deadlineSignal: this.armedDeadlineSignal() });
+      const response = await this.client.request<T>({ ...request, deadline: this.limits.deadline, deadlineSignal: this.armedDeadlineSignal() });
+      status = response.status;
+      return response;
+    } catch (error) {
+      if (error instanceof RestError) status = error.status;
+      throw error;
     } finally {
       this.release();
+      if (logged) log?.end(logged, status);
     }
   }
 

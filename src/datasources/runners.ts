@@ -150,12 +150,12 @@ export class RunnersApi {
 
   /** Runners the caller owns (`GET /runners`). */
   all(filters: RunnerListFilters, page: PageRequest): Promise<Page<RunnerSchema>> {
-    return this.rest.getPage<RunnerSchema>('/runners', page, listQuery(filters));
+    return this.rest.getPage<RunnerSchema>(restPath`/runners`, page, listQuery(filters));
   }
 
   /** Every runner of the instance (`GET /runners/all`, administrators). */
   allInstance(filters: RunnerListFilters, page: PageRequest): Promise<Page<RunnerSchema>> {
-    return this.rest.getPage<RunnerSchema>('/runners/all', page, listQuery(filters));
+    return this.rest.getPage<RunnerSchema>(restPath`/runners/all`, page, listQuery(filters));
   }
 
   show(id: number): Promise<RunnerSchema> {
@@ -189,13 +189,13 @@ export class RunnersApi {
 
   /** A new authentication token, proven by the current one (no other credential). */
   async resetTokenByToken(token: string): Promise<RunnerTokenSchema> {
-    const response = await this.rest.withoutCredential().post<RunnerTokenSchema>('/runners/reset_authentication_token', { token });
+    const response = await this.rest.withoutCredential().post<RunnerTokenSchema>(restPath`/runners/reset_authentication_token`, { token });
     return response.body;
   }
 
   /** Where the runner reaches the job router; the runner proves itself with the `Runner-Token` header. */
   routerDiscovery(runnerToken: string): Promise<{ server_url: string }> {
-    return this.rest.withoutCredential().get<{ server_url: string }>('/runners/router/discovery', undefined, { 'runner-token': runnerToken });
+    return this.rest.withoutCredential().get<{ server_url: string }>(restPath`/runners/router/discovery`, undefined, { 'runner-token': runnerToken });
   }
 
   forProject(project: number | string, filters: RunnerListFilters, page: PageRequest): Promise<Page<RunnerSchema>> {
@@ -217,19 +217,19 @@ export class RunnersApi {
 
   /** Registers a runner; the registration token is the only credential (`POST /runners`). */
   async register(registration: RunnerRegistration): Promise<RunnerTokenSchema> {
-    const response = await this.rest.withoutCredential().post<RunnerTokenSchema>('/runners', registration);
+    const response = await this.rest.withoutCredential().post<RunnerTokenSchema>(restPath`/runners`, registration);
     return response.body;
   }
 
   /** Deletes the runner that owns this authentication token (`DELETE /runners`). */
   removeByToken(token: string): Promise<void> {
     // In the body, not the query: a URL ends up in access logs, and this token is a credential.
-    return this.rest.withoutCredential().delete('/runners', { token });
+    return this.rest.withoutCredential().delete(restPath`/runners`, { token });
   }
 
   /** Checks a runner authentication token (`POST /runners/verify`); 403 means invalid. */
   async verify(token: string): Promise<RunnerTokenSchema> {
-    const response = await this.rest.withoutCredential().post<RunnerTokenSchema>('/runners/verify', { token });
+    const response = await this.rest.withoutCredential().post<RunnerTokenSchema>(restPath`/runners/verify`, { token });
     return response.body ?? {};
   }
 }

@@ -34,7 +34,7 @@ export class SnippetsApi {
   constructor(private readonly rest: RestSession) {}
 
   allStorageMoves(page: PageRequest): Promise<Page<SnippetRepositoryStorageMoveSchema>> {
-    return this.rest.getPage<SnippetRepositoryStorageMoveSchema>('/snippet_repository_storage_moves', page);
+    return this.rest.getPage<SnippetRepositoryStorageMoveSchema>(restPath`/snippet_repository_storage_moves`, page);
   }
 
   storageMoves(snippetId: number, page: PageRequest): Promise<Page<SnippetRepositoryStorageMoveSchema>> {
@@ -62,7 +62,7 @@ export class SnippetsApi {
     sourceStorageName: string,
     destinationStorageName?: string,
   ): Promise<{ status: number; message: string | null }> {
-    const response = await this.rest.post<{ message?: unknown } | null>('/snippet_repository_storage_moves', {
+    const response = await this.rest.post<{ message?: unknown } | null>(restPath`/snippet_repository_storage_moves`, {
       source_storage_name: sourceStorageName,
       destination_storage_name: destinationStorageName,
     });

@@ -27,6 +27,6 @@ export class UsersApi {
 
   /** The credential's own user (`GET /user`). */
   current(): Promise<UserSchema> {
-    return this.rest.get<UserSchema>('/user');
+    return this.rest.get<UserSchema>(restPath`/user`);
   }
 }

@@ -7,9 +7,10 @@ import { restPathTemplates } from '../datasources/path.js';
  *
  * The names come from the templates restPath was called with (src/datasources/path.ts): restPath
  * encodes every value into exactly one segment, so a template's literal parts and its count of
- * segments identify the endpoint. Paths that never went through restPath are code constants
- * (`/runners/all`, `/user`) and name themselves; a template with more segments appended (an
- * artifact's file path) is named `<template>/*`; anything else is `other`, never the raw path.
+ * segments identify the endpoint, the most literal one first. Constant paths go through restPath
+ * too (`restPath\`/runners/all\``), or `/runners/:id` would claim them; a path that never did names
+ * itself when it is literal; a template with more segments appended (an artifact's file path) is
+ * named `<template>/*`; anything else is `other`, never the raw path.
  */
 
 interface CompiledTemplate {

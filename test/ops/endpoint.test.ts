@@ -25,6 +25,14 @@ describe('endpointOf', () => {
     expect(endpointOf(`${rawArtifact('group/project', 'main')}/docs/README%2Emd`)).toBe('/projects/:id/jobs/artifacts/:id/raw/*');
   });
 
+  it('names a constant path built by restPath by itself, even where a template with a value has as many segments', () => {
+    const runner = (id: number) => restPath`/runners/${id}`;
+    const verify = () => restPath`/runners/verify`;
+    expect(endpointOf(runner(7))).toBe('/runners/:id');
+    expect(endpointOf(verify())).toBe('/runners/verify');
+    expect(endpointOf(runner(8))).toBe('/runners/:id');
+  });
+
   it('never returns a raw path it cannot name', () => {
     expect(endpointOf('/unknown/12345/thing')).toBe('other');
   });
