@@ -1,6 +1,8 @@
-// Measuring the gateway, which runs in this (the bench) process: CPU time with process.cpuUsage()
-// and resident memory. The embedded v4 server and every client run in the driver process, so
-// these figures are the gateway's (plus this process's idle bookkeeping), not the load's.
+// Measuring a server under load: CPU time with process.cpuUsage() and resident memory. The gateway
+// runs in the bench process and is measured here; the server processes (./server-process/) measure
+// themselves with the same code and report over IPC. The embedded v4 server and every client run in
+// the driver process, so these figures are the server's (plus its process's idle bookkeeping), not
+// the load's.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { LoopResult } from './driver/protocol.js';
@@ -23,32 +25,54 @@ export function settledMemory(): MemorySnapshot {
   return { rssBytes: usage.rss, heapUsedBytes: usage.heapUsed };
 }
 
-export interface Measured<T> {
-  result: T;
-  /** User + system CPU time of this process while `work` ran. */
+/** What a process spent while a measured loop ran. */
+export interface Usage {
+  /** User + system CPU time. */
   cpuMs: number;
-  wallMs: number;
-  /** Highest RSS seen while `work` ran (sampled every 50 ms). */
+  /** Highest RSS seen (sampled every 50 ms). */
   peakRssBytes: number;
 }
 
-/** Runs `work` (which drives load from the driver) and measures what this process spent meanwhile. */
-export async function measureGateway<T>(work: () => Promise<T>): Promise<Measured<T>> {
+export interface Measured<T> extends Usage {
+  result: T;
+  wallMs: number;
+}
+
+/** Starts measuring this process; the returned function stops and tells what it spent meanwhile. */
+export function startUsage(): () => Usage {
   let peakRssBytes = process.memoryUsage.rss();
   const sampler = setInterval(() => {
     peakRssBytes = Math.max(peakRssBytes, process.memoryUsage.rss());
   }, 50);
   const cpuBefore = process.cpuUsage();
-  const wallBefore = performance.now();
-  try {
-    const result = await work();
-    const cpu = process.cpuUsage(cpuBefore);
-    const wallMs = performance.now() - wallBefore;
-    peakRssBytes = Math.max(peakRssBytes, process.memoryUsage.rss());
-    return { result, cpuMs: (cpu.user + cpu.system) / 1000, wallMs, peakRssBytes };
-  } finally {
+  return () => {
     clearInterval(sampler);
+    const cpu = process.cpuUsage(cpuBefore);
+    return { cpuMs: (cpu.user + cpu.system) / 1000, peakRssBytes: Math.max(peakRssBytes, process.memoryUsage.rss()) };
+  };
+}
+
+/** Starts measuring a server's process: this one, or a server process over IPC. */
+export type Meter = () => Promise<() => Promise<Usage>>;
+
+export const thisProcess: Meter = () => {
+  const stop = startUsage();
+  return Promise.resolve(() => Promise.resolve(stop()));
+};
+
+/** Runs `work` (which drives load from the driver) and measures what the server's process spent meanwhile. */
+export async function measureServer<T>(work: () => Promise<T>, meter: Meter = thisProcess): Promise<Measured<T>> {
+  const stop = await meter();
+  const wallBefore = performance.now();
+  let result: T;
+  try {
+    result = await work();
+  } catch (error) {
+    await stop();
+    throw error;
   }
+  const wallMs = performance.now() - wallBefore;
+  return { result, wallMs, ...(await stop()) };
 }
 
 /**

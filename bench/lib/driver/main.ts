@@ -6,10 +6,11 @@ import { Pool } from 'undici';
 import { existsSync } from 'node:fs';
 import type * as simulatorSource from '../../../simulator/index.js';
 import type { Simulator } from '../../../simulator/index.js';
+import { answerParent } from '../child-process.js';
 import { RestBaseline, type DriverTools } from '../rest-baseline.js';
 import { growFleet } from './fleet.js';
 import { runLoop } from './load.js';
-import type { DriverApi, DriverMethod, DriverRequest, DriverResponse } from './protocol.js';
+import type { DriverApi } from './protocol.js';
 import { Subscribers } from './subscribers.js';
 
 let simulator: Simulator | undefined;
@@ -40,9 +41,7 @@ async function simulatorModule(compiled: boolean): Promise<typeof simulatorSourc
   return import('../../../simulator/index.js');
 }
 
-type Handlers = { [M in DriverMethod]: (params: DriverApi[M][0]) => Promise<DriverApi[M][1]> | DriverApi[M][1] };
-
-const handlers: Handlers = {
+answerParent<DriverApi>({
   async startSimulator({ latencyMs, fleetSize, restConnections, compiled }) {
     const { startSimulator } = await simulatorModule(compiled);
     simulator = await startSimulator({ latencyMs });
@@ -92,21 +91,4 @@ const handlers: Handlers = {
     await simulator?.close();
     return null;
   },
-};
-
-function reply(response: DriverResponse): void {
-  process.send?.(response);
-}
-
-process.on('message', (message: DriverRequest) => {
-  const handler = handlers[message.method] as (params: unknown) => unknown;
-  Promise.resolve()
-    .then(() => handler(message.params))
-    .then(
-      (result) => reply({ id: message.id, result: result ?? null }),
-      (error: unknown) => reply({ id: message.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
-    );
 });
-
-// The bench process owns this one: when it goes away, so do we, whatever state we are in.
-process.on('disconnect', () => process.exit(0));

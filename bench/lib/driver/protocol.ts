@@ -78,7 +78,7 @@ export interface SubscriberStats {
 }
 
 /** The driver's remote procedures: name -> [argument, result]. */
-export interface DriverApi {
+export type DriverApi = {
   /** `compiled`: run the simulator from dist/ (`npm run build`), as the gateway runs when compiled. */
   startSimulator: [{ latencyMs: number; fleetSize: number; restConnections: number; compiled: boolean }, SimulatorInfo];
   setLatency: [{ ms: number }, null];
@@ -91,14 +91,4 @@ export interface DriverApi {
   subscriberStats: [null, SubscriberStats];
   closeSubscribers: [null, null];
   shutdown: [null, null];
-}
-
-export type DriverMethod = keyof DriverApi;
-
-export interface DriverRequest {
-  id: number;
-  method: DriverMethod;
-  params: unknown;
-}
-
-export type DriverResponse = { id: number; result: unknown } | { id: number; error: string };
+};
