@@ -1,9 +1,10 @@
 // npm run bench [-- --quick] [--latency MS] [--scenario NAME ...] [--subscribers N] [--runners M]
 //   [--connections C] [--subscribe-batch N] [--interval MS] [--concurrency N] [--upstream-connections N]
-//   [--client-rtt MS] [--trace]
+//   [--client-rtt MS] [--gateway-settings defaults|bench] [--trace]
 //
 // Starts the driver process (the embedded v4 server with added latency, and every client), puts the
-// gateway in this process in front of it on loopback, runs each scenario, prints one table and
+// gateway in this process in front of it on loopback (and the naive BFF, or a gateway measured the
+// same way, in server processes of their own), runs each scenario, prints one table and
 // writes bench/results/<timestamp>.json and bench/results/latest.json. A missed budget is a MISS in
 // the table; the exit code is 1 only when a scenario FAILED (errors in responses, wrong data) or
 // the run could not finish.
@@ -16,6 +17,7 @@ import { startDriver, type Driver } from './lib/driver/handle.js';
 import { settledMemory } from './lib/measure.js';
 import { loadWarning, machine, outcomeOf, renderTable, writeReport, type BenchReport, type ScenarioOutcome } from './lib/report.js';
 import { emptyReport, type BenchOptions, type RunningGateway, type ScenarioContext } from './lib/scenario.js';
+import { startServerProcess, type ServerProcess } from './lib/server-process/handle.js';
 import { scenarios } from './scenarios/index.js';
 
 /** The whole run stops by itself after this long, whatever happens (the default run takes ~1.5 min). */
@@ -34,6 +36,9 @@ const USAGE = `Usage: npm run bench -- [options]
   --upstream-connections N undici connections to REST, gateway and REST client alike (default 64)
   --client-rtt MS          round trip between the client and the servers it calls, paid per request
                            by the page scenarios' clients: the gateway's and the REST client (default 0)
+  --gateway-settings S     defaults: the gateway as it ships (MAX_REST_CALLS=100, 16 REST calls in
+                           flight per operation); bench: both raised (1000, the whole pool), as the
+                           bench ran it before (default: defaults)
   --trace                  after each page scenario, one more operation through the gateway, printed as
                            a timeline: when each REST call was sent, answered and read
   --source                 run the gateway from src/ through tsx instead of the compiled dist/
@@ -67,6 +72,7 @@ function parseOptions(): { options: BenchOptions; only: string[]; fromSource: bo
         concurrency: { type: 'string' },
         'upstream-connections': { type: 'string' },
         'client-rtt': { type: 'string' },
+        'gateway-settings': { type: 'string', default: 'defaults' },
         trace: { type: 'boolean', default: false },
         source: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -83,6 +89,8 @@ function parseOptions(): { options: BenchOptions; only: string[]; fromSource: bo
   const quick = values.quick ?? false;
   const only = (values.scenario ?? []).flatMap((name) => name.split(','));
   for (const name of only) if (!scenarios.some((scenario) => scenario.name === name)) fail(`unknown scenario "${name}"`);
+  const gatewaySettings = values['gateway-settings'];
+  if (gatewaySettings !== 'defaults' && gatewaySettings !== 'bench') fail(`--gateway-settings must be defaults or bench, got "${gatewaySettings}"`);
   return {
     only,
     fromSource: values.source ?? false,
@@ -99,12 +107,14 @@ function parseOptions(): { options: BenchOptions; only: string[]; fromSource: bo
       upstreamConnections: integer(values['upstream-connections'], 'upstream-connections', 64, 1),
       clientRttMs: integer(values['client-rtt'], 'client-rtt', 0, 0),
       trace: values.trace ?? false,
+      gatewaySettings,
     },
   };
 }
 
 const METHOD = [
-  'The gateway runs in the bench process, alone: its CPU time (process.cpuUsage around each measured loop) and memory (RSS, heap) are its own.',
+  'The gateway runs in the bench process, alone: its CPU time (process.cpuUsage around each measured loop) and memory (RSS, heap) are its own, plus the bench process\'s (its RSS counts the bench too).',
+  'The naive BFF runs in a process of its own, which measures itself the same way; RSS at start is measured alike for both, each in a fresh process of its own (scenario "startup").',
   'The embedded v4 server and every client (GraphQL, REST baseline, WebSocket subscribers) run in a separate driver process, on loopback.',
   'Every response body is checked: a GraphQL response with `errors`, or data that differs from REST, fails its scenario.',
 ];
@@ -112,21 +122,42 @@ const METHOD = [
 type GatewayModule = typeof gatewaySource;
 
 /**
+ * The gateway's options for --gateway-settings. `defaults` leaves every limit as createGateway ships
+ * it; the pool is --upstream-connections (default 64, the shipped default too), the size the REST
+ * client and the naive BFF get.
+ */
+function gatewayOptions(upstreamUrl: string, options: BenchOptions): GatewayOptions {
+  const shipped: GatewayOptions = { upstreamUrl, landingPage: false, upstreamConnections: options.upstreamConnections };
+  if (options.gatewaySettings === 'defaults') return shipped;
+  return {
+    ...shipped,
+    // The REST client may use the whole pool for one page, so the gateway may too. Its default
+    // (16 calls in flight per operation) keeps one wide query from taking every connection from
+    // the other callers, which a bench of one caller at a time never needs.
+    maxConcurrentRestCalls: options.upstreamConnections,
+    // The fleet page costs 201 REST calls (the dashboard estimates at 822), above the default cost
+    // limit of 100 that protects a public gateway; a deployment serving such pages raises it the
+    // same way (MAX_REST_CALLS).
+    limits: { maxRestCalls: 1_000 },
+  };
+}
+
+/**
  * The gateway as it runs in production: the compiled JavaScript of `npm run build`, whose errors
  * carry no source maps to resolve (under tsx every stack trace is mapped back to TypeScript, which
  * costs CPU on each failed field). From src/ when asked, or when nothing is built.
  */
-async function loadGateway(fromSource: boolean): Promise<{ module: GatewayModule; compiled: boolean }> {
+async function loadGateway(fromSource: boolean): Promise<{ module: GatewayModule; url: string; compiled: boolean }> {
   const built = new URL('../dist/src/index.js', import.meta.url);
-  if (!fromSource && existsSync(built)) return { module: (await import(built.href)) as GatewayModule, compiled: true };
-  return { module: await import('../src/index.js'), compiled: false };
+  if (!fromSource && existsSync(built)) return { module: (await import(built.href)) as GatewayModule, url: built.href, compiled: true };
+  return { module: await import('../src/index.js'), url: new URL('../src/index.ts', import.meta.url).href, compiled: false };
 }
 
 async function main(): Promise<number> {
   const { options, only, fromSource } = parseOptions();
   // As deployed: graphql-js checks every `instanceof` of its type system twice outside production.
   process.env['NODE_ENV'] ??= 'production';
-  const { module: gatewayModule, compiled } = await loadGateway(fromSource);
+  const { module: gatewayModule, url: gatewayUrl, compiled } = await loadGateway(fromSource);
   const selected = only.length ? scenarios.filter((scenario) => only.includes(scenario.name)) : scenarios;
   const startedAt = new Date().toISOString();
   const startMachine = machine();
@@ -142,34 +173,33 @@ async function main(): Promise<number> {
     driver = await startDriver();
     const fleetSize = Math.max(options.fleetSize, options.subscribedRunners);
     const simulator = await driver.call('startSimulator', { latencyMs: options.latencyMs, fleetSize, restConnections: options.upstreamConnections, compiled });
-    progress(`gateway and v4 server from ${compiled ? 'dist/ (compiled)' : 'src/ (tsx)'}, NODE_ENV=${process.env.NODE_ENV ?? '(unset)'}`);
+    progress(`gateway and v4 server from ${compiled ? 'dist/ (compiled)' : 'src/ (tsx)'}, NODE_ENV=${process.env.NODE_ENV ?? '(unset)'}, gateway settings: ${options.gatewaySettings}`);
     progress(`v4 server at ${simulator.url} (driver pid ${driver.pid}), ${simulator.runnerIds.length} runners, ${options.latencyMs} ms per REST call`);
 
     for (const scenario of selected) {
       const gateways: RunningGateway[] = [];
+      const processes: ServerProcess[] = [];
+      const settings = gatewayOptions(simulator.url, options);
       const context: ScenarioContext = {
         options,
         driver,
         simulator,
         progress,
         async startGateway(overrides: Partial<GatewayOptions> = {}) {
-          const gateway = gatewayModule.createGateway({
-            upstreamUrl: simulator.url,
-            landingPage: false,
-            upstreamConnections: options.upstreamConnections,
-            // The REST client may use the whole pool for one page, so the gateway may too. Its
-            // default (16 calls in flight per operation) keeps one wide query from taking every
-            // connection from the other callers, which a bench of one caller at a time never needs.
-            maxConcurrentRestCalls: options.upstreamConnections,
-            // The fleet page costs 201 REST calls, above the default cost limit of 100 that protects a
-            // public gateway; a deployment serving such pages raises it the same way (MAX_REST_CALLS).
-            limits: { maxRestCalls: 1_000 },
-            ...overrides,
-          });
+          const gateway = gatewayModule.createGateway({ ...settings, ...overrides });
           const listening = await gateway.listen({ port: 0, host: '127.0.0.1' });
           const running = { ...listening, gateway };
           gateways.push(running);
           return running;
+        },
+        async startServerProcess(kind) {
+          const spec =
+            kind === 'gateway'
+              ? { kind, module: gatewayUrl, options: settings }
+              : { kind, upstreamUrl: simulator.url, connections: options.upstreamConnections };
+          const server = await startServerProcess(spec, compiled);
+          processes.push(server);
+          return server;
         },
       };
       const began = performance.now();
@@ -183,6 +213,7 @@ async function main(): Promise<number> {
         outcomes.push(outcomeOf(scenario, 'FAILED', report, performance.now() - began));
       } finally {
         for (const running of gateways) await running.gateway.close();
+        for (const server of processes) await server.close();
       }
       // What the closed gateways left behind: a leak shows here as heap that never comes back.
       const left = settledMemory();

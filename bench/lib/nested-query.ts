@@ -1,12 +1,12 @@
-// The shape shared by every "nested query" scenario (runner fleet now; groups and issues later):
-// one GraphQL query measured three ways in the same run (the gateway, the gateway with batching
-// off, a plain REST client fetching the same data), held against the fewest REST calls the query
-// needs and against the latency floor. A scenario supplies the query, its REST baseline and how to
-// count the minimum from the data; this runs the loops and builds the rows.
+// The shape shared by every "nested query" scenario (dashboard, runner fleet, wide page): one
+// GraphQL query measured four ways in the same run (the gateway, the gateway with batching off,
+// the naive BFF, a plain REST client fetching the same data), held against the fewest REST calls
+// the query needs, the latency floor and the other columns. A scenario supplies the query, its
+// REST baseline and how to count the minimum from the data; this runs the loops and builds the rows.
 import type { LoopResult, RecordedRequest, Target } from './driver/protocol.js';
-import { combineMeasured, measureGateway, type Measured } from './measure.js';
-import { emptyReport, type ScenarioContext, type ScenarioReport } from './scenario.js';
-import { summarize } from './stats.js';
+import { combineMeasured, measureServer, type Meter, type Measured } from './measure.js';
+import { emptyReport, type Figure, type Row, type ScenarioContext, type ScenarioReport } from './scenario.js';
+import { summarize, type Summary } from './stats.js';
 import { traceOperation } from './trace.js';
 
 export interface NestedQuerySpec<TData> {
@@ -24,14 +24,23 @@ export interface NestedQuerySpec<TData> {
    * the gateway's calls), as `METHOD /path` strings.
    */
   minimumResources(data: TData): Set<string>;
-  /** Why the gateway's data and the REST baseline's result disagree, or undefined when they agree. */
+  /** Why a server's data and the REST baseline's result disagree, or undefined when they agree. */
   difference(data: TData, rest: unknown): string | undefined;
   /** How the minimum is counted, for the notes under the table. */
   minimumRule: string;
-  /** Whether p50 is held within 10% of the latency floor (default true; the issue sets it for some scenarios only). */
-  floorBudget?: boolean;
-  /** When set, p50 through the gateway must be at least this many times lower than the REST client's. */
-  fasterThanRestBy?: number;
+  /**
+   * What the gateway's p50 is held to: within 10% of the latency floor (`floor`, the default), within
+   * 10% of the REST client's p50 (`rest-client`: the floor a client of REST reaches), or nothing.
+   */
+  p50Budget?: 'floor' | 'rest-client' | 'none';
+  /** When set, the gateway's p50 must be at most this fraction of the naive BFF's. */
+  naiveBffRatio?: number;
+  /**
+   * When set, the gateway's p50 must be at least `by` times lower than the REST client's, held only
+   * when the client's round trip is at least `clientRttMs` and REST's added latency at most
+   * `latencyMs` (the issue's conditions: on loopback both need the same dependent waves).
+   */
+  fasterThanRest?: { by: number; clientRttMs: number; latencyMs: number };
 }
 
 /**
@@ -40,9 +49,40 @@ export interface NestedQuerySpec<TData> {
  */
 export function firstDifference<TRow>(gateway: TRow[], rest: unknown, noun: string): string | undefined {
   const theirs = Array.isArray(rest) ? (rest as TRow[]) : [];
-  if (gateway.length !== theirs.length) return `${gateway.length} ${noun} through the gateway, ${theirs.length} over REST`;
+  if (gateway.length !== theirs.length) return `${gateway.length} ${noun} through GraphQL, ${theirs.length} over REST`;
   const index = gateway.findIndex((row, at) => JSON.stringify(row) !== JSON.stringify(theirs[at]));
-  return index < 0 ? undefined : `${noun} #${index}: gateway ${JSON.stringify(gateway[index])}, REST ${JSON.stringify(theirs[index])}`;
+  return index < 0 ? undefined : `${noun} #${index}: GraphQL ${JSON.stringify(gateway[index])}, REST ${JSON.stringify(theirs[index])}`;
+}
+
+/** A gateway's LIMIT_EXCEEDED answer, from the loop's first failure. */
+interface Refusal {
+  message: string;
+  estimate: number | null;
+  limit: number | null;
+}
+
+/** The refusal when every operation of a loop was refused for LIMIT_EXCEEDED; undefined otherwise. */
+function refusalOf(loop: LoopResult): Refusal | undefined {
+  const failure = loop.firstFailure;
+  if (loop.ops === 0 || loop.failures < loop.ops || !failure?.includes('"LIMIT_EXCEEDED"')) return undefined;
+  const number = (pattern: RegExp) => {
+    const found = pattern.exec(failure)?.[1];
+    return found === undefined ? null : Number(found);
+  };
+  return {
+    message: /"message":"([^"]*)"/.exec(failure)?.[1] ?? failure,
+    estimate: number(/"estimate":(\d+)/),
+    limit: number(/"maxRestCalls":(\d+)/),
+  };
+}
+
+interface Column {
+  label: string;
+  target: Target;
+  /** How the server's process is measured; none for the REST client, which runs in the driver. */
+  meter?: Meter;
+  /** A gateway column, which its settings may refuse the query. */
+  gateway: boolean;
 }
 
 interface Phase {
@@ -51,6 +91,8 @@ interface Phase {
   measured?: Measured<LoopResult>;
   calls: RecordedRequest[];
   callsPerOp: number;
+  latency: Summary;
+  refusal?: Refusal;
 }
 
 /** The measured operations of each column are taken in this many rounds, the columns in turn. */
@@ -71,115 +113,179 @@ export async function runNestedQuery<TData>(context: ScenarioContext, spec: Nest
 
   const batched = await context.startGateway();
   const unbatched = await context.startGateway({ batching: false });
+  const naive = await context.startServerProcess('naive-bff');
   const graphql = (url: string): Target => ({ kind: 'graphql', url, token: spec.token, query: spec.query, variables: [spec.variables] });
-  const targets: Array<{ label: string; target: Target; inGateway: boolean }> = [
-    { label: 'gateway', target: graphql(batched.url), inGateway: true },
-    { label: 'batching off', target: graphql(unbatched.url), inGateway: true },
-    { label: 'REST client', target: { kind: 'function', ...spec.restBaseline }, inGateway: false },
+  const columns: Column[] = [
+    { label: 'gateway', target: graphql(batched.url), meter: undefined, gateway: true },
+    { label: 'batching off', target: graphql(unbatched.url), meter: undefined, gateway: true },
+    { label: 'naive BFF', target: graphql(naive.url), meter: naive.meter, gateway: false },
+    { label: 'REST client', target: { kind: 'function', ...spec.restBaseline }, gateway: false },
   ];
 
   // Every column warms up before any is measured, and the measured operations are taken in rounds
   // that go through the columns in turn. Measured one after the other, the first column paid for
   // what ran before it (the JIT's work on the code both gateways share, the warm-ups' garbage): up
-  // to 50% more CPU per operation on the wide page, whichever gateway came first.
-  for (const { label, target } of targets) {
-    context.progress(`${spec.name}: ${label}, ${warmupOps} warm-up operations`);
-    const warmup = await driver.call('loop', { target, options: loopOptions(warmupOps) });
-    if (warmup.failures > 0) report.failures.push(`${label}: ${warmup.failures} failed warm-up operations: ${warmup.firstFailure}`);
+  // to 50% more CPU per operation on the wide page, whichever gateway came first. A gateway that
+  // refuses the query with its settings (LIMIT_EXCEEDED) is reported as such and not measured.
+  const refusals = new Map<Column, Refusal>();
+  for (const column of columns) {
+    context.progress(`${spec.name}: ${column.label}, ${warmupOps} warm-up operations`);
+    const warmup = await driver.call('loop', { target: column.target, options: loopOptions(warmupOps) });
+    const refusal = column.gateway ? refusalOf(warmup) : undefined;
+    if (refusal) refusals.set(column, refusal);
+    else if (warmup.failures > 0) report.failures.push(`${column.label}: ${warmup.failures} failed warm-up operations: ${warmup.firstFailure}`);
   }
-  const parts = targets.map(() => ({ measured: [] as Array<Measured<LoopResult>>, calls: [] as RecordedRequest[] }));
+  const measuredColumns = columns.filter((column) => !refusals.has(column));
+  const parts = new Map(columns.map((column) => [column, { measured: [] as Array<Measured<LoopResult>>, calls: [] as RecordedRequest[] }]));
   for (let round = 1; round <= MEASURED_ROUNDS; round++) {
     context.progress(`${spec.name}: round ${round} of ${MEASURED_ROUNDS}, ${measuredOps / MEASURED_ROUNDS} operations per column`);
-    for (const [index, { target }] of targets.entries()) {
+    for (const column of measuredColumns) {
+      const part = parts.get(column)!;
       await driver.call('resetRequests', null);
-      parts[index]!.measured.push(await measureGateway(() => driver.call('loop', { target, options: loopOptions(measuredOps / MEASURED_ROUNDS) })));
-      parts[index]!.calls.push(...(await driver.call('requests', null)));
+      part.measured.push(await measureServer(() => driver.call('loop', { target: column.target, options: loopOptions(measuredOps / MEASURED_ROUNDS) }), column.meter));
+      part.calls.push(...(await driver.call('requests', null)));
     }
   }
-  const phases: Phase[] = targets.map(({ label, inGateway }, index) => {
-    const measured = combineMeasured(parts[index]!.measured);
+  const phases: Phase[] = columns.map((column) => {
+    const { measured: measuredParts, calls } = parts.get(column)!;
+    const measured = combineMeasured(measuredParts);
     const { result: loop } = measured;
-    const { calls } = parts[index]!;
-    if (loop.failures > 0) report.failures.push(`${label}: ${loop.failures} of ${loop.ops} operations failed: ${loop.firstFailure}`);
-    // The REST client runs in the driver: the bench process's CPU meanwhile is not its.
-    return { label, loop, ...(inGateway ? { measured } : {}), calls, callsPerOp: loop.ops > 0 ? calls.length / loop.ops : Number.NaN };
+    const refusal = refusals.get(column);
+    if (loop.failures > 0) report.failures.push(`${column.label}: ${loop.failures} of ${loop.ops} operations failed: ${loop.firstFailure}`);
+    return {
+      label: column.label,
+      loop,
+      // The REST client runs in the driver: the bench process's CPU meanwhile is not its.
+      ...(column.target.kind === 'graphql' && !refusal ? { measured } : {}),
+      calls,
+      callsPerOp: loop.ops > 0 ? calls.length / loop.ops : Number.NaN,
+      latency: summarize(loop.latenciesMs),
+      ...(refusal ? { refusal } : {}),
+    };
   });
   await driver.call('resetRequests', null);
-  const [gateway, off, rest] = phases as [Phase, Phase, Phase];
-  if (options.trace) {
-    const traced = () => driver.call('loop', { target: targets[0]!.target, options: loopOptions(1) });
+  const [gateway, off, naiveBff, rest] = phases as [Phase, Phase, Phase, Phase];
+  if (options.trace && !gateway.refusal) {
+    const traced = () => driver.call('loop', { target: columns[0]!.target, options: loopOptions(1) });
     report.notes.push(...(await traceOperation(context.simulator.origin, options.latencyMs, traced)));
   }
 
-  const data = (gateway.loop.sample as { data?: TData } | undefined)?.data;
+  // Each GraphQL column's data must be REST's; the minimum is counted from whichever answered.
+  const dataOf = (phase: Phase) => (phase.loop.sample as { data?: TData } | undefined)?.data;
+  for (const phase of [gateway, off, naiveBff]) {
+    const data = dataOf(phase);
+    const difference = data === undefined ? undefined : spec.difference(data, rest.loop.sample);
+    if (difference) report.failures.push(`the ${phase.label}'s data differs from REST's: ${difference}`);
+  }
+  const data = dataOf(gateway) ?? dataOf(naiveBff);
   if (data === undefined) {
-    report.failures.push('no successful gateway response to check');
+    report.failures.push('no successful GraphQL response to check');
     return report;
   }
   const minimum = spec.minimumResources(data).size;
-  const difference = spec.difference(data, rest.loop.sample);
-  if (difference) report.failures.push(`the gateway's data differs from REST's: ${difference}`);
 
-  // Through the gateway, one client round trip on top of the REST waves.
+  // Through a GraphQL server, one client round trip on top of the REST waves.
   const floor = spec.waves * options.latencyMs + options.clientRttMs;
-  const p50Limit = floor * (1 + FLOOR_MARGIN);
-  const [g, o, r] = [gateway, off, rest].map((phase) => summarize(phase.loop.latenciesMs)) as [ReturnType<typeof summarize>, ReturnType<typeof summarize>, ReturnType<typeof summarize>];
+  const figure = (phase: Phase, value: (phase: Phase) => number | null): Figure => (phase.refusal ? 'refused' : value(phase));
+  const each = (value: (phase: Phase) => number | null) => ({
+    gateway: figure(gateway, value),
+    batchingOff: figure(off, value),
+    naiveBff: value(naiveBff),
+  });
+  const passes = (test: (phase: Phase) => boolean) => !gateway.refusal && test(gateway);
   const cpuPerOp = (phase: Phase) => (phase.measured && phase.loop.ops > 0 ? phase.measured.cpuMs / phase.loop.ops : null);
   const peakMb = (phase: Phase) => (phase.measured ? phase.measured.peakRssBytes / 2 ** 20 : null);
+  const p50 = (phase: Phase) => phase.latency.p50;
 
-  report.rows.push(
-    {
-      metric: 'REST calls / op',
+  const p50Budget = spec.p50Budget ?? 'floor';
+  const p50Limit = p50Budget === 'rest-client' ? rest.latency.p50 * (1 + FLOOR_MARGIN) : floor * (1 + FLOOR_MARGIN);
+  const p50Text = p50Budget === 'rest-client' ? `<= REST client +${FLOOR_MARGIN * 100}% (${p50Limit.toFixed(0)})` : `<= floor +${FLOOR_MARGIN * 100}% (${p50Limit.toFixed(0)})`;
+  // With no added latency the floor is 0, and a margin of 0 means nothing.
+  const holdsP50 = p50Budget === 'rest-client' || (p50Budget === 'floor' && floor > 0);
+  const fasterThanRest = spec.fasterThanRest;
+  const holdsFasterThanRest = fasterThanRest && options.clientRttMs >= fasterThanRest.clientRttMs && options.latencyMs <= fasterThanRest.latencyMs;
+
+  const settingsName = options.gatewaySettings === 'defaults' ? 'the shipped defaults' : 'the bench settings';
+  const rows: Row[] = [];
+  if (gateway.refusal) {
+    rows.push({
+      metric: 'REST-call estimate',
       unit: 'calls',
-      gateway: gateway.callsPerOp,
-      batchingOff: off.callsPerOp,
-      baseline: rest.callsPerOp,
+      gateway: gateway.refusal.estimate,
+      batchingOff: off.refusal?.estimate ?? null,
       floor: minimum,
-      budget: { text: `= min (${minimum})`, pass: gateway.callsPerOp === minimum },
-    },
+      budget: { text: `<= MAX_REST_CALLS (${gateway.refusal.limit ?? '?'}): refused by ${settingsName}`, pass: false },
+    });
+  }
+  rows.push(
+    { metric: 'REST calls / op', unit: 'calls', ...each((phase) => phase.callsPerOp), baseline: rest.callsPerOp, floor: minimum, budget: { text: `= min (${minimum})`, pass: passes((phase) => phase.callsPerOp === minimum) } },
     {
       metric: 'latency p50',
       unit: 'ms',
-      gateway: g.p50,
-      batchingOff: o.p50,
-      baseline: r.p50,
+      ...each(p50),
+      baseline: rest.latency.p50,
       floor,
-      // With no added latency the floor is 0, and a margin of 0 means nothing.
-      ...(floor > 0 && spec.floorBudget !== false ? { budget: { text: `<= floor +${FLOOR_MARGIN * 100}% (${p50Limit.toFixed(0)})`, pass: g.p50 <= p50Limit } } : {}),
+      ...(holdsP50 ? { budget: { text: p50Text, pass: passes((phase) => phase.latency.p50 <= p50Limit) } } : {}),
     },
-    { metric: 'latency p99', unit: 'ms', gateway: g.p99, batchingOff: o.p99, baseline: r.p99, floor },
-    ...(spec.fasterThanRestBy
+    { metric: 'latency p99', unit: 'ms', ...each((phase) => phase.latency.p99), baseline: rest.latency.p99, floor },
+  );
+  if (spec.naiveBffRatio !== undefined) {
+    const ratio = spec.naiveBffRatio;
+    rows.push({
+      metric: 'p50 / naive BFF p50',
+      unit: 'x',
+      gateway: figure(gateway, (phase) => p50(phase) / p50(naiveBff)),
+      batchingOff: figure(off, (phase) => p50(phase) / p50(naiveBff)),
+      budget: { text: `<= ${ratio}`, pass: passes((phase) => p50(phase) / p50(naiveBff) <= ratio) },
+    });
+  }
+  if (fasterThanRest) {
+    rows.push({
+      metric: 'REST client p50 / p50',
+      unit: 'x',
+      ...each((phase) => p50(rest) / p50(phase)),
+      ...(holdsFasterThanRest
+        ? { budget: { text: `>= ${fasterThanRest.by} (--client-rtt ${options.clientRttMs} --latency ${options.latencyMs})`, pass: passes((phase) => p50(rest) / p50(phase) >= fasterThanRest.by) } }
+        : {}),
+    });
+  }
+  rows.push({ metric: 'CPU / op', unit: 'ms', ...each(cpuPerOp) }, { metric: 'peak RSS', unit: 'MB', ...each(peakMb) });
+  report.rows.push(...rows);
+
+  const refused = phases.filter((phase) => phase.refusal);
+  report.notes.push(
+    ...(refused.length
       ? [
-          {
-            metric: 'REST client p50 / gateway p50',
-            unit: 'x' as const,
-            gateway: r.p50 / g.p50,
-            batchingOff: r.p50 / o.p50,
-            budget: { text: `>= ${spec.fasterThanRestBy}`, pass: r.p50 / g.p50 >= spec.fasterThanRestBy },
-          },
+          `${refused.map((phase) => phase.label).join(', ')}: refused by ${settingsName}: ${gateway.refusal?.message ?? off.refusal?.message} (LIMIT_EXCEEDED).` +
+            (options.gatewaySettings === 'defaults' ? ' --gateway-settings bench measures it with the limits raised.' : ''),
         ]
       : []),
-    { metric: 'gateway CPU / op', unit: 'ms', gateway: cpuPerOp(gateway), batchingOff: cpuPerOp(off) },
-    { metric: 'gateway peak RSS', unit: 'MB', gateway: peakMb(gateway), batchingOff: peakMb(off) },
-  );
-  report.notes.push(
     `Minimum REST calls: ${spec.minimumRule}`,
     `${measuredOps} sequential operations per column after ${warmupOps} warm-up ones, in ${MEASURED_ROUNDS} rounds through the columns in turn; ${options.latencyMs} ms added to each REST call; floor = ${spec.waves} dependent REST waves x ${options.latencyMs} ms${options.clientRttMs ? ` + one client round trip of ${options.clientRttMs} ms` : ''}.`,
-    ...(options.clientRttMs ? [`Client round trip: ${options.clientRttMs} ms before each request the client sends, one per operation through the gateway, one per REST call for the REST client.`] : []),
-    `Upstream pool: ${options.upstreamConnections} connections for the gateway and for the REST client alike.`,
-    `Driver process CPU (v4 server + client), in cores: ${phases.map((phase) => `${phase.label} ${(phase.loop.driverCpuMs / phase.loop.elapsedMs).toFixed(2)}`).join(', ')}.`,
+    ...(options.clientRttMs ? [`Client round trip: ${options.clientRttMs} ms before each request the client sends, one per operation through a GraphQL server, one per REST call for the REST client.`] : []),
+    ...(fasterThanRest && !holdsFasterThanRest
+      ? [`REST client p50 / p50 is held to >= ${fasterThanRest.by} only with --client-rtt ${fasterThanRest.clientRttMs} --latency ${fasterThanRest.latencyMs} (or more round trip, less latency): on loopback both need the same dependent waves.`]
+      : []),
+    `Upstream pool: ${options.upstreamConnections} connections for the gateway, the naive BFF and the REST client alike.`,
+    `CPU / op and peak RSS: the gateway's are the bench process's (its RSS counts the bench too); the naive BFF's are its own process's, measured there the same way.`,
+    `Driver process CPU (v4 server + client), in cores: ${phases
+      .filter((phase) => !phase.refusal)
+      .map((phase) => `${phase.label} ${(phase.loop.driverCpuMs / phase.loop.elapsedMs).toFixed(2)}`)
+      .join(', ')}.`,
   );
   report.details = {
     minimumRestCalls: minimum,
     waves: spec.waves,
     floorMs: floor,
+    gatewaySettings: options.gatewaySettings,
     phases: phases.map((phase) => ({
       label: phase.label,
+      ...(phase.refusal ? { refused: phase.refusal } : {}),
       ops: phase.loop.ops,
       failures: phase.loop.failures,
       restCallsPerOp: phase.callsPerOp,
       distinctRestResources: new Set(phase.calls.map((call) => `${call.method} ${call.path}`)).size,
-      latencyMs: summarize(phase.loop.latenciesMs),
+      latencyMs: phase.latency,
       cpuMsPerOp: cpuPerOp(phase),
       driverLoad: phase.loop.driverCpuMs / phase.loop.elapsedMs,
       peakRssBytes: phase.measured?.peakRssBytes ?? null,

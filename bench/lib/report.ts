@@ -1,7 +1,7 @@
 // The one table on stdout and the JSON report in bench/results/.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
-import type { BenchOptions, Row, Scenario, ScenarioReport, Unit } from './scenario.js';
+import type { BenchOptions, Figure, Row, Scenario, ScenarioReport, Unit } from './scenario.js';
 
 export type ScenarioStatus = 'OK' | 'FAILED';
 
@@ -48,7 +48,8 @@ export function loadWarning(cpuCount: number): string | undefined {
     : undefined;
 }
 
-function format(value: number | null | undefined, unit: Unit): string {
+function format(value: Figure | undefined, unit: Unit): string {
+  if (value === 'refused') return value;
   if (value === null || value === undefined || !Number.isFinite(value)) return '-';
   switch (unit) {
     case 'calls':
@@ -66,11 +67,14 @@ function format(value: number | null | undefined, unit: Unit): string {
   }
 }
 
-export const LEGEND =
-  'Gateway: through the gateway (createGateway defaults). Batching off: the same with `batching: false`. Baseline: per scenario, below. Floor/min: the fewest REST calls the query needs, or the latency floor (dependent REST waves x added latency).';
+export const LEGEND = [
+  'Gateway: through the gateway, in the bench process, with the --gateway-settings (default: as it ships). Batching off: the same with `batching: false`. refused: the gateway refused the query (LIMIT_EXCEEDED) with those settings.',
+  'Naive BFF: Apollo Server 5 + @apollo/datasource-rest with hand-written resolvers, no DataLoader (bench/lib/naive-bff/), in a process of its own.',
+  'Baseline: per scenario, below. Floor/min: the fewest REST calls the query needs, or the latency floor (dependent REST waves x added latency).',
+].join('\n');
 
-const HEADER = ['Scenario', 'Metric', 'Unit', 'Gateway', 'Batching off', 'Baseline', 'Floor/min', 'Budget', 'Result'];
-const NUMERIC = new Set([3, 4, 5, 6]);
+const HEADER = ['Scenario', 'Metric', 'Unit', 'Gateway', 'Batching off', 'Naive BFF', 'Baseline', 'Floor/min', 'Budget', 'Result'];
+const NUMERIC = new Set([3, 4, 5, 6, 7]);
 
 function cells(scenario: string, row: Row): string[] {
   return [
@@ -79,6 +83,7 @@ function cells(scenario: string, row: Row): string[] {
     row.unit,
     format(row.gateway, row.unit),
     format(row.batchingOff, row.unit),
+    format(row.naiveBff, row.unit),
     format(row.baseline, row.unit),
     format(row.floor, row.unit),
     row.budget?.text ?? '',
@@ -90,7 +95,7 @@ function cells(scenario: string, row: Row): string[] {
 export function renderTable(outcomes: readonly ScenarioOutcome[]): string {
   const lines: string[][] = [HEADER];
   for (const outcome of outcomes) {
-    if (outcome.rows.length === 0) lines.push([outcome.name, '(no figures)', '', '', '', '', '', '', outcome.status]);
+    if (outcome.rows.length === 0) lines.push([outcome.name, '(no figures)', '', '', '', '', '', '', '', outcome.status]);
     for (const row of outcome.rows) lines.push(cells(outcome.name, row));
   }
   const widths = HEADER.map((_, column) => Math.max(...lines.map((line) => (line[column] ?? '').length)));

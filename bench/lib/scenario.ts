@@ -3,6 +3,15 @@
 import type { Gateway, GatewayOptions, ListeningGateway } from '../../src/index.js';
 import type { Driver } from './driver/handle.js';
 import type { SimulatorInfo } from './driver/protocol.js';
+import type { ServerProcess } from './server-process/handle.js';
+
+/**
+ * The gateway's settings in the bench (--gateway-settings): `defaults`, as it ships
+ * (createGateway's defaults: MAX_REST_CALLS=100, 16 REST calls in flight per operation); `bench`,
+ * the limits raised so that every page query runs with the whole pool (MAX_REST_CALLS=1000, as
+ * many calls in flight as the pool has connections), for comparison with earlier runs.
+ */
+export type GatewaySettings = 'defaults' | 'bench';
 
 export interface BenchOptions {
   /** Latency the embedded v4 server adds to every REST call (--latency). */
@@ -31,6 +40,8 @@ export interface BenchOptions {
   clientRttMs: number;
   /** Print one traced operation of each page scenario: when each REST call was sent and answered (--trace). */
   trace: boolean;
+  /** The gateway's settings (--gateway-settings). */
+  gatewaySettings: GatewaySettings;
 }
 
 export interface RunningGateway extends ListeningGateway {
@@ -41,21 +52,31 @@ export interface ScenarioContext {
   options: BenchOptions;
   driver: Driver;
   simulator: SimulatorInfo;
-  /** A gateway in this process in front of the embedded v4 server; closed when the scenario ends. */
+  /** A gateway in this process in front of the embedded v4 server, with the --gateway-settings; closed when the scenario ends. */
   startGateway(overrides?: Partial<GatewayOptions>): Promise<RunningGateway>;
+  /**
+   * A server in a process of its own, measured there: the naive BFF, or a gateway with the same
+   * settings as startGateway's; closed when the scenario ends.
+   */
+  startServerProcess(kind: 'gateway' | 'naive-bff'): Promise<ServerProcess>;
   /** A progress line on stderr (the table goes to stdout). */
   progress(message: string): void;
 }
 
 export type Unit = 'calls' | 'ms' | 'ops/s' | 'KB' | 'MB' | 'x' | 'polls';
 
+/** A figure of the table; `refused` when the gateway refused the operation (LIMIT_EXCEEDED) with its settings. */
+export type Figure = number | null | 'refused';
+
 /** One line of the table: the gateway's figure and what it is held against. */
 export interface Row {
   metric: string;
   unit: Unit;
-  gateway: number | null;
+  gateway: Figure;
   /** The same operation with `batching: false`. */
-  batchingOff?: number | null;
+  batchingOff?: Figure;
+  /** The same operation through the naive BFF (Apollo Server + RESTDataSource, hand-written resolvers). */
+  naiveBff?: number | null;
   /** The scenario's baseline (a plain REST client, or a raw pass-through; the legend says which). */
   baseline?: number | null;
   /** The least the operation can cost: the REST resources it needs, or waves x latency. */

@@ -1,19 +1,23 @@
 // Scenario "hot-path": the cheapest query, `runner(id:) { id status }` (one GET /runners/:id), at
 // saturation with no added REST latency: N workers in a closed loop for a fixed time. Holds the
-// gateway's throughput and CPU time per operation against a raw pass-through of the same REST call.
+// gateway's throughput and CPU time per operation against a raw pass-through of the same REST call
+// and against the naive BFF (Apollo Server + RESTDataSource) answering the same query.
 import { DEMO_TOKENS } from '../../simulator/index.js';
 import type { LoopResult, Target } from '../lib/driver/protocol.js';
-import { combineMeasured, measureGateway, type Measured } from '../lib/measure.js';
+import { combineMeasured, measureServer, type Measured, type Meter } from '../lib/measure.js';
 import { startPassThrough } from '../lib/pass-through.js';
 import { emptyReport, type Scenario, type ScenarioContext, type ScenarioReport } from '../lib/scenario.js';
-import { summarize } from '../lib/stats.js';
+import { summarize, type Summary } from '../lib/stats.js';
 
 const TOKEN = DEMO_TOKENS.admin;
-const QUERY = 'query HotPath($id: ID!) { runner(id: $id) { id status } }';
-const CPU_BUDGET_MS = 0.5;
+export const HOT_PATH_QUERY = 'query HotPath($id: ID!) { runner(id: $id) { id status } }';
+const CPU_BUDGET_MS = 0.25;
+/** Throughput at least this share of the raw pass-through's... */
 const THROUGHPUT_BUDGET = 0.5;
+/** ...and at least this many times the naive BFF's. */
+const NAIVE_BFF_BUDGET = 1.5;
 
-type Label = 'gateway' | 'passThrough' | 'direct';
+type Label = 'gateway' | 'naiveBff' | 'passThrough' | 'direct';
 
 /** The measured loops of one target, taken together. */
 interface Run {
@@ -27,9 +31,11 @@ interface Run {
   /** Share of one core the driver (v4 server and clients) used meanwhile. */
   driverLoad: number;
   peakRssBytes: number;
+  /** REST calls the v4 server saw per operation. */
+  callsPerOp: number;
 }
 
-function combine(parts: Array<Measured<LoopResult>>): Run {
+function combine(parts: Array<Measured<LoopResult>>, calls: number): Run {
   const { result: loop, cpuMs, peakRssBytes } = combineMeasured(parts);
   const { ops, elapsedMs } = loop;
   return {
@@ -42,6 +48,7 @@ function combine(parts: Array<Measured<LoopResult>>): Run {
     cpuPerOp: ops > 0 ? cpuMs / ops : Number.NaN,
     driverLoad: elapsedMs > 0 ? loop.driverCpuMs / elapsedMs : Number.NaN,
     peakRssBytes,
+    callsPerOp: ops > 0 ? calls / ops : Number.NaN,
   };
 }
 
@@ -56,8 +63,8 @@ export const hotPath: Scenario = {
     // undici); shorter warm-ups measured up to twice the steady CPU time per operation.
     const warmupMs = options.quick ? 1_000 : 3_000;
     const measuredMs = options.quick ? 2_000 : 4_000;
-    // Gateway and pass-through are measured in alternation, so that a drift of the machine (other
-    // load, CPU frequency) weighs on both alike.
+    // Gateway, naive BFF and pass-through are measured in alternation, so that a drift of the
+    // machine (other load, CPU frequency) weighs on all alike.
     const rounds = options.quick ? 1 : 2;
     // Rotate over the seeded runners so that no answer is the same twice in a row.
     const runnerIds = simulator.runnerIds.slice(0, 70);
@@ -66,10 +73,13 @@ export const hotPath: Scenario = {
     // Saturation measures the gateway's own work: REST answers as fast as the simulator can.
     await driver.call('setLatency', { ms: 0 });
     const gateway = await context.startGateway();
+    const naive = await context.startServerProcess('naive-bff');
     const passThrough = await startPassThrough(simulator.url, options.upstreamConnections);
     try {
+      const graphql = (url: string): Target => ({ kind: 'graphql', url, token: TOKEN, query: HOT_PATH_QUERY, variables: runnerIds.map((id) => ({ id: `gid://gitlab/Ci::Runner/${id}` })) });
       const targets: Record<Label, Target> = {
-        gateway: { kind: 'graphql', url: gateway.url, token: TOKEN, query: QUERY, variables: runnerIds.map((id) => ({ id: `gid://gitlab/Ci::Runner/${id}` })) },
+        gateway: graphql(gateway.url),
+        naiveBff: graphql(naive.url),
         passThrough: { kind: 'get', baseUrl: passThrough.url, token: TOKEN, paths: runnerIds.map((id) => `/runners/${id}`) },
         // Straight to the v4 server: what the driver alone can push, the ceiling of both others.
         direct: { kind: 'get', baseUrl: simulator.url, token: TOKEN, paths: runnerIds.map((id) => `/runners/${id}`) },
@@ -80,64 +90,69 @@ export const hotPath: Scenario = {
         const warmup = await driver.call('loop', { target: targets[label], options: loopOptions(warmupMs) });
         if (warmup.failures > 0) report.failures.push(`${label}: ${warmup.failures} failed warm-up operations: ${warmup.firstFailure}`);
       }
-      const parts: Record<Label, Array<Measured<LoopResult>>> = { gateway: [], passThrough: [], direct: [] };
-      let gatewayCalls = 0;
+      // The naive BFF measures its own process; the others run in this one.
+      const meters: Partial<Record<Label, Meter>> = { naiveBff: naive.meter };
+      const parts: Record<Label, Array<Measured<LoopResult>>> = { gateway: [], naiveBff: [], passThrough: [], direct: [] };
+      const calls: Record<Label, number> = { gateway: 0, naiveBff: 0, passThrough: 0, direct: 0 };
       for (let round = 1; round <= rounds; round++) {
         // The direct run is for information; once is enough.
         for (const label of round === 1 ? labels : labels.filter((name) => name !== 'direct')) {
           context.progress(`hot-path: ${label}, round ${round} of ${rounds}, ${measuredMs} ms`);
           await driver.call('resetRequests', null);
-          const measured = await measureGateway(() => driver.call('loop', { target: targets[label], options: loopOptions(measuredMs) }));
-          if (label === 'gateway') gatewayCalls += (await driver.call('requests', null)).length;
+          const measured = await measureServer(() => driver.call('loop', { target: targets[label], options: loopOptions(measuredMs) }), meters[label]);
+          calls[label] += (await driver.call('requests', null)).length;
           const loop = measured.result;
           if (loop.failures > 0) report.failures.push(`${label}: ${loop.failures} of ${loop.ops} operations failed: ${loop.firstFailure}`);
           parts[label].push(measured);
         }
       }
       await driver.call('resetRequests', null);
-      const runs = Object.fromEntries(labels.map((label) => [label, combine(parts[label])])) as Record<Label, Run>;
-      const { gateway: g, passThrough: p, direct: d } = runs;
-      const sample = g.sample as { data?: { runner?: { id?: string } | null } } | undefined;
-      if (!sample?.data?.runner?.id) report.failures.push('the gateway answered no runner');
+      const runs = Object.fromEntries(labels.map((label) => [label, combine(parts[label], calls[label])])) as Record<Label, Run>;
+      const { gateway: g, naiveBff: n, passThrough: p, direct: d } = runs;
+      for (const [label, run] of [['gateway', g], ['naive BFF', n]] as const) {
+        const sample = run.sample as { data?: { runner?: { id?: string } | null } } | undefined;
+        if (!sample?.data?.runner?.id) report.failures.push(`the ${label} answered no runner`);
+      }
 
-      const gl = summarize(g.latenciesMs);
-      const pl = summarize(p.latenciesMs);
+      const [gl, nl, pl] = [g, n, p].map((run) => summarize(run.latenciesMs)) as [Summary, Summary, Summary];
       const ratio = g.throughput / p.throughput;
-      const callsPerOp = g.ops > 0 ? gatewayCalls / g.ops : Number.NaN;
+      const overNaive = g.throughput / n.throughput;
       report.rows.push(
-        { metric: 'REST calls / op', unit: 'calls', gateway: callsPerOp, baseline: 1, floor: 1, budget: { text: '= min (1)', pass: callsPerOp === 1 } },
+        { metric: 'REST calls / op', unit: 'calls', gateway: g.callsPerOp, naiveBff: n.callsPerOp, baseline: 1, floor: 1, budget: { text: '= min (1)', pass: g.callsPerOp === 1 } },
         {
           metric: 'throughput',
           unit: 'ops/s',
           gateway: g.throughput,
+          naiveBff: n.throughput,
           baseline: p.throughput,
           budget: { text: `>= ${THROUGHPUT_BUDGET} x raw (${(p.throughput * THROUGHPUT_BUDGET).toFixed(0)})`, pass: ratio >= THROUGHPUT_BUDGET },
         },
-        { metric: 'throughput / raw', unit: 'x', gateway: ratio },
-        { metric: 'latency p50', unit: 'ms', gateway: gl.p50, baseline: pl.p50 },
-        { metric: 'latency p99', unit: 'ms', gateway: gl.p99, baseline: pl.p99 },
+        { metric: 'throughput / raw', unit: 'x', gateway: ratio, naiveBff: n.throughput / p.throughput },
+        { metric: 'throughput / naive BFF', unit: 'x', gateway: overNaive, budget: { text: `>= ${NAIVE_BFF_BUDGET}`, pass: overNaive >= NAIVE_BFF_BUDGET } },
+        { metric: 'latency p50', unit: 'ms', gateway: gl.p50, naiveBff: nl.p50, baseline: pl.p50 },
+        { metric: 'latency p99', unit: 'ms', gateway: gl.p99, naiveBff: nl.p99, baseline: pl.p99 },
         {
-          metric: 'gateway CPU / op',
+          metric: 'CPU / op',
           unit: 'ms',
           gateway: g.cpuPerOp,
+          naiveBff: n.cpuPerOp,
           baseline: p.cpuPerOp,
           budget: { text: `<= ${CPU_BUDGET_MS}`, pass: g.cpuPerOp <= CPU_BUDGET_MS },
         },
-        { metric: 'gateway peak RSS', unit: 'MB', gateway: g.peakRssBytes / 2 ** 20, baseline: p.peakRssBytes / 2 ** 20 },
+        { metric: 'peak RSS', unit: 'MB', gateway: g.peakRssBytes / 2 ** 20, naiveBff: n.peakRssBytes / 2 ** 20, baseline: p.peakRssBytes / 2 ** 20 },
       );
       report.notes.push(
-        `${options.concurrency} concurrent workers (closed loop); after ${warmupMs} ms of warm-up each, ${rounds} round(s) of ${measuredMs} ms for gateway and pass-through in alternation; no added REST latency; runner ids rotate over ${runnerIds.length} runners.`,
-        `CPU / op = process.cpuUsage() of the bench process, which hosts the gateway (or the pass-through) alone, over the measured loop / operations.`,
+        `${options.concurrency} concurrent workers (closed loop); after ${warmupMs} ms of warm-up each, ${rounds} round(s) of ${measuredMs} ms for gateway, naive BFF and pass-through in alternation; no added REST latency; runner ids rotate over ${runnerIds.length} runners.`,
+        `CPU / op = process.cpuUsage() of the process hosting the server, over the measured loop / operations: the bench process for the gateway and the pass-through (each alone there), the naive BFF's own process for it. Peak RSS likewise (the bench process's counts the bench).`,
         `Direct REST from the driver, no hop: ${d.throughput.toFixed(0)} ops/s, p50 ${summarize(d.latenciesMs).p50.toFixed(2)} ms: the most the driver and simulator can serve, a ceiling for both.`,
-        `Driver process CPU (v4 server + clients), in cores: ${g.driverLoad.toFixed(2)} during the gateway runs, ${p.driverLoad.toFixed(2)} during the pass-through, ${d.driverLoad.toFixed(2)} direct; near 1.0 the driver, not what it measures, set the pace.`,
+        `Driver process CPU (v4 server + clients), in cores: ${g.driverLoad.toFixed(2)} during the gateway runs, ${n.driverLoad.toFixed(2)} during the naive BFF's, ${p.driverLoad.toFixed(2)} during the pass-through, ${d.driverLoad.toFixed(2)} direct; near 1.0 the driver, not what it measures, set the pace.`,
       );
       report.details = Object.fromEntries(
         Object.entries(runs).map(([label, run]) => [
           label,
-          { ops: run.ops, failures: run.failures, elapsedMs: run.elapsedMs, throughput: run.throughput, latencyMs: summarize(run.latenciesMs), cpuMsPerOp: run.cpuPerOp, driverLoad: run.driverLoad, peakRssBytes: run.peakRssBytes },
+          { ops: run.ops, failures: run.failures, elapsedMs: run.elapsedMs, throughput: run.throughput, latencyMs: summarize(run.latenciesMs), cpuMsPerOp: run.cpuPerOp, driverLoad: run.driverLoad, peakRssBytes: run.peakRssBytes, restCallsPerOp: run.callsPerOp },
         ]),
       );
-      report.details['restCallsPerOp'] = callsPerOp;
       return report;
     } finally {
       await passThrough.close();

@@ -8,6 +8,7 @@ import type { Scenario } from '../lib/scenario.js';
 import { dashboard } from './dashboard.js';
 import { hotPath } from './hot-path.js';
 import { runnerFleet } from './runner-fleet.js';
+import { startup } from './startup.js';
 import { subscriptions } from './subscriptions.js';
 import { widePage } from './wide-page.js';
 
@@ -17,4 +18,5 @@ export const scenarios: readonly Scenario[] = [
   runnerFleet, // (2) Runner fleet
   widePage, // (3) Wide page
   hotPath, // (4) Hot path
+  startup, // Memory at start, against the naive BFF
 ];

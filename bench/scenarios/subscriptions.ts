@@ -4,7 +4,7 @@
 // change in REST to the last subscriber's message.
 import { DEMO_TOKENS } from '../../simulator/index.js';
 import type { ChangeRound } from '../lib/driver/protocol.js';
-import { measureGateway, settledMemory, sleep, waitFor } from '../lib/measure.js';
+import { measureServer, settledMemory, sleep, waitFor } from '../lib/measure.js';
 import { emptyReport, type Scenario, type ScenarioContext, type ScenarioReport } from '../lib/scenario.js';
 import { summarize } from '../lib/stats.js';
 
@@ -93,7 +93,7 @@ export const subscriptions: Scenario = {
       // Polls while nothing changes: one poller per runner, one poll per interval each.
       context.progress(`subscriptions: counting polls over ${pollWindows} intervals of ${interval} ms`);
       await driver.call('resetRequests', null);
-      const idle = await measureGateway(() => sleep(pollWindows * interval));
+      const idle = await measureServer(() => sleep(pollWindows * interval));
       const polls = (await driver.call('requests', null)).filter((request) => request.method === 'GET' && /^\/runners\/\d+$/.test(request.path));
       const perRunner = new Map<string, number>();
       for (const poll of polls) perRunner.set(poll.path, (perRunner.get(poll.path) ?? 0) + 1);
@@ -104,7 +104,7 @@ export const subscriptions: Scenario = {
       const onePollerEach = perRunner.size === runners && mostPerRunner <= maxAllowed;
 
       // Status changes: flip every watched runner's paused state over REST, then flip it back.
-      const changing = await measureGateway(async () => {
+      const changing = await measureServer(async () => {
         const rounds: ChangeRound[] = [];
         for (const round of [1, 2]) {
           context.progress(`subscriptions: status change round ${round}, ${runners} runners, ${subscribers} subscribers to tell`);

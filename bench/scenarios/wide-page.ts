@@ -69,7 +69,7 @@ export const widePage: Scenario = {
       restBaseline: { module: import.meta.url, name: 'widePageOverRest', args: null },
       waves: 1,
       // The issue holds this page to the fewest REST calls only; its latency is for information.
-      floorBudget: false,
+      p50Budget: 'none',
       minimumRule: `1 page of GET /issues (first: ${FIRST} fits one); authors and assignees are embedded in issue records.`,
       minimumResources: widePageMinimum,
       difference(data, rest) {

@@ -1,0 +1,134 @@
+// The naive BFF's schema: hand-written SDL covering exactly what the bench's queries select (the
+// dashboard, runner fleet, wide page and hot path), as a team writes it for its own frontend.
+// Field names and answers follow GitLab's GraphQL API, so the same queries run unchanged.
+export const typeDefs = `#graphql
+  type Query {
+    group(fullPath: ID!): Group
+    allRunners(first: Int): RunnerConnection!
+    issues(scope: IssueScope, first: Int): IssueConnection!
+    runner(id: ID!): Runner
+  }
+
+  type Group {
+    id: ID!
+    name: String!
+    fullPath: ID!
+    subgroups(first: Int): GroupConnection!
+    projects(first: Int): ProjectConnection!
+  }
+
+  type GroupConnection {
+    nodes: [Group!]!
+  }
+
+  type Project {
+    fullPath: ID!
+    name: String!
+    runners(first: Int): RunnerConnection!
+    issues(first: Int, state: IssueState): IssueConnection!
+  }
+
+  type ProjectConnection {
+    count: Int!
+    nodes: [Project!]!
+  }
+
+  enum RunnerStatus {
+    ONLINE
+    OFFLINE
+    STALE
+    NEVER_CONTACTED
+    ACTIVE
+    PAUSED
+    NOT_CONNECTED
+  }
+
+  type Runner {
+    id: ID!
+    status: RunnerStatus!
+    description: String
+    version: String
+    tagList: [String!]
+    contactedAt: String
+    projects: ProjectConnection!
+    jobs(first: Int): JobConnection!
+  }
+
+  type RunnerConnection {
+    count: Int!
+    nodes: [Runner!]!
+  }
+
+  enum JobStatus {
+    CREATED
+    WAITING_FOR_RESOURCE
+    PREPARING
+    WAITING_FOR_CALLBACK
+    PENDING
+    RUNNING
+    SUCCESS
+    FAILED
+    CANCELING
+    CANCELED
+    SKIPPED
+    MANUAL
+    SCHEDULED
+  }
+
+  type Job {
+    id: ID!
+    status: JobStatus!
+    commit: Commit
+  }
+
+  type JobConnection {
+    nodes: [Job!]!
+  }
+
+  type Commit {
+    sha: String!
+    title: String
+  }
+
+  enum IssueScope {
+    ALL
+    CREATED_BY_ME
+    ASSIGNED_TO_ME
+  }
+
+  enum IssueState {
+    OPENED
+    CLOSED
+    LOCKED
+    ALL
+  }
+
+  type Issue {
+    id: ID!
+    iid: ID!
+    title: String!
+    state: IssueState!
+    webUrl: String!
+    author: User!
+    assignees: [User!]!
+    milestone: Milestone
+  }
+
+  type IssueConnection {
+    count: Int!
+    nodes: [Issue!]!
+  }
+
+  type User {
+    id: ID!
+    username: String!
+    name: String!
+    avatarUrl: String
+    webUrl: String!
+  }
+
+  type Milestone {
+    title: String!
+    dueDate: String
+  }
+`;

@@ -1,0 +1,60 @@
+// The bench process's side of a server process (./main.ts): a gateway or the naive BFF alone in a
+// process, measured apart from the bench process and from each other. Compiled, the process runs
+// plain node on an esbuild bundle of ./main.ts and the naive BFF (packages stay external), as the
+// gateway runs from dist/: neither pays for tsx at run time, and both are measured alike.
+import { fileURLToPath } from 'node:url';
+import { forkChild, type Child } from '../child-process.js';
+import type { Meter } from '../measure.js';
+import type { ServerProcessApi, ServerSpec, ServerStarted } from './protocol.js';
+
+export interface ServerProcess extends ServerStarted {
+  pid: number | undefined;
+  /** Measures this process's CPU time and peak RSS around a loop (measureServer's `meter`). */
+  meter: Meter;
+  close(): Promise<void>;
+}
+
+const OUT_DIR = new URL('../../../dist/bench/server-process/', import.meta.url);
+let bundled: Promise<URL> | undefined;
+
+/** Bundles ./main.ts once per bench run into dist/bench/server-process/. */
+function bundle(): Promise<URL> {
+  bundled ??= import('esbuild').then(async ({ build }) => {
+    await build({
+      entryPoints: [fileURLToPath(new URL('./main.ts', import.meta.url))],
+      outdir: fileURLToPath(OUT_DIR),
+      outExtension: { '.js': '.mjs' },
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      packages: 'external',
+      logLevel: 'error',
+    });
+    return new URL('main.mjs', OUT_DIR);
+  });
+  return bundled;
+}
+
+export async function startServerProcess(spec: ServerSpec, compiled: boolean): Promise<ServerProcess> {
+  const name = spec.kind === 'gateway' ? 'gateway process' : 'naive BFF process';
+  const child: Child<ServerProcessApi> = compiled
+    ? await forkChild<ServerProcessApi>(await bundle(), [], name)
+    : await forkChild<ServerProcessApi>(new URL('./main.ts', import.meta.url), ['--import', import.meta.resolve('tsx')], name);
+  try {
+    const started = await child.call('start', spec);
+    return {
+      ...started,
+      pid: child.pid,
+      meter: async () => {
+        await child.call('usageStart', null);
+        return () => child.call('usageStop', null);
+      },
+      close: () => child.stop(),
+    };
+  } catch (error) {
+    await child.stop();
+    throw error;
+  }
+}

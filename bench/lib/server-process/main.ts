@@ -1,0 +1,46 @@
+// A server process: hosts one server, a gateway or the naive BFF, and measures itself for the bench
+// process (./handle.ts) over IPC. Each kind is imported only when asked for, so that neither
+// server's memory at start counts the other's modules.
+import type * as gatewaySource from '../../../src/index.js';
+import { answerParent } from '../child-process.js';
+import { settledMemory, startUsage, type Usage } from '../measure.js';
+import type { ServerProcessApi, ServerSpec } from './protocol.js';
+
+let close: (() => Promise<void>) | undefined;
+let stopUsage: (() => Usage) | undefined;
+
+async function start(spec: ServerSpec): Promise<string> {
+  if (spec.kind === 'naive-bff') {
+    const { startNaiveBff } = await import('../naive-bff/server.js');
+    const naive = await startNaiveBff(spec);
+    close = () => naive.close();
+    return naive.url;
+  }
+  const { createGateway } = (await import(spec.module)) as typeof gatewaySource;
+  const gateway = createGateway(spec.options);
+  close = () => gateway.close();
+  return (await gateway.listen({ port: 0, host: '127.0.0.1' })).url;
+}
+
+answerParent<ServerProcessApi>({
+  async start(spec) {
+    if (close) throw new Error('this process hosts a server already');
+    const url = await start(spec);
+    const memory = settledMemory();
+    return { url, rssAtStartBytes: memory.rssBytes, heapAtStartBytes: memory.heapUsedBytes, readyMs: performance.now() };
+  },
+  usageStart() {
+    stopUsage = startUsage();
+    return null;
+  },
+  usageStop() {
+    if (!stopUsage) throw new Error('usageStart first');
+    const usage = stopUsage();
+    stopUsage = undefined;
+    return usage;
+  },
+  async shutdown() {
+    await close?.();
+    return null;
+  },
+});

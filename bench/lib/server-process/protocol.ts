@@ -1,0 +1,27 @@
+// The messages between the bench process and a server process (a gateway or the naive BFF, alone
+// in a process of its own so that its CPU time and memory are measured apart). Types only.
+import type { GatewayOptions } from '../../../src/index.js';
+import type { Usage } from '../measure.js';
+
+export type ServerSpec =
+  /** The gateway from `module` (dist/src/index.js, or src/index.ts under tsx) with these options. */
+  { kind: 'gateway'; module: string; options: GatewayOptions } | { kind: 'naive-bff'; upstreamUrl: string; connections: number };
+
+export interface ServerStarted {
+  /** The GraphQL endpoint. */
+  url: string;
+  /** RSS and heap once the server listens, after a full GC, before any request. */
+  rssAtStartBytes: number;
+  heapAtStartBytes: number;
+  /** From the process's start to listening. */
+  readyMs: number;
+}
+
+export type ServerProcessApi = {
+  start: [ServerSpec, ServerStarted];
+  /** Starts measuring the process's CPU time and peak RSS... */
+  usageStart: [null, null];
+  /** ...and tells them. */
+  usageStop: [null, Usage];
+  shutdown: [null, null];
+};
