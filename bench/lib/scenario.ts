@@ -7,9 +7,8 @@ import type { ServerProcess } from './server-process/handle.js';
 
 /**
  * The gateway's settings in the bench (--gateway-settings): `defaults`, as it ships
- * (createGateway's defaults: MAX_REST_CALLS=100, 16 REST calls in flight per operation); `bench`,
- * the limits raised so that every page query runs with the whole pool (MAX_REST_CALLS=1000, as
- * many calls in flight as the pool has connections), for comparison with earlier runs.
+ * (createGateway's defaults); `bench`, the limits on REST calls (estimated and made) raised to
+ * 10,000 and one operation allowed the whole pool, as the bench ran it before, for comparison.
  */
 export type GatewaySettings = 'defaults' | 'bench';
 
