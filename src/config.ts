@@ -2,6 +2,7 @@ import type { GatewayLogger, GatewayOptions } from './index.js';
 import { DEFAULT_QUERY_LIMITS } from './limits.js';
 import { LOG_LEVELS, type LogLevel } from './observability/logger.js';
 import { restBaseUrl } from './datasources/upstream-url.js';
+import { DEFAULT_REDIS_KEY_PREFIX, MIN_KEY_SECRET_LENGTH } from './shared-state/replicas.js';
 
 /**
  * The gateway's settings: ONE table, from which the environment and the command line are read,
@@ -132,6 +133,22 @@ function secret(env: string, meaning: string): Setting<string | undefined> {
   };
 }
 
+/** A Redis URL; it may hold a password, so it is never echoed back. */
+function redisUrl(env: string, meaning: string): Setting<string | undefined> {
+  return {
+    env,
+    placeholder: '<url>',
+    shown: 'unset',
+    meaning,
+    fallback: undefined,
+    secret: true,
+    parse(input) {
+      const valid = URL.canParse(input) && ['redis:', 'rediss:'].includes(new URL(input).protocol);
+      return valid ? accept(input) : refuse('a redis:// or rediss:// URL such as redis://redis:6379');
+    },
+  };
+}
+
 const L = DEFAULT_QUERY_LIMITS;
 
 /** Every setting, in the order `--help` and the README list them. The keys are GatewayConfig's fields. */
@@ -247,7 +264,11 @@ export const SETTINGS = {
     1024 * 1024 * 1024,
     'Largest file upload (GraphQL multipart request) in one request.',
   ),
-  persistedQueries: flag('PERSISTED_QUERIES', true, 'Automatic persisted queries (a bounded in-memory store of 1000 queries).'),
+  persistedQueries: flag(
+    'PERSISTED_QUERIES',
+    true,
+    'Automatic persisted queries (a bounded store of 1000 queries: in memory, or in Redis with `REDIS_URL`).',
+  ),
   responseCacheTtlMs: integer(
     'RESPONSE_CACHE_TTL_MS',
     0,
@@ -257,6 +278,18 @@ export const SETTINGS = {
   ),
   responseCacheMaxEntries: integer('RESPONSE_CACHE_MAX_ENTRIES', 1_000, 1, 1_000_000, 'Most responses the response cache holds.'),
   responseCacheMaxMb: integer('RESPONSE_CACHE_MAX_MB', 64, 1, 16_384, 'Most memory the response cache holds, in MiB of response JSON.'),
+  redisUrl: redisUrl(
+    'REDIS_URL',
+    'Redis shared by several replicas: one poller per watched runner and credential across all of them, persisted queries and the response cache. Unset: all in this process. Needs `REDIS_KEY_SECRET`.',
+  ),
+  redisKeySecret: {
+    ...secret(
+      'REDIS_KEY_SECRET',
+      `Secret of the keyed hash (HMAC) that names credentials in Redis, which never holds a token; the same on every replica, at least ${MIN_KEY_SECRET_LENGTH} characters.`,
+    ),
+    placeholder: '<secret>',
+  },
+  redisKeyPrefix: text('REDIS_KEY_PREFIX', DEFAULT_REDIS_KEY_PREFIX, 'Put before every Redis key and channel, so that deployments can share one Redis.', '<prefix>'),
   logLevel: choice<LogLevel>(
     'LOG_LEVEL',
     LOG_LEVELS,
@@ -357,8 +390,17 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = [])
       problems.push(`${source} must be ${parsed.expected}${setting.secret ? '.' : `; got "${raw}".`}`);
     }
   }
+  problems.push(...redisProblems(config as GatewayConfig));
   if (problems.length > 0) throw new ConfigError(problems);
   return config as GatewayConfig;
+}
+
+/** Settings that are only right together: Redis names credentials with a secret all replicas share. */
+function redisProblems(config: GatewayConfig): string[] {
+  if (config.redisUrl === undefined) return [];
+  if (config.redisKeySecret === undefined) return ['REDIS_URL needs REDIS_KEY_SECRET: the secret every replica hashes credentials with.'];
+  if (config.redisKeySecret.length < MIN_KEY_SECRET_LENGTH) return [`REDIS_KEY_SECRET must have at least ${MIN_KEY_SECRET_LENGTH} characters.`];
+  return [];
 }
 
 /** The createGateway options the settings stand for (the CLI's composition; testable without a process). */
@@ -407,6 +449,9 @@ export function gatewayOptions(config: GatewayConfig, upstreamUrl: string, logge
     metrics: config.metrics,
     readinessTimeoutMs: config.readinessTimeoutMs,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
+    ...(config.redisUrl && config.redisKeySecret
+      ? { redis: { url: config.redisUrl, keySecret: config.redisKeySecret, keyPrefix: config.redisKeyPrefix } }
+      : {}),
     ...(logger ? { logger } : {}),
   };
 }

@@ -28,7 +28,8 @@ import { createLogger, type GatewayLogger } from './observability/logger.js';
 import { GatewayMetrics } from './observability/metrics.js';
 import { ReadinessProbe } from './observability/readiness.js';
 import { Telemetry } from './observability/telemetry.js';
-import { persistedQueryStore, responseCachePlugin, type ResponseCacheOptions } from './response-cache.js';
+import { persistedQueryStore, PERSISTED_QUERY_ENTRIES, responseCachePlugin, type ResponseCacheOptions } from './response-cache.js';
+import { ReplicaSharing, type RedisSharingOptions } from './shared-state/replicas.js';
 import { createCorsPolicy, type CorsOptions } from './cors.js';
 
 export type { GatewayContext } from './context.js';
@@ -40,6 +41,7 @@ export type { GatewayMetrics } from './observability/metrics.js';
 export type { ResponseCacheOptions } from './response-cache.js';
 export type { CorsOptions } from './cors.js';
 export type { QueryLimits } from './limits.js';
+export type { RedisSharingOptions } from './shared-state/replicas.js';
 
 export interface GatewayOptions {
   /**
@@ -121,6 +123,12 @@ export interface GatewayOptions {
   readinessTimeoutMs?: number;
   /** How long close() lets in-flight HTTP requests finish before closing their connections (default 10 s). */
   shutdownTimeoutMs?: number;
+  /**
+   * Several replicas behind one load balancer share state through this Redis: one poller per
+   * watched runner and credential across all of them, persisted queries, the response cache.
+   * Default none: everything stays in this process. Redis trouble degrades to that, never fails.
+   */
+  redis?: RedisSharingOptions;
 }
 
 export interface ListeningGateway {
@@ -186,14 +194,30 @@ export function createGateway(options: GatewayOptions): Gateway {
     ...(options.circuitBreaker !== undefined ? { circuitBreaker: options.circuitBreaker } : {}),
     onResponse: (event) => telemetry.restCall(event),
   });
-  const pollers = new RunnerStatusPollers({ restClient, intervalMs: options.runnerPollIntervalMs ?? 5_000 });
   const logger = options.logger ?? createLogger({ level: 'error' });
-  const metrics =
+  // Fallbacks to memory are counted from the first request on, when metrics exist.
+  const sharing = options.redis ? new ReplicaSharing(options.redis, logger, (store) => metrics?.redisFallback(store)) : undefined;
+  const metrics: GatewayMetrics | undefined =
     options.metrics === false
       ? undefined
-      : new GatewayMetrics({ activeSubscriptions: () => pollers.activeSubscriptions, activePollers: () => pollers.activePollers });
+      : new GatewayMetrics({
+          activeSubscriptions: () => pollers.activeSubscriptions,
+          activePollers: () => pollers.activePollers,
+          pollingPollers: () => pollers.pollingPollers,
+          ...(sharing ? { redisUp: () => (sharing.link.isUp ? 1 : 0) } : {}),
+        });
+  const runnerPollIntervalMs = options.runnerPollIntervalMs ?? 5_000;
+  const pollers = new RunnerStatusPollers({
+    restClient,
+    intervalMs: runnerPollIntervalMs,
+    ...(sharing ? { credentialDigest: sharing.credentialDigest, coordination: sharing.pollerCoordination(runnerPollIntervalMs) } : {}),
+  });
   const telemetry = new Telemetry(logger, metrics);
-  const readiness = new ReadinessProbe({ restClient, timeoutMs: options.readinessTimeoutMs ?? 2_000 });
+  const readiness = new ReadinessProbe({
+    restClient,
+    timeoutMs: options.readinessTimeoutMs ?? 2_000,
+    ...(sharing ? { details: sharing.readinessDetails } : {}),
+  });
   const dependencies = {
     restClient,
     pollers,
@@ -249,7 +273,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     parseOptions: { maxTokens: limits.maxTokens },
     // Apollo's default store is bounded by bytes (about 30 MB); a count is easier to reason about:
     // each query is at most MAX_QUERY_LENGTH characters, and limits apply to it on every use.
-    persistedQueries: options.persistedQueries === false ? false : { cache: persistedQueryStore() },
+    // With Redis, one store for every replica: a query registered on one is found on the others.
+    persistedQueries:
+      options.persistedQueries === false
+        ? false
+        : { cache: sharing ? sharing.persistedQueryStore(PERSISTED_QUERY_ENTRIES) : persistedQueryStore() },
     plugins: [
       // Names the operation for the request's log line and times it; first, so it sees what the limits refuse.
       telemetry.apolloPlugin(),
@@ -291,7 +319,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         serverWillStart() {
           return Promise.resolve({
             async drainServer() {
-              pollers.close();
+              await pollers.close();
               await closeWebSockets();
             },
           });
@@ -332,15 +360,18 @@ export function createGateway(options: GatewayOptions): Gateway {
     // /readyz answers 503 from now on, and responses close their connections.
     readiness.startDraining();
     // Subscriptions first, with 1001 Going Away: open sockets would hold the HTTP drain open.
-    pollers.close();
+    // Their leases are released first, so that other replicas take over their runners at once.
+    await pollers.close();
     await closeWebSockets();
     // Stops accepting and lets in-flight requests finish, for up to shutdownTimeoutMs.
     if (starting) await apollo.stop();
     // Upstream calls still in flight (a poll) get what is left of that time.
     await restClient.close(Math.max(0, deadline - Date.now()));
+    await sharing?.close();
   }
 
-  const start = () => (starting ??= apollo.start());
+  // Redis is connected before Apollo starts (a first attempt that fails starts the gateway degraded).
+  const start = () => (starting ??= (sharing ? sharing.connect() : Promise.resolve()).then(() => apollo.start()));
   return {
     schema,
     typeDefs,

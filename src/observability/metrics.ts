@@ -6,6 +6,10 @@ import { endpointOf } from './endpoint.js';
 export interface GaugeSources {
   activeSubscriptions(): number;
   activePollers(): number;
+  /** Watched runners this replica polls itself (with Redis, the others are polled by another replica). */
+  pollingPollers?: () => number;
+  /** 1 while Redis is usable, 0 while not; absent without Redis. */
+  redisUp?: () => number;
 }
 
 /** Distinct operation names kept as label values; later ones are counted as `__other` (names are chosen by clients). */
@@ -50,6 +54,7 @@ export class GatewayMetrics {
   private readonly unsentCalls: Counter<'reason'>;
   private readonly loaderBatchSize: Histogram<'loader'>;
   private readonly responseCacheLookups: Counter<'result'>;
+  private readonly redisFallbacks: Counter<'store'>;
   private readonly restCallSeriesByKey = new Map<string, RestCallSeries>();
 
   constructor(sources: GaugeSources) {
@@ -99,6 +104,33 @@ export class GatewayMetrics {
       labelNames: ['result'],
       registers,
     });
+    this.redisFallbacks = new Counter({
+      name: 'gateway_redis_fallbacks_total',
+      help: 'Lookups and writes served from memory because Redis could not be used, by store (persisted_queries, response_cache); none without Redis.',
+      labelNames: ['store'],
+      registers,
+    });
+    const { pollingPollers, redisUp } = sources;
+    if (pollingPollers) {
+      new Gauge({
+        name: 'gateway_runners_polled',
+        help: 'Watched runners this replica polls itself: with Redis, those whose lease it holds, and every one it watches while Redis is unreachable.',
+        registers,
+        collect() {
+          this.set(pollingPollers());
+        },
+      });
+    }
+    if (redisUp) {
+      new Gauge({
+        name: 'gateway_redis_up',
+        help: '1 while Redis is usable; 0 while the gateway runs degraded (local polling, in-memory stores).',
+        registers,
+        collect() {
+          this.set(redisUp());
+        },
+      });
+    }
     new Gauge({
       name: 'gateway_active_subscriptions',
       help: 'GraphQL subscriptions being served.',
@@ -157,6 +189,10 @@ export class GatewayMetrics {
 
   responseCacheLookup(hit: boolean): void {
     this.responseCacheLookups.inc({ result: hit ? 'hit' : 'miss' });
+  }
+
+  redisFallback(store: string): void {
+    this.redisFallbacks.inc({ store });
   }
 
   /** The exposition text for GET /metrics. */

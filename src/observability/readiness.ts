@@ -10,6 +10,11 @@ export interface ReadinessOptions {
   timeoutMs: number;
   /** How long one answer is reused, so that a storm of probes costs the upstream one call. */
   cacheMs?: number;
+  /**
+   * Facts added to every answer that do not decide readiness: `{ redis: 'degraded' }` while the
+   * replicas' shared Redis is unreachable (the gateway still serves, from memory).
+   */
+  details?: () => Record<string, string>;
 }
 
 /**
@@ -55,8 +60,13 @@ export class ReadinessProbe {
   async serve(res: ServerResponse, requestId: string): Promise<void> {
     const result = await this.check(requestId);
     res.writeHead(result.ready ? 200 : 503, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+    const details = this.options.details?.() ?? {};
     res.end(
-      JSON.stringify(result.ready ? { status: 'ready' } : { status: this.draining ? 'draining' : 'unavailable', reason: result.reason }),
+      JSON.stringify(
+        result.ready
+          ? { status: 'ready', ...details }
+          : { status: this.draining ? 'draining' : 'unavailable', reason: result.reason, ...details },
+      ),
     );
   }
 

@@ -1,0 +1,78 @@
+import type { GatewayLogger } from '../observability/logger.js';
+import { credentialDigest, type CredentialDigest } from './credential-digest.js';
+import type { SharedStore } from './fallback.js';
+import { sharedPersistedQueryStore } from './persisted-query-store.js';
+import { RedisLink } from './redis-link.js';
+import { RedisPollerCoordination } from './runner-leases.js';
+
+/** The gateway's `redis` option: replicas that share state through one Redis. */
+export interface RedisSharingOptions {
+  /** `redis://[:password@]host:port[/db]`, or `rediss://` for TLS. A standalone Redis (not Cluster). */
+  url: string;
+  /**
+   * The secret of the keyed hash that names credentials in Redis (never the token itself). Every
+   * replica of a deployment must have the same; at least 16 characters.
+   */
+  keySecret: string;
+  /** Put before every key and channel, so that deployments can share a Redis (default `gitlab-graphql-gateway:`). */
+  keyPrefix?: string;
+  /** Longest wait for one Redis command before falling back to memory (default 1000 ms). */
+  commandTimeoutMs?: number;
+}
+
+export const DEFAULT_REDIS_KEY_PREFIX = 'gitlab-graphql-gateway:';
+export const MIN_KEY_SECRET_LENGTH = 16;
+
+/**
+ * What replicas share: runner leases and their channels, persisted queries, and (response-store.ts)
+ * the response cache. Built with the gateway, connected by its start: `ioredis` is loaded then.
+ */
+export class ReplicaSharing {
+  readonly link: RedisLink;
+  readonly credentialDigest: CredentialDigest;
+
+  constructor(
+    options: RedisSharingOptions,
+    logger: GatewayLogger,
+    private readonly onFallback: (store: SharedStore) => void,
+  ) {
+    if (options.keySecret.length < MIN_KEY_SECRET_LENGTH) {
+      throw new TypeError(`redis.keySecret must have at least ${MIN_KEY_SECRET_LENGTH} characters.`);
+    }
+    this.link = new RedisLink({
+      url: options.url,
+      keyPrefix: options.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX,
+      ...(options.commandTimeoutMs !== undefined ? { commandTimeoutMs: options.commandTimeoutMs } : {}),
+      logger,
+    });
+    this.credentialDigest = credentialDigest(options.keySecret);
+  }
+
+  pollerCoordination(intervalMs: number): RedisPollerCoordination {
+    return new RedisPollerCoordination(this.link, intervalMs);
+  }
+
+  persistedQueryStore(maxEntries: number): ReturnType<typeof sharedPersistedQueryStore> {
+    return sharedPersistedQueryStore({ link: this.link, maxEntries, onFallback: this.fallbackCounter('persisted_queries') });
+  }
+
+  /** Counts one store's fallbacks to memory. */
+  fallbackCounter(store: SharedStore): () => void {
+    return () => this.onFallback(store);
+  }
+
+  /**
+   * For /readyz. A gateway whose Redis is down still serves every operation (pollers poll locally,
+   * stores use memory), so it stays ready: taking every replica out of the load balancer would turn
+   * a cache outage into a full one. The field, the warn line and `gateway_redis_up` tell operators.
+   */
+  readinessDetails = (): Record<string, string> => ({ redis: this.link.isUp ? 'connected' : 'degraded' });
+
+  connect(): Promise<void> {
+    return this.link.connect();
+  }
+
+  close(): Promise<void> {
+    return this.link.close();
+  }
+}
