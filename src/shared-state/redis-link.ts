@@ -142,7 +142,8 @@ export class RedisLink {
     this.up = up;
     const where = redisAddress(this.options.url);
     if (up) {
-      this.options.logger.info?.({ redis: where }, 'redis connected: runner leases, persisted queries and the response cache are shared');
+      // The replica's id is what its runner leases hold: the line tells operators who polls what.
+      this.options.logger.info?.({ redis: where, replica: this.replicaId }, 'redis connected: runner leases, persisted queries and the response cache are shared');
     } else {
       this.options.logger.warn?.(
         { redis: where, reason: this.lastError ?? 'connection closed' },

@@ -56,6 +56,8 @@ class LeaseMembership implements PollerMembership {
   private readonly leaseMs: number;
   private timer: NodeJS.Timeout | undefined;
   private claiming: Promise<void> | undefined;
+  private readonly subscribed: Promise<void>;
+  private competing = false;
   private left = false;
 
   constructor(
@@ -68,8 +70,13 @@ class LeaseMembership implements PollerMembership {
     this.channel = link.key('runner', key);
     this.claimEveryMs = Math.max(1, Math.floor(intervalMs / 2));
     this.leaseMs = this.claimEveryMs * 3;
-    // Listening before the first claim: a follower must not miss what the holder publishes next.
-    void link.subscribe(this.channel, (raw) => this.onEnvelope(raw)).then(() => this.claim());
+    // Listening from the start: what the holder publishes during the first poll is as new as it.
+    this.subscribed = link.subscribe(this.channel, (raw) => this.onEnvelope(raw));
+  }
+
+  compete(): void {
+    this.competing = true;
+    void this.subscribed.then(() => this.claim());
   }
 
   get polls(): boolean {
@@ -126,7 +133,8 @@ class LeaseMembership implements PollerMembership {
       return;
     }
     if (envelope.from === this.link.replicaId) return;
-    if ('released' in envelope) void this.claim();
-    else this.receive(envelope.message);
+    if ('released' in envelope) {
+      if (this.competing) void this.claim();
+    } else this.receive(envelope.message);
   }
 }

@@ -13,6 +13,11 @@ export interface PollerCoordination {
 }
 
 export interface PollerMembership {
+  /**
+   * Starts competing to poll the key, once the first poll has shown the caller may see the runner:
+   * a caller refused it never holds a lease, not even briefly.
+   */
+  compete(): void;
   /** Whether this replica polls the key now: it holds the lease, or it cannot reach the others. */
   readonly polls: boolean;
   /** Sends what a poll saw (JSON) to the other replicas watching the key, while holding its lease. */
@@ -23,5 +28,5 @@ export interface PollerMembership {
 
 /** A replica on its own: it polls whatever it watches, and has nobody to tell. */
 export const localCoordination: PollerCoordination = {
-  join: () => ({ polls: true, publish: () => {}, leave: () => Promise.resolve() }),
+  join: () => ({ compete: () => {}, polls: true, publish: () => {}, leave: () => Promise.resolve() }),
 };

@@ -67,12 +67,14 @@ class RunnerPoller {
       (runner) => {
         // What another replica published while this poll was on its way is as new or newer.
         this.last ??= fingerprint(runner);
+        this.membership.compete();
         this.schedule();
       },
       (error: unknown) => {
         if (error instanceof RestError && FINAL_STATUSES.has(error.status)) throw error;
         // A passing fault (timeout, 5xx, a reused socket the upstream had closed) must not end
         // the watch before it starts: the next poll sets the baseline instead.
+        this.membership.compete();
         this.schedule();
       },
     );

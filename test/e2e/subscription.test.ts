@@ -1,76 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createClient, type Client } from 'graphql-ws';
-import WebSocket from 'ws';
+import type { Client } from 'graphql-ws';
 import { DEMO_TOKENS, startSimulator, type Simulator } from '../../simulator/index.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { restOracle } from '../support/rest-oracle.js';
 import { until } from '../support/wait.js';
+import { connect, SUBSCRIPTION, watch } from '../support/runner-watch.js';
 
 const POLL_MS = 40;
 const gid = (id: number) => `gid://gitlab/Ci::Runner/${id}`;
-const SUBSCRIPTION = 'subscription($id: ID!) { ciRunnerStatusUpdated(runnerId: $id) { id status paused } }';
-
-interface RunnerEvent {
-  data?: { ciRunnerStatusUpdated: { id: string; status: string; paused: boolean } } | null;
-  errors?: Array<{ message: string; extensions?: Record<string, unknown> }>;
-}
-
-/** A subscription whose events are collected, with a way to wait for the next one. */
-function watch(client: Client, runnerId: number) {
-  const events: RunnerEvent[] = [];
-  const waiters: Array<() => void> = [];
-  let completed = false;
-  const dispose = client.subscribe<RunnerEvent['data']>(
-    { query: SUBSCRIPTION, variables: { id: gid(runnerId) } },
-    {
-      next: (event) => {
-        events.push(event as RunnerEvent);
-        waiters.splice(0).forEach((wake) => wake());
-      },
-      error: () => {
-        completed = true;
-        waiters.splice(0).forEach((wake) => wake());
-      },
-      complete: () => {
-        completed = true;
-        waiters.splice(0).forEach((wake) => wake());
-      },
-    },
-  );
-  return {
-    events,
-    dispose,
-    get completed() {
-      return completed;
-    },
-    async nextEvent(timeoutMs = 5_000): Promise<RunnerEvent> {
-      const seen = events.length;
-      const deadline = Date.now() + timeoutMs;
-      while (events.length === seen) {
-        if (completed || Date.now() > deadline) throw new Error('no event arrived');
-        await new Promise<void>((resolve) => {
-          waiters.push(resolve);
-          setTimeout(resolve, 50);
-        });
-      }
-      return events[seen]!;
-    },
-  };
-}
-
-function connect(gateway: TestGateway, connectionParams?: Record<string, unknown>, onClose?: (code: number) => void): Client {
-  return createClient({
-    url: gateway.wsUrl,
-    webSocketImpl: WebSocket,
-    retryAttempts: 0,
-    lazy: false,
-    // The refused connections are expected here; the close code is what the tests check.
-    onNonLazyError: () => {},
-    ...(connectionParams ? { connectionParams } : {}),
-    on: { closed: (event) => onClose?.((event as { code: number }).code) },
-  });
-}
-
 const pollsOf = (simulator: Simulator, runnerId: number) => simulator.requests.filter((request) => request.method === 'GET' && request.path === `/runners/${runnerId}`).length;
 
 describe('ciRunnerStatusUpdated over graphql-ws', () => {

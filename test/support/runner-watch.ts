@@ -1,0 +1,65 @@
+import { createClient, type Client } from 'graphql-ws';
+import WebSocket from 'ws';
+
+export const SUBSCRIPTION = 'subscription($id: ID!) { ciRunnerStatusUpdated(runnerId: $id) { id status paused } }';
+
+export interface RunnerEvent {
+  data?: { ciRunnerStatusUpdated: { id: string; status: string; paused: boolean } } | null;
+  errors?: Array<{ message: string; extensions?: Record<string, unknown> }>;
+}
+
+/** A `ciRunnerStatusUpdated` subscription whose events are collected, with a way to wait for the next one. */
+export function watch(client: Client, runnerId: number) {
+  const events: RunnerEvent[] = [];
+  const waiters: Array<() => void> = [];
+  let completed = false;
+  const dispose = client.subscribe<RunnerEvent['data']>(
+    { query: SUBSCRIPTION, variables: { id: `gid://gitlab/Ci::Runner/${runnerId}` } },
+    {
+      next: (event) => {
+        events.push(event as RunnerEvent);
+        waiters.splice(0).forEach((wake) => wake());
+      },
+      error: () => {
+        completed = true;
+        waiters.splice(0).forEach((wake) => wake());
+      },
+      complete: () => {
+        completed = true;
+        waiters.splice(0).forEach((wake) => wake());
+      },
+    },
+  );
+  return {
+    events,
+    dispose,
+    get completed() {
+      return completed;
+    },
+    async nextEvent(timeoutMs = 5_000): Promise<RunnerEvent> {
+      const seen = events.length;
+      const deadline = Date.now() + timeoutMs;
+      while (events.length === seen) {
+        if (completed || Date.now() > deadline) throw new Error('no event arrived');
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve);
+          setTimeout(resolve, 50);
+        });
+      }
+      return events[seen]!;
+    },
+  };
+}
+
+export function connect(gateway: { wsUrl: string }, connectionParams?: Record<string, unknown>, onClose?: (code: number) => void): Client {
+  return createClient({
+    url: gateway.wsUrl,
+    webSocketImpl: WebSocket,
+    retryAttempts: 0,
+    lazy: false,
+    // The refused connections are expected here; the close code is what the tests check.
+    onNonLazyError: () => {},
+    ...(connectionParams ? { connectionParams } : {}),
+    on: { closed: (event) => onClose?.((event as { code: number }).code) },
+  });
+}
