@@ -11,7 +11,13 @@ export type CredentialDigest = (credential: Credential) => string;
  * random one (`randomCredentialDigest`).
  */
 export function credentialDigest(secret: string | Buffer): CredentialDigest {
-  return (credential) => createHmac('sha256', secret).update(`${credential.kind}\0${credential.value}`).digest('base64url');
+  const digest = keyedDigest(secret);
+  return (credential) => digest(`${credential.kind}\0${credential.value}`);
+}
+
+/** HMAC-SHA256 of any text, base64url: for keys derived from a credential by other means (the response cache's). */
+export function keyedDigest(secret: string | Buffer): (text: string) => string {
+  return (text) => createHmac('sha256', secret).update(text).digest('base64url');
 }
 
 /** A digest with a secret of this process's own: names that mean nothing outside it. */

@@ -1,8 +1,9 @@
 import type { GatewayLogger } from '../observability/logger.js';
-import { credentialDigest, type CredentialDigest } from './credential-digest.js';
+import { credentialDigest, keyedDigest, type CredentialDigest } from './credential-digest.js';
 import type { SharedStore } from './fallback.js';
 import { sharedPersistedQueryStore } from './persisted-query-store.js';
 import { RedisLink } from './redis-link.js';
+import { MemoryResponseStore, RedisResponseStore, sharedResponseStore, type ResponseStore, type ResponseStoreBounds } from './response-store.js';
 import { RedisPollerCoordination } from './runner-leases.js';
 
 /** The gateway's `redis` option: replicas that share state through one Redis. */
@@ -30,6 +31,7 @@ export const MIN_KEY_SECRET_LENGTH = 16;
 export class ReplicaSharing {
   readonly link: RedisLink;
   readonly credentialDigest: CredentialDigest;
+  private readonly hashKey: (key: string) => string;
 
   constructor(
     options: RedisSharingOptions,
@@ -46,6 +48,7 @@ export class ReplicaSharing {
       logger,
     });
     this.credentialDigest = credentialDigest(options.keySecret);
+    this.hashKey = keyedDigest(options.keySecret);
   }
 
   pollerCoordination(intervalMs: number): RedisPollerCoordination {
@@ -54,6 +57,15 @@ export class ReplicaSharing {
 
   persistedQueryStore(maxEntries: number): ReturnType<typeof sharedPersistedQueryStore> {
     return sharedPersistedQueryStore({ link: this.link, maxEntries, onFallback: this.fallbackCounter('persisted_queries') });
+  }
+
+  responseStore(bounds: ResponseStoreBounds): ResponseStore {
+    return sharedResponseStore(
+      this.link,
+      new RedisResponseStore(this.link, this.hashKey, bounds),
+      new MemoryResponseStore(bounds),
+      this.fallbackCounter('response_cache'),
+    );
   }
 
   /** Counts one store's fallbacks to memory. */
