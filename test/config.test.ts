@@ -104,6 +104,25 @@ describe('loadConfig', () => {
     expect(problems.join('\n')).toMatch(/MAX_REST_CALLS must be a whole number from 1/);
   });
 
+  it('reads the Redis settings, needs a key secret with REDIS_URL, and echoes neither', () => {
+    const config = loadConfig({ REDIS_URL: 'redis://:hunter2@redis:6379/1', REDIS_KEY_SECRET: '0123456789abcdef' });
+    expect(gatewayOptions(config, 'http://gitlab.test/api/v4').redis).toEqual({
+      url: 'redis://:hunter2@redis:6379/1',
+      keySecret: '0123456789abcdef',
+      keyPrefix: 'gitlab-graphql-gateway:',
+    });
+    expect(gatewayOptions(loadConfig({}), 'http://gitlab.test/api/v4').redis).toBeUndefined();
+    expect(problemsOf(() => loadConfig({ REDIS_URL: 'redis://redis:6379' }))).toEqual([
+      'REDIS_URL needs REDIS_KEY_SECRET: the secret every replica hashes credentials with.',
+    ]);
+    expect(problemsOf(() => loadConfig({ REDIS_URL: 'redis://redis:6379', REDIS_KEY_SECRET: 'short' }))).toEqual([
+      'REDIS_KEY_SECRET must have at least 16 characters.',
+    ]);
+    expect(problemsOf(() => loadConfig({ REDIS_URL: 'http://:hunter2@redis:6379', REDIS_KEY_SECRET: '0123456789abcdef' }))).toEqual([
+      'REDIS_URL must be a redis:// or rediss:// URL such as redis://redis:6379.',
+    ]);
+  });
+
   it('never echoes a bad service token', () => {
     const problems = problemsOf(() => loadConfig({ SERVICE_TOKEN: 'glpat-secret with-space' }));
     expect(problems).toEqual(['SERVICE_TOKEN must be one token without spaces.']);
