@@ -27,17 +27,19 @@ describe('three replicas sharing one Redis', () => {
   let replicas: Replica[] = [];
   const clients: Client[] = [];
   /** Every subscription opened, with its replica and runner. */
-  const subscriptions: Array<{ replica: Replica; runnerId: number; watcher: ReturnType<typeof watch> }> = [];
+  const subscriptions: Array<{ replica: Replica; token: string; runnerId: number; watcher: ReturnType<typeof watch> }> = [];
   const subscribe = (replica: Replica, token: string, runnerId: number) => {
     const client = connect(replica, { 'PRIVATE-TOKEN': token });
     clients.push(client);
-    const entry = { replica, runnerId, watcher: watch(client, runnerId) };
+    const entry = { replica, token, runnerId, watcher: watch(client, runnerId) };
     subscriptions.push(entry);
     return entry;
   };
   /** The subscriptions to the maintainer's runner on replicas still running. */
   const maintainerWatchersAlive = () =>
-    subscriptions.filter((entry) => entry.runnerId === maintainerRunner && alive().includes(entry.replica)).map((entry) => entry.watcher);
+    subscriptions
+      .filter((entry) => entry.token === DEMO_TOKENS.maintainer && entry.runnerId === maintainerRunner && alive().includes(entry.replica))
+      .map((entry) => entry.watcher);
   /** The maintainer's group runner (one a guest may not see), and the admin's runner 12: two (credential, runner) keys. */
   let maintainerRunner: number;
   const adminRunner = 12;
