@@ -141,7 +141,7 @@ export class GatewayMetrics {
     });
     new Gauge({
       name: 'gateway_active_pollers',
-      help: 'Runners being polled for subscriptions (one poller per credential and runner).',
+      help: 'Runners watched for subscriptions on this replica (one per credential and runner); gateway_runners_polled counts those it polls itself.',
       registers,
       collect() {
         this.set(sources.activePollers());
