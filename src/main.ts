@@ -62,12 +62,13 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     stopping = true;
-    logger.info({ signal, shutdownTimeoutMs: config.shutdownTimeoutMs }, 'stopping: finishing in-flight requests');
-    // close() cuts what is still running after the timeout; this only guards against a hang.
+    // close() cuts what is still running after the timeout; this only guards against a hang, and
+    // is armed before anything else runs (a log line included: stdout may be a broken pipe).
     setTimeout(() => {
       logger.error('stopping took too long; exiting');
       process.exit(1);
     }, config.shutdownTimeoutMs + 5_000).unref();
+    logger.info({ signal, shutdownTimeoutMs: config.shutdownTimeoutMs }, 'stopping: finishing in-flight requests');
     gateway
       .close()
       .then(() => simulator?.close())

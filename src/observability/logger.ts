@@ -57,6 +57,31 @@ function scrubError(error: unknown): unknown {
   return { ...serialized, message: redact(serialized.message), stack: redact(serialized.stack) };
 }
 
+let stdoutLines: DestinationStream | undefined;
+
+/**
+ * stdout as the loggers' default destination, through Node's own stream instead of pino's default
+ * (sonic-boom on fd 1). When whatever reads stdout goes away, sonic-boom's exit-time flushSync
+ * (4.2.1) retries the failed write forever, EPIPE included: `process.exit` never returned, and the
+ * process, deaf to a second signal, held on after closing its port. Node's
+ * stream reports the EPIPE as an 'error' event instead, and the lines from then on are dropped:
+ * nobody is left to read them. Node writes a pipe asynchronously, so a slow reader does not block
+ * requests either. One for the process: every logger shares its single 'error' listener.
+ */
+function stdoutDestination(): DestinationStream {
+  if (stdoutLines) return stdoutLines;
+  let broken = false;
+  process.stdout.on('error', () => {
+    broken = true;
+  });
+  stdoutLines = {
+    write(line: string) {
+      if (!broken && !process.stdout.destroyed) process.stdout.write(line);
+    },
+  };
+  return stdoutLines;
+}
+
 /**
  * The gateway's default logger: pino, one JSON object per line on stdout (or `destination`), with
  * credentials redacted by header name and GitLab token prefixes scrubbed from every string.
@@ -77,6 +102,6 @@ export function createLogger(options: { level?: LogLevel; destination?: Destinat
         },
       },
     },
-    options.destination,
+    options.destination ?? stdoutDestination(),
   );
 }
