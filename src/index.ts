@@ -8,7 +8,8 @@ import {
   ApolloServerPluginLandingPageDisabled,
 } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
-import type { GraphQLFormattedError } from 'graphql';
+import { ApolloServerErrorCode } from '@apollo/server/errors';
+import { GraphQLError, OperationTypeNode, type GraphQLFormattedError } from 'graphql';
 import type { Dispatcher } from 'undici';
 import { createContext, type GatewayContext } from './context.js';
 import { credentialPolicy, type Credential, type CredentialReader } from './datasources/credentials.js';
@@ -28,7 +29,7 @@ import { createLogger, type GatewayLogger } from './observability/logger.js';
 import { GatewayMetrics } from './observability/metrics.js';
 import { ReadinessProbe } from './observability/readiness.js';
 import { Telemetry } from './observability/telemetry.js';
-import { persistedQueryStore, PERSISTED_QUERY_ENTRIES, responseCachePlugin, type ResponseCacheOptions } from './response-cache.js';
+import { persistedQueryStore, PERSISTED_QUERY_ENTRIES, createResponseCache, type ResponseCacheOptions } from './response-cache.js';
 import { ReplicaSharing, type RedisSharingOptions } from './shared-state/replicas.js';
 import { createCorsPolicy, type CorsOptions } from './cors.js';
 
@@ -232,10 +233,18 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   const limits: QueryLimits = { ...DEFAULT_QUERY_LIMITS, ...options.limits };
   const credentials = credentialPolicy(options);
+  const introspection = options.introspection ?? true;
   // What callers see of an error, over HTTP and WebSocket alike: codes from the table, tokens and
-  // the gateway's own secrets scrubbed.
-  const formatErrorForCaller: typeof formatError = (formatted, error) =>
-    credentials.secrets.length === 0 ? formatError(formatted, error) : (redactDeep(formatError(formatted, error), credentials.secrets) as GraphQLFormattedError);
+  // the gateway's own secrets scrubbed; with introspection off, no suggestions naming the schema.
+  const formatErrorForCaller: typeof formatError = (formatted, error) => {
+    const scrubbed =
+      credentials.secrets.length === 0 ? formatError(formatted, error) : (redactDeep(formatError(formatted, error), credentials.secrets) as GraphQLFormattedError);
+    return introspection ? scrubbed : withoutSuggestions(scrubbed);
+  };
+  // Off unless asked for (response-cache.ts). Its plugin serves HTTP; mutations over WebSocket empty it too.
+  const responseCache = options.responseCache
+    ? createResponseCache(options.responseCache, metrics && ((hit) => metrics.responseCacheLookup(hit)))
+    : undefined;
   const schema = createExecutableSchema(options.extend);
   const httpServer = createServer();
   const webSockets = new Set<WebSocketAttachment>();
@@ -249,6 +258,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       credentials,
       formatError: formatErrorForCaller,
       telemetry,
+      introspection,
+      onMutation: responseCache?.mutationRan,
     });
     const attachment = {
       async close() {
@@ -264,7 +275,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const apollo = new ApolloServer<GatewayContext>({
     schema,
     formatError: formatErrorForCaller,
-    introspection: options.introspection ?? true,
+    introspection,
     allowBatchedHttpRequests: options.allowBatchedHttpRequests ?? false,
     includeStacktraceInErrorResponses: false,
     // Signals belong to the process's owner (main.ts, or the BFF embedding the gateway); Apollo's
@@ -288,7 +299,8 @@ export function createGateway(options: GatewayOptions): Gateway {
         // Shape and REST-call cost limits, after parsing and validation, before any resolver (so before any REST call).
         requestDidStart: () =>
           Promise.resolve({
-            didResolveOperation: ({ source, document, operationName, contextValue, request }) => {
+            didResolveOperation: ({ source, document, operation, operationName, contextValue, request }) => {
+              if (operation?.operation === OperationTypeNode.SUBSCRIPTION) throw subscriptionOverHttp();
               // The gateway's own HTTP handler refuses long text before parsing it; this covers a
               // BFF's mount of `apollo` (where maxTokens has bounded the parse) and persisted queries.
               checkQueryLength(source, limits);
@@ -301,8 +313,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       // The REST calls an operation made, in its response, for a caller who asks (off unless enabled).
       ...(options.explainRestCalls ? [explainRestCallsPlugin(limits)] : []),
       ApolloServerPluginDrainHttpServer({ httpServer, stopGracePeriodMillis: options.shutdownTimeoutMs ?? 10_000 }),
-      // Off unless asked for (response-cache.ts); it answers after the limits, which a cached answer passes too.
-      ...(options.responseCache ? [responseCachePlugin(options.responseCache, metrics && ((hit) => metrics.responseCacheLookup(hit)))] : []),
+      // It answers after the limits, which a cached answer passes too.
+      ...(responseCache ? [responseCache.plugin] : []),
       {
         // Callers get "Internal error in the gateway"; the details of such bugs are logged here.
         requestDidStart: () =>
@@ -410,6 +422,32 @@ async function serveMetrics(metrics: GatewayMetrics, res: ServerResponse): Promi
   const { contentType, body } = await metrics.render();
   res.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-store' });
   res.end(body);
+}
+
+/**
+ * A subscription sent over HTTP. Apollo Server would execute it as a query, with no event for its
+ * resolver (a TypeError, answered INTERNAL_SERVER_ERROR); it is the caller's mistake, so it is
+ * refused before the limits and any REST call, saying where subscriptions are served. BAD_REQUEST
+ * and 400, as Apollo refuses a mutation over GET, but not 405: POST is the right method for this
+ * URL, and no method would carry a subscription (a 405 owes an Allow header naming one that does).
+ */
+function subscriptionOverHttp(): GraphQLError {
+  return new GraphQLError(
+    'Subscriptions are served over WebSocket (the graphql-transport-ws protocol), not over HTTP: send this operation through a WebSocket client.',
+    { extensions: { code: ApolloServerErrorCode.BAD_REQUEST, http: { status: 400 } } },
+  );
+}
+
+/**
+ * The error without graphql-js's "Did you mean …?" ending (didYouMean, and ScalarLeafsRule's
+ * `Did you mean "field { ... }"?`), which names the schema's fields, arguments, types and enum
+ * values: with introspection off, validation and variable coercion errors must not teach the
+ * schema one guess at a time. Apollo's `hideSchemaDetailsFromClientErrors` strips the same text
+ * (with this pattern), but from validation errors over HTTP only: this formatter serves both
+ * transports and every phase.
+ */
+function withoutSuggestions(error: GraphQLFormattedError): GraphQLFormattedError {
+  return { ...error, message: error.message.replace(/ ?Did you mean(.+?)\?$/, '') };
 }
 
 function errorDetails(error: Error): string {

@@ -1,4 +1,14 @@
-import { parse, validate, type DocumentNode, type GraphQLError, type GraphQLSchema } from 'graphql';
+import { ApolloServerErrorCode } from '@apollo/server/errors';
+import {
+  GraphQLError,
+  NoSchemaIntrospectionCustomRule,
+  parse,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type GraphQLSchema,
+  type ValidationRule,
+} from 'graphql';
 
 export type PreparedOperation = { document: DocumentNode } | { errors: readonly GraphQLError[] };
 
@@ -7,15 +17,25 @@ export type PreparedOperation = { document: DocumentNode } | { errors: readonly 
  * clients subscribe with the same text, and parsing and validating it for each one cost most of a
  * subscription's CPU and memory (bench: subscriptions). Bounded; the oldest text leaves first.
  * Apollo Server keeps the same kind of cache for HTTP requests.
+ *
+ * It validates as Apollo does over HTTP, so that both transports refuse the same documents with
+ * the same codes: GRAPHQL_PARSE_FAILED, GRAPHQL_VALIDATION_FAILED, and with introspection off,
+ * `__schema` and `__type` (GatewayOptions.introspection; before, any signed-in socket could read
+ * the whole schema while HTTP refused it).
  */
 export class OperationCache {
   private readonly entries = new Map<string, PreparedOperation>();
+  private readonly rules: readonly ValidationRule[];
+  private readonly capacity: number;
 
   constructor(
     private readonly schema: GraphQLSchema,
     private readonly maxTokens: number,
-    private readonly capacity = 1_000,
-  ) {}
+    options: { introspection: boolean; capacity?: number },
+  ) {
+    this.rules = options.introspection ? specifiedRules : [...specifiedRules, NoSchemaIntrospectionCustomRule];
+    this.capacity = options.capacity ?? 1_000;
+  }
 
   prepare(query: string): PreparedOperation {
     const cached = this.entries.get(query);
@@ -36,9 +56,21 @@ export class OperationCache {
     try {
       document = parse(query, { maxTokens: this.maxTokens });
     } catch (error) {
-      return { errors: [error as GraphQLError] };
+      return { errors: [withCode(error as GraphQLError, ApolloServerErrorCode.GRAPHQL_PARSE_FAILED)] };
     }
-    const errors = validate(this.schema, document);
-    return errors.length > 0 ? { errors } : { document };
+    const errors = validate(this.schema, document, this.rules);
+    return errors.length > 0 ? { errors: errors.map((error) => withCode(error, ApolloServerErrorCode.GRAPHQL_VALIDATION_FAILED)) } : { document };
   }
+}
+
+/** The error with Apollo's code for its phase, as HTTP callers get it. */
+function withCode(error: GraphQLError, code: ApolloServerErrorCode): GraphQLError {
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions: { ...error.extensions, code },
+  });
 }

@@ -74,6 +74,13 @@ export function persistedQueryStore(maxEntries = PERSISTED_QUERY_ENTRIES) {
   };
 }
 
+/** The response cache: its Apollo plugin (queries over HTTP), and the hook for mutations that run without Apollo. */
+export interface ResponseCache {
+  plugin: ApolloServerPlugin<GatewayContext>;
+  /** Empties the cache after a mutation, whichever transport carried it, so that callers read their own writes. */
+  mutationRan: () => void;
+}
+
 export interface ResponseCacheOptions {
   /** How long a response is reused. */
   ttlMs: number;
@@ -83,14 +90,45 @@ export interface ResponseCacheOptions {
   maxBytes?: number;
 }
 
-/** JSON with object keys sorted, so that `{a, b}` and `{b, a}` variables are one key. */
+/**
+ * JSON with object keys sorted, so that `{a, b}` and `{b, a}` variables are one key.
+ *
+ * Iterative, with a stack of its own: variables are the caller's JSON, and a list nested 10,000
+ * deep in a 20 KB body overflowed the call stack of a recursive walk (HTTP 500 before the
+ * variables were even coerced). The work is linear in the variables' size whatever their depth.
+ * Only leaves and keys go through JSON.stringify, which recurses too.
+ */
 function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${stableJson(item)}`).join(',')}}`;
+  const parts: string[] = [];
+  // What is left to write, last first: values to walk, or text written as is (`,`, `]`, `"key":`).
+  const pending: Array<{ value: unknown } | string> = [{ value }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (typeof next === 'string') {
+      parts.push(next);
+      continue;
+    }
+    const item = next.value;
+    if (Array.isArray(item)) {
+      parts.push('[');
+      pending.push(']');
+      for (let index = item.length - 1; index >= 0; index--) {
+        pending.push({ value: item[index] as unknown });
+        if (index > 0) pending.push(',');
+      }
+    } else if (item && typeof item === 'object') {
+      const entries = Object.entries(item as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      parts.push('{');
+      pending.push('}');
+      for (let index = entries.length - 1; index >= 0; index--) {
+        const [key, member] = entries[index]!;
+        pending.push({ value: member }, `${JSON.stringify(key)}:`);
+        if (index > 0) pending.push(',');
+      }
+    } else {
+      parts.push(JSON.stringify(item) ?? 'null');
+    }
   }
-  return JSON.stringify(value) ?? 'null';
+  return parts.join('');
 }
 
 /**
@@ -125,16 +163,18 @@ export function responseCacheKey(
  * with errors is not stored; a mutation through the gateway empties the cache, so that callers read
  * their own writes (changes made in GitLab directly show once the entries expire). Entries are the
  * serialized JSON, parsed afresh on each hit: no two responses share an object. Over WebSocket
- * operations are not cached.
+ * operations are not cached, but their mutations empty it all the same (`mutationRan`, called by
+ * websocket.ts): graphql-ws runs them without Apollo, so the plugin never sees them.
  */
-export function responseCachePlugin(options: ResponseCacheOptions, onLookup?: (hit: boolean) => void): ApolloServerPlugin<GatewayContext> {
+export function createResponseCache(options: ResponseCacheOptions, onLookup?: (hit: boolean) => void): ResponseCache {
   const cache = new BoundedCache<string>({
     maxEntries: options.maxEntries,
     maxSize: options.maxBytes ?? 64 * 1024 * 1024,
     ttlMs: options.ttlMs,
     sizeOf: (json) => json.length * 2,
   });
-  return {
+  const mutationRan = () => cache.clear();
+  const plugin: ApolloServerPlugin<GatewayContext> = {
     requestDidStart() {
       let key: string | undefined;
       return Promise.resolve({
@@ -151,7 +191,7 @@ export function responseCachePlugin(options: ResponseCacheOptions, onLookup?: (h
           });
         },
         willSendResponse({ operation, response, contextValue }) {
-          if (operation?.operation === OperationTypeNode.MUTATION) cache.clear();
+          if (operation?.operation === OperationTypeNode.MUTATION) mutationRan();
           if (key === undefined || contextValue.stats.cached || response.body.kind !== 'single') return Promise.resolve();
           const { data, errors } = response.body.singleResult;
           if (!errors?.length && data) cache.set(key, JSON.stringify(data));
@@ -160,4 +200,5 @@ export function responseCachePlugin(options: ResponseCacheOptions, onLookup?: (h
       });
     },
   };
+  return { plugin, mutationRan };
 }

@@ -36,11 +36,15 @@ export interface WebSocketOptions {
   formatError: typeof formatError;
   /** Told of each operation at its end: its log line and duration (observability/telemetry.ts). */
   telemetry?: Pick<Telemetry, 'webSocketOperationEnded'>;
+  /** Schema introspection (GatewayOptions.introspection): false refuses `__schema` and `__type` here too. */
+  introspection: boolean;
+  /** Told of each mutation before its result is sent: the response cache empties, as for HTTP mutations. */
+  onMutation?: () => void;
 }
 
 export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema, createContext: ContextFactory, options: WebSocketOptions) {
   const { limits, credentials, formatError } = options;
-  const operations = new OperationCache(schema, limits.maxTokens);
+  const operations = new OperationCache(schema, limits.maxTokens, { introspection: options.introspection });
   const credentialOf = (ctx: Context<Record<string, unknown> | undefined, Extra>) =>
     credentials.ofWebSocket(ctx.extra.request.headers, ctx.connectionParams) ?? credentials.fallback;
   // A message larger than any allowed query (plus variables) is refused by ws itself (close 1009).
@@ -115,8 +119,10 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
           return [error instanceof GraphQLError ? error : new GraphQLError(String(error))];
         }
       },
-      // The same error formatting as HTTP: codes from the table, tokens scrubbed.
-      onNext(_ctx, _id, _payload, _args, result) {
+      // The same error formatting as HTTP: codes from the table, tokens scrubbed. A mutation empties
+      // the response cache before its result leaves, as over HTTP: its caller may read over HTTP next.
+      onNext(ctx, id, _payload, _args, result) {
+        if (running.get(ctx)?.get(id)?.context.stats.operationType === OperationTypeNode.MUTATION) options.onMutation?.();
         if (!result.errors) return undefined;
         return { ...result, errors: result.errors.map((error) => formatError(error.toJSON(), error)) };
       },
