@@ -21,12 +21,24 @@ export function redactDeep(value: unknown, secrets: ReadonlyArray<string> = []):
   return scrubDeep(value, (text) => redact(text, secrets));
 }
 
-/** Applies `scrub` to every string inside a JSON-like value, keys left as they are. */
-export function scrubDeep(value: unknown, scrub: (text: string) => string): unknown {
+/**
+ * How deep scrubDeep reads. Its values come from outside (REST error bodies): an upstream body of
+ * 50,000 nested objects overflowed the stack here and turned a 404 into INTERNAL_SERVER_ERROR.
+ * No error body GitLab sends is nested beyond a few levels.
+ */
+const MAX_SCRUB_DEPTH = 32;
+export const TOO_DEEP = '[nested too deeply]';
+
+/**
+ * Applies `scrub` to every string inside a JSON-like value, keys left as they are. What lies deeper
+ * than MAX_SCRUB_DEPTH is replaced with TOO_DEEP, never passed on unscrubbed.
+ */
+export function scrubDeep(value: unknown, scrub: (text: string) => string, depth = 0): unknown {
   if (typeof value === 'string') return scrub(value);
-  if (Array.isArray(value)) return value.map((item) => scrubDeep(item, scrub));
+  if (value && typeof value === 'object' && depth >= MAX_SCRUB_DEPTH) return TOO_DEEP;
+  if (Array.isArray(value)) return value.map((item) => scrubDeep(item, scrub, depth + 1));
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, scrubDeep(item, scrub)]));
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, scrubDeep(item, scrub, depth + 1)]));
   }
   return value;
 }
