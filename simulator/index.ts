@@ -1,13 +1,15 @@
 // The embedded v4 server: a stateful simulator of GitLab's REST API v4 over real HTTP
 // (DESIGN.md "The embedded v4 server"). Never imports src/.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
+import { createSecureServer, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
+import type { AddressInfo, Socket } from 'node:net';
 import { createDemoState } from './data/seed/index.js';
 import { seedLoadTestUsers } from './data/seed/load-test-users.js';
 import type { SimulatorState } from './data/state.js';
 import type { RecordedRequest, TrafficEvent } from './http/control.js';
 import { FaultRegistry, type FaultSpec } from './http/faults.js';
-import { createListener } from './http/server.js';
+import { selfSignedCertificate } from './http/certificate.js';
+import { CONNECTION_NUMBER, createListener } from './http/server.js';
 import { createRouter } from './routes/index.js';
 
 export { DEMO_TOKENS, SPECIAL_TOKENS, USER_IDS, RUNNER_IDS, BUSY_RUNNERS, createDemoState } from './data/seed/index.js';
@@ -27,6 +29,11 @@ export interface SimulatorOptions {
   latencyMs?: number;
   /** Users 1..n of the load-test family (`glpat-load-<n>`, data/seed/load-test-users.ts); none by default. */
   loadTestUsers?: number;
+  /**
+   * Serve HTTPS, offering HTTP/2 (ALPN `h2`) and HTTP/1.1 on the same port, with a self-signed
+   * certificate for 127.0.0.1, ::1 and localhost made at start (`ca`). Default: plain HTTP/1.1.
+   */
+  tls?: boolean;
 }
 
 export interface SimulatorFaults {
@@ -37,10 +44,12 @@ export interface SimulatorFaults {
 }
 
 export interface Simulator {
-  /** API base, what a client sets as V4_URL: `http://127.0.0.1:PORT/api/v4`. */
+  /** API base, what a client sets as V4_URL: `http://127.0.0.1:PORT/api/v4` (`https://` with `tls`). */
   readonly url: string;
   /** `http://127.0.0.1:PORT`; also the host of `Link` headers and `web_url`s. */
   readonly origin: string;
+  /** With `tls`: the certificate (PEM), self-signed, so the CA a client must trust. */
+  readonly ca: string | undefined;
   /** Every request received under /api/v4, in arrival order (faulted ones too). */
   readonly requests: RecordedRequest[];
   /** Arrivals and answers of /api/v4 requests in the order they happened (emptied with the requests). */
@@ -66,30 +75,48 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   let closing = false;
   let origin = '';
 
-  const server: Server = createServer(
-    createListener({
-      state,
-      router,
-      faults,
-      requests,
-      traffic,
-      origin: () => origin,
-      latencyMs: () => latencyMs,
-      setLatency: (ms) => {
-        latencyMs = Math.max(0, ms);
-      },
-      closing: () => closing,
-      delay: (ms) =>
-        new Promise<void>((resolve) => {
-          if (ms <= 0 || closing) return resolve();
-          const timer = setTimeout(() => {
-            timers.delete(timer);
-            resolve();
-          }, ms);
-          timers.set(timer, resolve);
-        }),
-    }),
-  );
+  const listener = createListener({
+    state,
+    router,
+    faults,
+    requests,
+    traffic,
+    origin: () => origin,
+    latencyMs: () => latencyMs,
+    setLatency: (ms) => {
+      latencyMs = Math.max(0, ms);
+    },
+    closing: () => closing,
+    delay: (ms) =>
+      new Promise<void>((resolve) => {
+        if (ms <= 0 || closing) return resolve();
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          resolve();
+        }, ms);
+        timers.set(timer, resolve);
+      }),
+  });
+  const certificate = options.tls ? selfSignedCertificate() : undefined;
+  const server = certificate
+    ? // node:http2's compatibility API gives the listener what it uses of node:http's request and
+      // response (url, method, headers, the body stream, socket.destroy, writeHead, end), and
+      // HTTP/1.1 clients get node:http's own objects.
+      createSecureServer(
+        { allowHTTP1: true, key: certificate.key, cert: certificate.cert },
+        listener as unknown as (req: Http2ServerRequest, res: Http2ServerResponse) => void,
+      )
+    : createServer(listener);
+  // Numbers each connection as it opens, for TrafficEvent.connection (over TLS once the handshake is
+  // done). An HTTP/2 server has no closeAllConnections(): close() destroys the TLS sockets kept here.
+  let connections = 0;
+  const tlsSockets = new Set<Socket>();
+  server.on(certificate ? 'secureConnection' : 'connection', (socket: Socket & { [CONNECTION_NUMBER]?: number }) => {
+    socket[CONNECTION_NUMBER] = ++connections;
+    if (!certificate) return;
+    tlsSockets.add(socket);
+    socket.once('close', () => tlsSockets.delete(socket));
+  });
 
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
@@ -100,12 +127,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     });
   });
   const { port } = server.address() as AddressInfo;
-  origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  origin = `${certificate ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   let closed: Promise<void> | undefined;
   return {
     url: `${origin}/api/v4`,
     origin,
+    ca: certificate?.cert,
     requests,
     traffic,
     resetRequests: () => {
@@ -130,7 +158,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         }
         timers.clear();
         server.close(() => resolve());
-        server.closeAllConnections();
+        if ('closeAllConnections' in server) server.closeAllConnections();
+        for (const socket of tlsSockets) socket.destroy();
       });
       return closed;
     },

@@ -1,4 +1,7 @@
-// npx tsx simulator/main.ts --port 4010 [--host 127.0.0.1] [--latency 20]
+// npx tsx simulator/main.ts --port 4010 [--host 127.0.0.1] [--latency 20] [--tls]
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEMO_TOKENS, startSimulator } from './index.js';
 
@@ -17,6 +20,7 @@ const { values } = parseArgs({
     port: { type: 'string', default: '4010' },
     host: { type: 'string', default: '127.0.0.1' },
     latency: { type: 'string' },
+    tls: { type: 'boolean', default: false },
   },
 });
 
@@ -24,9 +28,17 @@ const simulator = await startSimulator({
   port: numberOption(values.port, 'port', 4010),
   host: values.host ?? '127.0.0.1',
   latencyMs: numberOption(values.latency, 'latency', 0),
+  tls: values.tls ?? false,
 });
 
 console.log(`Embedded GitLab v4 server at ${simulator.url}`);
+if (simulator.ca) {
+  // A client must trust the certificate made at start: the gateway with UPSTREAM_CA_FILE, others with NODE_EXTRA_CA_CERTS.
+  const caFile = join(tmpdir(), `gitlab-v4-simulator-${new URL(simulator.origin).port}.pem`);
+  writeFileSync(caFile, simulator.ca);
+  console.log(`HTTP/2 and HTTP/1.1 over TLS; its self-signed certificate: ${caFile}`);
+  console.log(`  V4_URL=${simulator.url} UPSTREAM_CA_FILE=${caFile} npm start`);
+}
 console.log('Demo tokens (PRIVATE-TOKEN header):');
 for (const [role, token] of Object.entries(DEMO_TOKENS)) console.log(`  ${role.padEnd(18)} ${token}`);
 console.log('Runner registration tokens (POST /runners token=...):');

@@ -22,6 +22,13 @@ export interface TrafficEvent {
   requestId: string | undefined;
   method: string;
   path: string;
+  /** `1.1` or `2.0`, as the request came. */
+  httpVersion: string;
+  /**
+   * Which connection (TCP or TLS) the request came over, numbered from 1 as they open: the calls
+   * of one HTTP/2 connection share it, each HTTP/1.1 connection has its own.
+   */
+  connection: number;
 }
 
 /**

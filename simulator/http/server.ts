@@ -1,7 +1,7 @@
 // node:http plumbing: standard headers, request log, latency, faults, the control API, and
 // /api/v3 and unknown paths.
 import { randomFillSync } from 'node:crypto';
-import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { SimulatorState } from '../data/state.js';
 import { appendToLog, handleControl, type ControlTarget } from './control.js';
 import { dispatch } from './dispatch.js';
@@ -39,6 +39,26 @@ function newRequestId(): string {
   for (let i = idEntropyUsed; i < idEntropyUsed + REQUEST_ID_LENGTH; i++) id += CROCKFORD[idEntropy[i]! % 32];
   idEntropyUsed += REQUEST_ID_LENGTH;
   return id;
+}
+
+/** Set on each socket as its connection opens (index.ts): the number TrafficEvent.connection reports. */
+export const CONNECTION_NUMBER = Symbol('simulator connection number');
+
+/** A socket as the server tagged it; over HTTP/2, `req.socket` reads through to the session's socket. */
+type NumberedSocket = { [CONNECTION_NUMBER]?: number };
+
+function connectionOf(req: IncomingMessage): number {
+  return (req.socket as NumberedSocket)[CONNECTION_NUMBER] ?? 0;
+}
+
+/**
+ * An HTTP/2 request's headers include its pseudo-headers (`:path`, `:method`, `:authority`,
+ * `:scheme`); handlers see what an HTTP/1.1 request would carry.
+ */
+function withoutPseudoHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const plain: IncomingHttpHeaders = {};
+  for (const [name, value] of Object.entries(headers)) if (!name.startsWith(':')) plain[name] = value;
+  return plain;
 }
 
 class BodyTooLarge extends Error {}
@@ -105,13 +125,14 @@ function callerRequestId(req: IncomingMessage): string | undefined {
 async function handleApi(ctx: ServerContext, req: IncomingMessage, rawPath: string, rawQuery: string): Promise<ApiResponse | 'no-answer'> {
   const method = req.method ?? 'GET';
   appendToLog(ctx.requests, { method, path: rawPath, query: flatQuery(rawQuery) });
-  appendToLog(ctx.traffic, { event: 'arrived', requestId: callerRequestId(req), method, path: rawPath });
+  appendToLog(ctx.traffic, { event: 'arrived', requestId: callerRequestId(req), method, path: rawPath, httpVersion: req.httpVersion, connection: connectionOf(req) });
   // Faults are chosen in arrival order so that `times` is deterministic; applied after the latency.
   const fault = ctx.faults.take(method, rawPath);
   await ctx.delay(ctx.latencyMs());
   if (ctx.closing()) return 'no-answer';
   if (fault?.kind === 'timeout') return 'no-answer'; // held until close() destroys the socket
   if (fault?.kind === 'close') {
+    // Over HTTP/2 this resets the request's stream (RST_STREAM), the others of its connection go on.
     req.socket.destroy();
     return 'no-answer';
   }
@@ -123,7 +144,8 @@ async function handleApi(ctx: ServerContext, req: IncomingMessage, rawPath: stri
     if (error instanceof BodyTooLarge) return entityTooLarge().toResponse();
     throw error;
   }
-  return dispatch(ctx.state, ctx.router, { method, rawPath, rawQuery, headers: req.headers, body, origin: ctx.origin() });
+  const headers = req.httpVersionMajor === 2 ? withoutPseudoHeaders(req.headers) : req.headers;
+  return dispatch(ctx.state, ctx.router, { method, rawPath, rawQuery, headers, body, origin: ctx.origin() });
 }
 
 export function createListener(ctx: ServerContext): (req: IncomingMessage, res: ServerResponse) => void {
@@ -154,7 +176,9 @@ export function createListener(ctx: ServerContext): (req: IncomingMessage, res: 
     answer()
       .then((response) => {
         if (response === 'no-answer') return;
-        if (isApi) appendToLog(ctx.traffic, { event: 'answered', requestId: callerRequestId(req), method: req.method ?? 'GET', path: path.slice(API_PREFIX.length) });
+        if (isApi) {
+          appendToLog(ctx.traffic, { event: 'answered', requestId: callerRequestId(req), method: req.method ?? 'GET', path: path.slice(API_PREFIX.length), httpVersion: req.httpVersion, connection: connectionOf(req) });
+        }
         send(req, res, response, requestId, started);
       })
       .catch((error: unknown) => {
