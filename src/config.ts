@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { GatewayLogger, GatewayOptions } from './index.js';
 import { DEFAULT_QUERY_LIMITS } from './limits.js';
 import { LOG_LEVELS, type LogLevel } from './observability/logger.js';
@@ -99,6 +100,32 @@ function upstreamUrl(env: string, meaning: string): Setting<string | undefined> 
   };
 }
 
+/**
+ * A file of PEM certificates, read when the settings are: a path that cannot be read, or a file
+ * that holds no certificate, is refused at start rather than at the first REST call, where it
+ * would look like an unreachable upstream.
+ */
+function pemFile(env: string, meaning: string): Setting<string | undefined> {
+  return {
+    env,
+    placeholder: '<path>',
+    shown: 'unset',
+    meaning,
+    fallback: undefined,
+    parse(path) {
+      let pem: string;
+      try {
+        pem = readFileSync(path, 'utf8');
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'a directory' : (code ?? 'unreadable');
+        return refuse(`a readable file of PEM certificates (${why})`);
+      }
+      return pem.includes('-----BEGIN CERTIFICATE-----') ? accept(pem) : refuse('a file of PEM certificates (-----BEGIN CERTIFICATE-----); this one holds none');
+    },
+  };
+}
+
 /** `*`, or origins such as `https://app.example.com` separated by commas; empty means no CORS at all. */
 function origins(env: string, meaning: string): Setting<'*' | string[]> {
   return {
@@ -172,7 +199,11 @@ export const SETTINGS = {
     64,
     1,
     10_000,
-    'Connections kept to the upstream at most (one undici pool per upstream).',
+    'Connections kept to the upstream at most (one undici pool per upstream). An https upstream that offers HTTP/2 gets up to 100 calls at once on each.',
+  ),
+  upstreamCa: pemFile(
+    'UPSTREAM_CA_FILE',
+    "PEM file of the CA certificate(s) the upstream's certificate must chain to (a private GitLab CA), read at start; they replace Node's bundled roots for REST calls. `NODE_EXTRA_CA_CERTS` adds to them instead.",
   ),
   upstreamRetryAttempts: integer(
     'UPSTREAM_RETRY_ATTEMPTS',
@@ -410,6 +441,7 @@ export function gatewayOptions(config: GatewayConfig, upstreamUrl: string, logge
     ...(config.serviceToken ? { serviceToken: config.serviceToken } : {}),
     upstreamTimeoutMs: config.upstreamTimeoutMs,
     upstreamConnections: config.upstreamConnections,
+    ...(config.upstreamCa ? { upstreamCa: config.upstreamCa } : {}),
     upstreamRetryAttempts: config.upstreamRetryAttempts,
     circuitBreaker:
       config.circuitBreakerFailures === 0

@@ -67,7 +67,16 @@ export interface GatewayOptions {
   /** An undici dispatcher of your own for the REST calls; default a bounded Pool per upstream. */
   dispatcher?: Dispatcher;
   upstreamTimeoutMs?: number;
+  /**
+   * Connections kept to the upstream (default 64). Over HTTP/2, which the default pool offers to an
+   * https upstream, each carries up to 100 calls at once, and a wave of calls shares one.
+   */
   upstreamConnections?: number;
+  /**
+   * PEM of the CA certificate(s) the upstream's TLS certificate must chain to (a GitLab behind a
+   * private CA), replacing Node's bundled roots for the REST calls; not used with `dispatcher`.
+   */
+  upstreamCa?: string | Buffer;
   /** Attempts for a REST read that meets a passing fault, the first included (default 3; 1 = no retry). */
   upstreamRetryAttempts?: number;
   /** Consecutive upstream faults that open the circuit, and how long it stays open (default 5 and 5 s); false = no breaker. */
@@ -191,6 +200,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
     ...(options.upstreamTimeoutMs ? { timeoutMs: options.upstreamTimeoutMs } : {}),
     ...(options.upstreamConnections ? { connections: options.upstreamConnections } : {}),
+    ...(options.upstreamCa ? { ca: options.upstreamCa } : {}),
     ...(options.upstreamRetryAttempts ? { retry: { attempts: options.upstreamRetryAttempts } } : {}),
     ...(options.circuitBreaker !== undefined ? { circuitBreaker: options.circuitBreaker } : {}),
     onResponse: (event) => telemetry.restCall(event),

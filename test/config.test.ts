@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   ConfigError,
   gatewayOptions,
@@ -209,5 +212,31 @@ describe('help and the README table', () => {
     }
     expect(table.split('\n')).toHaveLength(Object.keys(SETTINGS).length + 2);
     expect(help.split('\n').every((line) => line.length <= 100)).toBe(true);
+  });
+});
+
+describe('UPSTREAM_CA_FILE', () => {
+  const directory = mkdtempSync(join(tmpdir(), 'gateway-ca-'));
+  const pem = '-----BEGIN CERTIFICATE-----\nMIIBfake\n-----END CERTIFICATE-----\n';
+  const caFile = join(directory, 'ca.pem');
+  writeFileSync(caFile, pem);
+  afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+  it('reads the file at start and passes its PEM on as upstreamCa', () => {
+    const config = loadConfig({ UPSTREAM_CA_FILE: caFile });
+    expect(config.upstreamCa).toBe(pem);
+    expect(gatewayOptions(config, 'https://gitlab.internal/api/v4').upstreamCa).toBe(pem);
+    expect(loadConfig({}, ['--upstream-ca-file', caFile]).upstreamCa).toBe(pem);
+    expect(gatewayOptions(loadConfig({}), 'https://gitlab.internal/api/v4')).not.toHaveProperty('upstreamCa');
+  });
+
+  it('refuses a missing file, a directory and a file with no certificate, saying which', () => {
+    const notPem = join(directory, 'key.txt');
+    writeFileSync(notPem, 'not a certificate');
+    expect(problemsOf(() => loadConfig({ UPSTREAM_CA_FILE: join(directory, 'missing.pem') }))).toEqual([
+      `UPSTREAM_CA_FILE must be a readable file of PEM certificates (no such file); got "${join(directory, 'missing.pem')}".`,
+    ]);
+    expect(problemsOf(() => loadConfig({ UPSTREAM_CA_FILE: directory }))[0]).toContain('(a directory)');
+    expect(problemsOf(() => loadConfig({ UPSTREAM_CA_FILE: notPem }))[0]).toContain('this one holds none');
   });
 });

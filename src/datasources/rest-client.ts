@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Readable } from 'node:stream';
-import { FormData, Pool, errors as undiciErrors, type Dispatcher } from 'undici';
+import type { Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
+import { Client, FormData, Pool, errors as undiciErrors, type buildConnector, type Dispatcher } from 'undici';
 import { credentialHeader, type Credential } from './credentials.js';
 import { FileUpload } from './file-upload.js';
 import { readPage, type Page, type PageRequest } from './pagination.js';
@@ -31,10 +33,19 @@ export interface RestClientOptions {
   connections?: number;
   /**
    * REST calls in flight at once across every operation, shared fairly among them (scheduler.ts).
-   * Default: `connections`, so that no call waits inside the pool while the scheduler could have
-   * given its slot to another operation.
+   * Default: what the default pool carries at once, so that no call waits inside the pool while the
+   * scheduler could have given its slot to another operation: `connections` over HTTP/1.1,
+   * `connections` x `streamsPerConnection` once the upstream negotiates HTTP/2 (see upstreamPool).
+   * A value given here is kept whatever the protocol.
    */
   maxInFlight?: number;
+  /** Calls one HTTP/2 connection of the default pool carries at once (default 100; GitLab's nginx allows 128). */
+  streamsPerConnection?: number;
+  /**
+   * PEM of the CA certificate(s) the upstream's certificate must chain to, for a GitLab behind a
+   * private CA: they replace Node's bundled roots for the default pool (as curl's `--cacert`).
+   */
+  ca?: string | Buffer;
   /** How long to wait for response headers, and between body chunks, in milliseconds. */
   timeoutMs?: number;
   /** Called after every REST call with what it was and how it went; for logs and metrics. */
@@ -115,6 +126,28 @@ export interface RestStream {
 /** Connections to the upstream by default (see the README's Performance section for why this many). */
 export const DEFAULT_CONNECTIONS = 64;
 
+/** Streams per HTTP/2 connection by default: undici's own default, under what GitLab's nginx allows (128). */
+export const DEFAULT_STREAMS_PER_CONNECTION = 100;
+
+/**
+ * The codes of a certificate the TLS handshake refused (Node's and OpenSSL's): a configuration
+ * fault (`UPSTREAM_CA_FILE`, the upstream's certificate) that no retry heals.
+ */
+const CERTIFICATE_REFUSALS = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_REVOKED',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'HOSTNAME_MISMATCH',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
 /** The most of an error body read from a download; REST's error bodies are small JSON. */
 const MAX_STREAM_ERROR_BYTES = 64 * 1024;
 
@@ -143,6 +176,12 @@ export class RestClient {
   private readonly breaker: CircuitBreaker | undefined;
   /** Every session's calls take their turn here: the upstream pool shared fairly among operations. */
   readonly scheduler: FairScheduler;
+  /** Whether each live connection of the default pool negotiated h2. */
+  private readonly connectionIsH2 = new Map<Client, boolean>();
+  /** Whether the upstream multiplexes, as its connections last said; HTTP/1.1 until one says h2. */
+  private multiplexing = false;
+  /** What the scheduler's capacity follows, unless `maxInFlight` fixed it or the dispatcher is the embedder's. */
+  private readonly pool: { connections: number; streams: number; sizesScheduler: boolean };
 
   constructor(options: RestClientOptions) {
     this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
@@ -153,15 +192,87 @@ export class RestClient {
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.onResponse = options.onResponse;
     this.ownsDispatcher = options.dispatcher === undefined;
-    this.scheduler = new FairScheduler(options.maxInFlight ?? options.connections ?? DEFAULT_CONNECTIONS);
-    this.dispatcher =
-      options.dispatcher ??
-      new Pool(this.origin, {
-        connections: options.connections ?? DEFAULT_CONNECTIONS,
-        keepAliveTimeout: 30_000,
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs,
-      });
+    const connections = options.connections ?? DEFAULT_CONNECTIONS;
+    this.pool = {
+      connections,
+      streams: options.streamsPerConnection ?? DEFAULT_STREAMS_PER_CONNECTION,
+      sizesScheduler: options.maxInFlight === undefined && options.dispatcher === undefined,
+    };
+    this.scheduler = new FairScheduler(options.maxInFlight ?? connections);
+    this.dispatcher = options.dispatcher ?? this.upstreamPool(options.ca);
+  }
+
+  /**
+   * The default dispatcher: a Pool that offers HTTP/2 to a TLS upstream (ALPN; `http://` is always
+   * HTTP/1.1) and learns from each connection it opens what the upstream chose (issue 16).
+   *
+   * undici 7 negotiates h2 with `allowH2` but still admits calls to each connection by the HTTP/1.1
+   * `pipelining` factor (1): a Pool of N h2 connections would carry N calls, one stream each
+   * (nodejs/undici#4143, changed in undici 8). So each connection's Client is told as it connects
+   * what it may carry: `streams` calls over h2, one over HTTP/1.1, where pipelining would queue
+   * calls behind each other on one socket. The scheduler's capacity follows: connections x streams
+   * while the upstream speaks h2, connections otherwise, so that a call never waits in undici's
+   * FIFO queue, where the fair scheduler cannot order it; and a wave of calls travels over one
+   * connection, a new one opening only when a connection carries `streams` calls.
+   *
+   * The connector, not the `undici:client:connected` diagnostics channel, is where the protocol is
+   * read: the channel is process-wide (every pool of every gateway in the process, told apart only
+   * by origin, which two gateways may share) and names no Client whose admission could be set; the
+   * connector is this pool's own, and hands the socket over before the Client writes to it.
+   *
+   * Before the first connection is made nothing is known, so the first wave opens up to
+   * `connections` connections (HTTP/1.1's rule); later waves share the first.
+   */
+  private upstreamPool(ca: string | Buffer | undefined): Pool {
+    const { connections, streams } = this.pool;
+    const learn = (client: Client, socket: Socket) => {
+      // A plain socket has no `alpnProtocol`; a TLS one says `h2`, `http/1.1` or false.
+      const h2 = (socket as Partial<TLSSocket>).alpnProtocol === 'h2';
+      client.pipelining = h2 ? streams : 1;
+      this.connectionIsH2.set(client, h2);
+      this.protocolChanged();
+    };
+    return new Pool(this.origin, {
+      connections,
+      keepAliveTimeout: 30_000,
+      headersTimeout: this.timeoutMs,
+      bodyTimeout: this.timeoutMs,
+      allowH2: true,
+      maxConcurrentStreams: streams,
+      ...(ca === undefined ? {} : { connect: { ca } }),
+      factory: (origin, clientOptions) => {
+        // The Pool's connector: TLS with the CA, offering h2.
+        const { connect } = clientOptions as { connect: buildConnector.connector };
+        const client: Client = new Client(origin, {
+          ...clientOptions,
+          // What the upstream last said, until this connection says otherwise (learn runs first).
+          pipelining: this.multiplexing ? streams : 1,
+          connect: (params, callback) =>
+            connect(params, (...result) => {
+              if (result[1]) learn(client, result[1]);
+              callback(...result);
+            }),
+        });
+        client.on('disconnect', () => {
+          this.connectionIsH2.delete(client);
+          this.protocolChanged();
+        });
+        return client;
+      },
+    });
+  }
+
+  /**
+   * The upstream multiplexes while every live connection negotiated h2 (one HTTP/1.1 connection
+   * among them, behind a load balancer of mixed backends, carries one call: the capacity must not
+   * count it as `streams`). With none live, what the last one said stands: an upstream idle long
+   * enough to lose its connections has not changed protocol.
+   */
+  private protocolChanged(): void {
+    if (this.connectionIsH2.size > 0) this.multiplexing = [...this.connectionIsH2.values()].every(Boolean);
+    const { connections, streams, sizesScheduler } = this.pool;
+    const capacity = connections * (this.multiplexing ? streams : 1);
+    if (sizesScheduler && this.scheduler.capacity !== capacity) this.scheduler.setCapacity(capacity);
   }
 
   /**
@@ -188,7 +299,8 @@ export class RestClient {
           throw error;
         }
         this.recordOutcome(error);
-        const retryable = isRetryableMethod(request.method) && isRetryableStatus(error.status) && error.failure !== 'malformed-body';
+        const retryable =
+          isRetryableMethod(request.method) && isRetryableStatus(error.status) && error.failure !== 'malformed-body' && !isCertificateRefusal(error.cause);
         const delay = retryable && attempt < this.retry.attempts ? retryDelayMs(this.retry, attempt, error.retryAfterSeconds) : null;
         if (delay === null || (request.deadline !== undefined && Date.now() + delay >= request.deadline)) throw error;
         await sleep(delay);
@@ -759,6 +871,12 @@ function transportError(request: Pick<RestRequest, 'method' | 'path' | 'deadline
     requestId,
     cause,
   });
+}
+
+/** The upstream's certificate was refused during the TLS handshake (see CERTIFICATE_REFUSALS). */
+function isCertificateRefusal(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && CERTIFICATE_REFUSALS.has(code);
 }
 
 function isTimeout(error: unknown): boolean {

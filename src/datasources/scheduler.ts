@@ -20,8 +20,24 @@ export class FairScheduler {
   /** Counters for tests and metrics: how calls were admitted. */
   readonly stats = { started: 0, queued: 0 };
 
-  constructor(readonly capacity: number) {
-    if (!(capacity >= 1)) throw new RangeError('A scheduler needs room for at least one call.');
+  constructor(private slots: number) {
+    assertRoom(slots);
+  }
+
+  /** Calls that may be in flight at once. */
+  get capacity(): number {
+    return this.slots;
+  }
+
+  /**
+   * Changes how many calls may be in flight, as the upstream's protocol becomes known (the REST
+   * client's HTTP/2 multiplexing, rest-client.ts). Growing hands the new slots to waiting flows at
+   * once, fairly; shrinking cuts no call in flight: none starts until they have fallen below it.
+   */
+  setCapacity(capacity: number): void {
+    assertRoom(capacity);
+    this.slots = capacity;
+    this.dispatch();
   }
 
   /** A new flow: the calls of one operation (or of one subscription poller). */
@@ -36,7 +52,7 @@ export class FairScheduler {
 
   /** Starts a call now if there is room; the hot path's call never allocates a promise. */
   tryStart(flow: SchedulerFlow): boolean {
-    if (this.inFlight >= this.capacity || flow.inFlight >= flow.ceiling || flow.waiting.length > 0) return false;
+    if (this.inFlight >= this.slots || flow.inFlight >= flow.ceiling || flow.waiting.length > 0) return false;
     this.inFlight += 1;
     flow.inFlight += 1;
     this.stats.started += 1;
@@ -62,7 +78,7 @@ export class FairScheduler {
 
   /** Hands free slots to the waiting flows with the fewest calls in flight. */
   private dispatch(): void {
-    while (this.inFlight < this.capacity && this.waitingFlows.size > 0) {
+    while (this.inFlight < this.slots && this.waitingFlows.size > 0) {
       let chosen: SchedulerFlow | undefined;
       for (const flow of this.waitingFlows) {
         if (flow.inFlight < flow.ceiling && (chosen === undefined || flow.inFlight < chosen.inFlight)) chosen = flow;
@@ -81,6 +97,10 @@ export class FairScheduler {
       start();
     }
   }
+}
+
+function assertRoom(capacity: number): void {
+  if (!(capacity >= 1)) throw new RangeError('A scheduler needs room for at least one call.');
 }
 
 /** The calls of one operation as the scheduler sees them. */
