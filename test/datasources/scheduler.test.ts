@@ -117,3 +117,28 @@ describe('the fair scheduler of REST calls', () => {
     expect(work.started).toBe(4);
   });
 });
+
+describe('changing the scheduler capacity (HTTP/2 negotiated, or given up)', () => {
+  it('starts waiting calls at once when the capacity grows, and none past a lower one', async () => {
+    const scheduler = new FairScheduler(1);
+    const work = calls(scheduler.flow());
+    work.ask(3);
+    await settle();
+    expect(work.started).toBe(1);
+    scheduler.setCapacity(3);
+    await settle();
+    expect(work.started).toBe(3);
+    scheduler.setCapacity(1);
+    work.ask(1);
+    work.finishOne();
+    await settle();
+    // Two calls still run against a capacity of one: the waiting call may not start yet.
+    expect(scheduler.running).toBe(2);
+    expect(work.started).toBe(3);
+    work.finishOne();
+    work.finishOne();
+    await settle();
+    expect(work.started).toBe(4);
+    expect(scheduler.running).toBe(1);
+  });
+});
