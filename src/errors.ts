@@ -40,7 +40,7 @@ const CODE_BY_STATUS: ReadonlyMap<number, GatewayErrorCode> = new Map([
 
 export function codeForRestError(error: RestError): GatewayErrorCode {
   if (error.status === 0) {
-    return error.failure === 'malformed-body' ? 'UPSTREAM_ERROR' : 'UPSTREAM_UNAVAILABLE';
+    return error.failure === 'malformed-body' || error.failure === 'oversized-answer' ? 'UPSTREAM_ERROR' : 'UPSTREAM_UNAVAILABLE';
   }
   if (error.failure === 'malformed-body') return 'UPSTREAM_ERROR';
   // The gateway follows no redirect (a write must not be re-sent, a credential must not travel):

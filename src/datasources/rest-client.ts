@@ -123,6 +123,19 @@ export interface RestStream {
   body: Readable;
 }
 
+/**
+ * The longest request target (path and query string) sent. GitLab's nginx answers a longer one 414
+ * (its `large_client_header_buffers` are 8 KiB), and each of its `Link` headers repeats the target:
+ * refused here as the caller's argument, before it costs an upstream call.
+ */
+const MAX_REQUEST_TARGET = 8_000;
+
+/**
+ * The most header bytes read from an answer: GitLab's `Link` header holds up to four URLs of up to
+ * MAX_REQUEST_TARGET each (first, prev, next, last), past undici's default of 16 KiB.
+ */
+const MAX_ANSWER_HEADER_BYTES = 64 * 1024;
+
 /** Connections to the upstream by default (see the README's Performance section for why this many). */
 export const DEFAULT_CONNECTIONS = 64;
 
@@ -235,6 +248,7 @@ export class RestClient {
     return new Pool(this.origin, {
       connections,
       keepAliveTimeout: 30_000,
+      maxHeaderSize: MAX_ANSWER_HEADER_BYTES,
       headersTimeout: this.timeoutMs,
       bodyTimeout: this.timeoutMs,
       allowH2: true,
@@ -300,7 +314,11 @@ export class RestClient {
         }
         this.recordOutcome(error);
         const retryable =
-          isRetryableMethod(request.method) && isRetryableStatus(error.status) && error.failure !== 'malformed-body' && !isCertificateRefusal(error.cause);
+          isRetryableMethod(request.method) &&
+          isRetryableStatus(error.status) &&
+          error.failure !== 'malformed-body' &&
+          error.failure !== 'oversized-answer' &&
+          !isCertificateRefusal(error.cause);
         const delay = retryable && attempt < this.retry.attempts ? retryDelayMs(this.retry, attempt, error.retryAfterSeconds) : null;
         if (delay === null || (request.deadline !== undefined && Date.now() + delay >= request.deadline)) throw error;
         await sleep(delay);
@@ -311,8 +329,11 @@ export class RestClient {
   /** Upstream faults count against the circuit; a 4xx proves the upstream is answering. */
   private recordOutcome(error: RestError): void {
     if (!this.breaker) return;
-    if (error.status === 0 || error.status >= 502 || error.failure === 'malformed-body') this.breaker.recordFailure();
-    else if (error.status === 429) this.breaker.recordNeutral();
+    // An answer with more headers than undici reads (GitLab repeats every query parameter in each
+    // of its `Link` URLs, so a long search argument makes one) came from a live upstream, for what
+    // one caller asked: counting it would let that caller open the breaker for everyone.
+    if (error.failure === 'oversized-answer' || error.status === 429) this.breaker.recordNeutral();
+    else if (error.status === 0 || error.status >= 502 || error.failure === 'malformed-body') this.breaker.recordFailure();
     else this.breaker.recordSuccess();
   }
 
@@ -331,7 +352,11 @@ export class RestClient {
         headers['content-type'] = 'application/json';
         body = jsonBody(request.body);
       }
-      return { path: this.basePath + request.path + toQueryString(request.query), headers, body };
+      const path = this.basePath + request.path + toQueryString(request.query);
+      if (path.length > MAX_REQUEST_TARGET) {
+        throw new UnsendableRequest('invalid-argument', `The REST request would be ${path.length} characters long; GitLab takes at most ${MAX_REQUEST_TARGET}. Shorten the arguments.`);
+      }
+      return { path, headers, body };
     } catch (error) {
       throw this.unsent(request, error);
     }
@@ -867,7 +892,7 @@ function transportError(request: Pick<RestRequest, 'method' | 'path' | 'deadline
     method: request.method,
     path: request.path,
     status: 0,
-    failure: pastDeadline ? 'deadline' : isTimeout(cause) ? 'timeout' : 'connection',
+    failure: pastDeadline ? 'deadline' : isTimeout(cause) ? 'timeout' : cause instanceof undiciErrors.HeadersOverflowError ? 'oversized-answer' : 'connection',
     requestId,
     cause,
   });

@@ -1,7 +1,7 @@
 import { redact, scrubDeep } from '../redact.js';
 
 /** Why a REST call failed, before it has a status: the transport's own failures. */
-export type TransportFailure = 'timeout' | 'connection' | 'malformed-body' | 'circuit-open' | 'deadline';
+export type TransportFailure = 'timeout' | 'connection' | 'malformed-body' | 'oversized-answer' | 'circuit-open' | 'deadline';
 
 export interface RestErrorDetails {
   method: string;
@@ -111,6 +111,8 @@ export class RestError extends Error {
         return 'the upstream sent a body that is not valid JSON, or not the JSON this endpoint sends (a sign-in or proxy page in front of the REST API?)';
       case 'deadline':
         return "the request's deadline passed before the upstream answered";
+      case 'oversized-answer':
+        return "the upstream's answer had more headers than the gateway reads";
       case 'circuit-open':
         return 'the upstream kept failing, so the gateway is not calling it for a few seconds';
     }

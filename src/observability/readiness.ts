@@ -101,6 +101,7 @@ function unreachableReason(error: RestError, timeoutMs: number): string {
     case 'circuit-open':
       return 'the circuit breaker is open after repeated upstream faults';
     case 'malformed-body':
+    case 'oversized-answer':
       return 'the upstream sent a malformed answer';
     default:
       return `the upstream answered ${error.status}`;
