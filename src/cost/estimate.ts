@@ -20,7 +20,7 @@ import {
 } from 'graphql';
 import { FULL_RECORD_LOADERS } from '../resolvers/full-records.js';
 import { resolvers } from '../resolvers/index.js';
-import { buildSchemaFromFiles } from '../schema/sdl.js';
+import { gatewayDocument } from '../schema/sdl.js';
 import { FIELD_COSTS, UNBOUNDED_ARRAY_ITEMS, type Count, type FieldArgs, type FieldCost } from './field-costs.js';
 import { ID_ONLY, type RecordShape } from './shapes.js';
 import { windowCost } from './window-cost.js';
@@ -411,12 +411,16 @@ function mayCall(field: GraphQLField<unknown, unknown>): FieldCost {
 
 let gatewayFields: ReadonlySet<string> | undefined;
 
-/** Whether `Type.field` is in the gateway's own SDL (schema/), as opposed to an embedder's extension. */
+/**
+ * Whether `Type.field` is in the gateway's own SDL (schema/), as opposed to an embedder's extension.
+ * Read from the SDL document the executable schema was built from: no schema of its own to build.
+ */
 function isGatewayField(typeName: string, fieldName: string): boolean {
   if (!gatewayFields) {
     const names = new Set<string>();
-    for (const type of Object.values(buildSchemaFromFiles().getTypeMap())) {
-      if (isObjectType(type)) for (const name of Object.keys(type.getFields())) names.add(`${type.name}.${name}`);
+    for (const definition of gatewayDocument().definitions) {
+      if (definition.kind !== Kind.OBJECT_TYPE_DEFINITION && definition.kind !== Kind.OBJECT_TYPE_EXTENSION) continue;
+      for (const field of definition.fields ?? []) names.add(`${definition.name.value}.${field.name.value}`);
     }
     gatewayFields = names;
   }
