@@ -31,6 +31,7 @@ import { ReadinessProbe } from './observability/readiness.js';
 import { Telemetry } from './observability/telemetry.js';
 import { persistedQueryStore, PERSISTED_QUERY_ENTRIES, createResponseCache, type ResponseCacheOptions } from './response-cache.js';
 import { ReplicaSharing, type RedisSharingOptions } from './shared-state/replicas.js';
+import { MemoryResponseStore, responseStoreBounds } from './shared-state/response-store.js';
 import { createCorsPolicy, type CorsOptions } from './cors.js';
 
 export type { GatewayContext } from './context.js';
@@ -252,9 +253,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     return introspection ? scrubbed : withoutSuggestions(scrubbed);
   };
   // Off unless asked for (response-cache.ts). Its plugin serves HTTP; mutations over WebSocket empty it too.
-  const responseCache = options.responseCache
-    ? createResponseCache(options.responseCache, metrics && ((hit) => metrics.responseCacheLookup(hit)))
+  // With Redis, one store for every replica: a mutation on any of them empties it for all.
+  const responseStore = options.responseCache
+    ? (sharing?.responseStore(responseStoreBounds(options.responseCache)) ?? new MemoryResponseStore(responseStoreBounds(options.responseCache)))
     : undefined;
+  const responseCache = responseStore ? createResponseCache(responseStore, metrics && ((hit) => metrics.responseCacheLookup(hit))) : undefined;
   const schema = createExecutableSchema(options.extend);
   const httpServer = createServer();
   const webSockets = new Set<WebSocketAttachment>();

@@ -3,6 +3,7 @@ import { HeaderMap, type ApolloServerPlugin } from '@apollo/server';
 import { OperationTypeNode } from 'graphql';
 import type { GatewayContext } from './context.js';
 import type { Credential } from './datasources/credentials.js';
+import type { ResponseStore } from './shared-state/response-store.js';
 
 /**
  * A least-recently-used map bounded by entries and, when `sizeOf` is given, by total size; entries
@@ -165,37 +166,36 @@ export function responseCacheKey(
  * serialized JSON, parsed afresh on each hit: no two responses share an object. Over WebSocket
  * operations are not cached, but their mutations empty it all the same (`mutationRan`, called by
  * websocket.ts): graphql-ws runs them without Apollo, so the plugin never sees them.
+ *
+ * The entries live in `store`: this process's memory, or Redis shared by every replica
+ * (shared-state/response-store.ts), where a mutation on one replica empties the cache of all.
  */
-export function createResponseCache(options: ResponseCacheOptions, onLookup?: (hit: boolean) => void): ResponseCache {
-  const cache = new BoundedCache<string>({
-    maxEntries: options.maxEntries,
-    maxSize: options.maxBytes ?? 64 * 1024 * 1024,
-    ttlMs: options.ttlMs,
-    sizeOf: (json) => json.length * 2,
-  });
-  const mutationRan = () => cache.clear();
+export function createResponseCache(store: ResponseStore, onLookup?: (hit: boolean) => void): ResponseCache {
+  const mutationRan = () => void store.clear();
   const plugin: ApolloServerPlugin<GatewayContext> = {
     requestDidStart() {
       let key: string | undefined;
+      /** The store's generation at the lookup: a miss's answer is kept only if no mutation came since. */
+      let generation: string | undefined;
       return Promise.resolve({
-        responseForOperation({ operation, source, request, contextValue }) {
-          if (operation.operation !== OperationTypeNode.QUERY) return Promise.resolve(null);
+        async responseForOperation({ operation, source, request, contextValue }) {
+          if (operation.operation !== OperationTypeNode.QUERY) return null;
           key = responseCacheKey(contextValue.credential, source, request.operationName, request.variables);
-          const hit = cache.get(key);
-          onLookup?.(hit !== undefined);
-          if (hit === undefined) return Promise.resolve(null);
+          const found = await store.lookup(key);
+          generation = found.generation;
+          onLookup?.(found.json !== undefined);
+          if (found.json === undefined) return null;
           contextValue.stats.cached = true;
-          return Promise.resolve({
+          return {
             http: { status: undefined, headers: new HeaderMap() },
-            body: { kind: 'single' as const, singleResult: { data: JSON.parse(hit) as Record<string, unknown> } },
-          });
+            body: { kind: 'single' as const, singleResult: { data: JSON.parse(found.json) as Record<string, unknown> } },
+          };
         },
-        willSendResponse({ operation, response, contextValue }) {
-          if (operation?.operation === OperationTypeNode.MUTATION) mutationRan();
-          if (key === undefined || contextValue.stats.cached || response.body.kind !== 'single') return Promise.resolve();
+        async willSendResponse({ operation, response, contextValue }) {
+          if (operation?.operation === OperationTypeNode.MUTATION) await store.clear();
+          if (key === undefined || generation === undefined || contextValue.stats.cached || response.body.kind !== 'single') return;
           const { data, errors } = response.body.singleResult;
-          if (!errors?.length && data) cache.set(key, JSON.stringify(data));
-          return Promise.resolve();
+          if (!errors?.length && data) await store.store(key, JSON.stringify(data), generation);
         },
       });
     },

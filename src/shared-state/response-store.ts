@@ -1,4 +1,4 @@
-import { BoundedCache } from '../response-cache.js';
+import { BoundedCache, type ResponseCacheOptions } from '../response-cache.js';
 import { sharedOrLocal } from './fallback.js';
 import type { RedisLink } from './redis-link.js';
 import { LOOKUP_IN_GENERATION, SET_IN_GENERATION } from './redis-scripts.js';
@@ -24,6 +24,11 @@ export interface ResponseStoreBounds {
   maxEntries: number;
   /** Most bytes of response JSON: in memory the total, in Redis each entry (Redis's maxmemory bounds the total). */
   maxBytes: number;
+}
+
+/** The bounds of the response cache's settings (64 MiB of JSON unless told). */
+export function responseStoreBounds(options: ResponseCacheOptions): ResponseStoreBounds {
+  return { ttlMs: options.ttlMs, maxEntries: options.maxEntries, maxBytes: options.maxBytes ?? 64 * 1024 * 1024 };
 }
 
 /** The store of one process: a bounded LRU map and a generation counter. */

@@ -100,6 +100,33 @@ describe('three replicas sharing one Redis', () => {
     expect((await second.post({ extensions }, DEMO_TOKENS.developer)).body).toEqual({ data: { currentUser: { username: 'developer' } } });
   });
 
+  it('shares the response cache, and a mutation on one replica empties it on every one', async () => {
+    const [first, second, third] = replicas as [Replica, Replica, Replica];
+    const query = { query: 'query Runner($id: ID!) { runner(id: $id) { id description } }', variables: { id: gid(adminRunner) } };
+    const runnerReads = () => simulator.requests.filter((request) => request.method === 'GET' && request.path === `/runners/${adminRunner}`).length;
+    const hits = async () =>
+      (await Promise.all(replicas.map((replica) => replica.metric('gateway_response_cache_lookups_total', { result: 'hit' })))).reduce((a, b) => a + b, 0);
+    const hitsBefore = await hits();
+    simulator.resetRequests();
+    const answer = (await first.post(query, DEMO_TOKENS.admin)).body;
+    expect(answer.errors).toBeUndefined();
+    expect((await third.post(query, DEMO_TOKENS.admin)).body).toEqual(answer);
+    expect((await second.post(query, DEMO_TOKENS.admin)).body).toEqual(answer);
+    expect(runnerReads()).toBe(1); // replica 1 asked REST; 3 and 2 answered from Redis
+    // Another credential never meets that entry.
+    await third.post(query, DEMO_TOKENS.maintainer);
+    expect(runnerReads()).toBe(2);
+
+    const rename = 'mutation($id: ID!) { runnerUpdate(input: { id: $id, description: "renamed by replica 2" }) { runner { description } } }';
+    expect((await second.post({ query: rename, variables: { id: gid(adminRunner) } }, DEMO_TOKENS.admin)).body.errors).toBeUndefined();
+    simulator.resetRequests();
+    for (const replica of [first, third]) {
+      expect((await replica.post(query, DEMO_TOKENS.admin)).body.data).toEqual({ runner: { id: gid(adminRunner), description: 'renamed by replica 2' } });
+    }
+    expect(runnerReads()).toBe(1); // one miss after the mutation, then a hit again
+    expect((await hits()) - hitsBefore).toBe(3);
+  });
+
   it('polls each watched runner once per interval however many replicas watch it, and feeds every subscriber', async () => {
     const watchers = replicas.flatMap((replica) => [
       subscribe(replica, DEMO_TOKENS.maintainer, maintainerRunner),
@@ -185,13 +212,14 @@ describe('three replicas sharing one Redis', () => {
   });
 
   it('keeps no token in Redis: every key and value scanned', async () => {
-    // Something to scan: a persisted query (Redis restarted empty) next to the live leases.
+    // Something to scan (Redis restarted empty): a persisted query and its cached answer, next to the live leases.
     const query = '{ currentUser { id } }';
     const extensions = { persistedQuery: { version: 1, sha256Hash: createHash('sha256').update(query).digest('hex') } };
     await alive()[0]!.post({ query, extensions }, DEMO_TOKENS.admin);
     const entries = await redis.dump();
     expect([...entries.keys()].some((key) => key.startsWith(`${PREFIX}runner-lease:`))).toBe(true);
     expect([...entries.keys()].some((key) => key.startsWith(`${PREFIX}apq:`))).toBe(true);
+    expect([...entries.values()].some((value) => value.includes('"currentUser"'))).toBe(true);
     // Not the token, nor its unkeyed hash (which a dictionary of tokens would find).
     const forbidden = Object.values(DEMO_TOKENS).flatMap((token) => [
       token,
