@@ -1,6 +1,6 @@
 // npm run bench [-- --quick] [--latency MS] [--scenario NAME ...] [--subscribers N] [--runners M]
 //   [--connections C] [--subscribe-batch N] [--interval MS] [--concurrency N] [--upstream-connections N]
-//   [--client-rtt MS] [--gateway-settings defaults|bench] [--trace]
+//   [--client-rtt MS] [--upstream-h2] [--gateway-settings defaults|bench] [--trace]
 //
 // Starts the driver process (the embedded v4 server with added latency, and every client), puts the
 // gateway in this process in front of it on loopback (and the naive BFF, or a gateway measured the
@@ -18,6 +18,8 @@ import { settledMemory } from './lib/measure.js';
 import { loadWarning, machine, outcomeOf, renderTable, writeReport, type BenchReport, type ScenarioOutcome } from './lib/report.js';
 import { emptyReport, type BenchOptions, type RunningGateway, type ScenarioContext } from './lib/scenario.js';
 import { startServerProcess, type ServerProcess } from './lib/server-process/handle.js';
+import type { SimulatorInfo } from './lib/driver/protocol.js';
+import { STREAMS_PER_CONNECTION } from './lib/upstream.js';
 import { scenarios } from './scenarios/index.js';
 
 /** The whole run stops by itself after this long, whatever happens (the default run takes ~1.5 min). */
@@ -34,6 +36,9 @@ const USAGE = `Usage: npm run bench -- [options]
   --interval MS            the gateway's runner poll interval there (default 1000)
   --concurrency N          workers of "hot-path" (default 32)
   --upstream-connections N undici connections to REST, gateway and REST client alike (default 64)
+  --upstream-h2            the v4 server serves HTTP/2 over TLS (self-signed): every column reaches it
+                           over h2, each connection carrying up to 100 calls at once (the naive BFF
+                           through undici's fetch)
   --client-rtt MS          round trip between the client and the servers it calls, paid per request
                            by the page scenarios' clients: the gateway's and the REST client (default 0)
   --gateway-settings S     defaults: the gateway as it ships (createGateway's defaults); bench: the
@@ -72,6 +77,7 @@ function parseOptions(): { options: BenchOptions; only: string[]; fromSource: bo
         concurrency: { type: 'string' },
         'upstream-connections': { type: 'string' },
         'client-rtt': { type: 'string' },
+        'upstream-h2': { type: 'boolean', default: false },
         'gateway-settings': { type: 'string', default: 'defaults' },
         trace: { type: 'boolean', default: false },
         source: { type: 'boolean', default: false },
@@ -105,6 +111,7 @@ function parseOptions(): { options: BenchOptions; only: string[]; fromSource: bo
       pollIntervalMs: integer(values.interval, 'interval', 1_000, 50),
       concurrency: integer(values.concurrency, 'concurrency', 32, 1),
       upstreamConnections: integer(values['upstream-connections'], 'upstream-connections', 64, 1),
+      upstreamH2: values['upstream-h2'] ?? false,
       clientRttMs: integer(values['client-rtt'], 'client-rtt', 0, 0),
       trace: values.trace ?? false,
       gatewaySettings,
@@ -124,17 +131,24 @@ type GatewayModule = typeof gatewaySource;
 /**
  * The gateway's options for --gateway-settings. `defaults` leaves every limit as createGateway ships
  * it; the pool is --upstream-connections (default 64, the shipped default too), the size the REST
- * client and the naive BFF get.
+ * client and the naive BFF get. With --upstream-h2 the gateway trusts the v4 server's certificate
+ * and negotiates h2 by itself (ALPN).
  */
-function gatewayOptions(upstreamUrl: string, options: BenchOptions): GatewayOptions {
-  const shipped: GatewayOptions = { upstreamUrl, landingPage: false, upstreamConnections: options.upstreamConnections };
+function gatewayOptions(simulator: SimulatorInfo, options: BenchOptions): GatewayOptions {
+  const shipped: GatewayOptions = {
+    upstreamUrl: simulator.url,
+    landingPage: false,
+    upstreamConnections: options.upstreamConnections,
+    ...(options.upstreamH2 && simulator.ca !== undefined ? { upstreamCa: simulator.ca } : {}),
+  };
   if (options.gatewaySettings === 'defaults') return shipped;
   return {
     ...shipped,
     // The REST client may use the whole pool for one page, so the gateway may too. Its default
     // (16 calls in flight per operation) keeps one wide query from taking every connection from
-    // the other callers, which a bench of one caller at a time never needs.
-    maxConcurrentRestCalls: options.upstreamConnections,
+    // the other callers, which a bench of one caller at a time never needs. Over h2 the pool is
+    // connections x streams: capped at the connection count, one operation could not multiplex.
+    maxConcurrentRestCalls: options.upstreamConnections * (options.upstreamH2 ? STREAMS_PER_CONNECTION : 1),
     // The limits on REST calls, estimated and made, raised far above what any page query needs
     // (the fleet page estimates at 201 calls, and makes 501 with batching off), as a deployment
     // serving such pages would raise them.
@@ -172,14 +186,25 @@ async function main(): Promise<number> {
   try {
     driver = await startDriver();
     const fleetSize = Math.max(options.fleetSize, options.subscribedRunners);
-    const simulator = await driver.call('startSimulator', { latencyMs: options.latencyMs, fleetSize, restConnections: options.upstreamConnections, compiled });
+    const simulator = await driver.call('startSimulator', {
+      latencyMs: options.latencyMs,
+      fleetSize,
+      restConnections: options.upstreamConnections,
+      compiled,
+      tls: options.upstreamH2,
+    });
     progress(`gateway and v4 server from ${compiled ? 'dist/ (compiled)' : 'src/ (tsx)'}, NODE_ENV=${process.env.NODE_ENV ?? '(unset)'}, gateway settings: ${options.gatewaySettings}`);
     progress(`v4 server at ${simulator.url} (driver pid ${driver.pid}), ${simulator.runnerIds.length} runners, ${options.latencyMs} ms per REST call`);
+    progress(
+      options.upstreamH2
+        ? `upstream: HTTP/2 over TLS, ${options.upstreamConnections} connections x ${STREAMS_PER_CONNECTION} streams for every column`
+        : `upstream: HTTP/1.1, ${options.upstreamConnections} connections for every column`,
+    );
 
     for (const scenario of selected) {
       const gateways: RunningGateway[] = [];
       const processes: ServerProcess[] = [];
-      const settings = gatewayOptions(simulator.url, options);
+      const settings = gatewayOptions(simulator, options);
       const context: ScenarioContext = {
         options,
         driver,
@@ -196,7 +221,7 @@ async function main(): Promise<number> {
           const spec =
             kind === 'gateway'
               ? { kind, module: gatewayUrl, options: settings }
-              : { kind, upstreamUrl: simulator.url, connections: options.upstreamConnections };
+              : { kind, upstreamUrl: simulator.url, connections: options.upstreamConnections, ...(simulator.ca !== undefined ? { ca: simulator.ca } : {}) };
           const server = await startServerProcess(spec, compiled);
           processes.push(server);
           return server;

@@ -3,11 +3,12 @@
 // the naive BFF, a plain REST client fetching the same data), held against the fewest REST calls
 // the query needs, the latency floor and the other columns. A scenario supplies the query, its
 // REST baseline and how to count the minimum from the data; this runs the loops and builds the rows.
-import type { LoopResult, RecordedRequest, Target } from './driver/protocol.js';
+import type { LoopResult, ProtocolTally, RecordedRequest, Target } from './driver/protocol.js';
 import { combineMeasured, measureServer, type Meter, type Measured } from './measure.js';
 import { emptyReport, type Figure, type Row, type ScenarioContext, type ScenarioReport } from './scenario.js';
 import { summarize, type Summary } from './stats.js';
 import { traceOperation } from './trace.js';
+import { protocolNote, STREAMS_PER_CONNECTION } from './upstream.js';
 
 export interface NestedQuerySpec<TData> {
   /** Short name for progress lines. */
@@ -136,7 +137,7 @@ export async function runNestedQuery<TData>(context: ScenarioContext, spec: Nest
     else if (warmup.failures > 0) report.failures.push(`${column.label}: ${warmup.failures} failed warm-up operations: ${warmup.firstFailure}`);
   }
   const measuredColumns = columns.filter((column) => !refusals.has(column));
-  const parts = new Map(columns.map((column) => [column, { measured: [] as Array<Measured<LoopResult>>, calls: [] as RecordedRequest[] }]));
+  const parts = new Map(columns.map((column) => [column, { measured: [] as Array<Measured<LoopResult>>, calls: [] as RecordedRequest[], protocols: [] as ProtocolTally[] }]));
   for (let round = 1; round <= MEASURED_ROUNDS; round++) {
     context.progress(`${spec.name}: round ${round} of ${MEASURED_ROUNDS}, ${measuredOps / MEASURED_ROUNDS} operations per column`);
     for (const column of measuredColumns) {
@@ -144,6 +145,7 @@ export async function runNestedQuery<TData>(context: ScenarioContext, spec: Nest
       await driver.call('resetRequests', null);
       part.measured.push(await measureServer(() => driver.call('loop', { target: column.target, options: loopOptions(measuredOps / MEASURED_ROUNDS) }), column.meter));
       part.calls.push(...(await driver.call('requests', null)));
+      part.protocols.push(await driver.call('protocols', null));
     }
   }
   const phases: Phase[] = columns.map((column) => {
@@ -266,7 +268,10 @@ export async function runNestedQuery<TData>(context: ScenarioContext, spec: Nest
     ...(fasterThanRest && !holdsFasterThanRest
       ? [`REST client p50 / p50 is held to >= ${fasterThanRest.by} only with --client-rtt ${fasterThanRest.clientRttMs} --latency ${fasterThanRest.latencyMs} (or more round trip, less latency): on loopback both need the same dependent waves.`]
       : []),
-    `Upstream pool: ${options.upstreamConnections} connections for the gateway, the naive BFF and the REST client alike.`,
+    options.upstreamH2
+      ? `Upstream pool: ${options.upstreamConnections} connections for the gateway, the naive BFF and the REST client alike, over TLS offering h2 (--upstream-h2), up to ${STREAMS_PER_CONNECTION} streams each; the naive BFF through undici's fetch (RESTDataSource's default, node-fetch, speaks HTTP/1.1 only).`
+      : `Upstream pool: ${options.upstreamConnections} connections for the gateway, the naive BFF and the REST client alike, plain HTTP/1.1.`,
+    protocolNote(measuredColumns.map((column) => ({ label: column.label, tallies: parts.get(column)!.protocols }))),
     `CPU / op and peak RSS: the gateway's are the bench process's (its RSS counts the bench too); the naive BFF's are its own process's, measured there the same way.`,
     `Driver process CPU (v4 server + client), in cores: ${phases
       .filter((phase) => !phase.refusal)

@@ -3,7 +3,7 @@
 // The hot path holds the gateway against it: same process, same hop, same upstream pool size.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Pool } from 'undici';
+import { upstreamPool } from './upstream.js';
 
 export interface PassThrough {
   /** The upstream's base URL as seen through the pass-through, e.g. `http://127.0.0.1:PORT/api/v4`. */
@@ -11,9 +11,11 @@ export interface PassThrough {
   close(): Promise<void>;
 }
 
-export async function startPassThrough(upstreamUrl: string, connections: number): Promise<PassThrough> {
+/** `ca`: the upstream's certificate when it speaks h2 over TLS (--upstream-h2); its pool then multiplexes. */
+export async function startPassThrough(upstreamUrl: string, connections: number, ca?: string): Promise<PassThrough> {
   const upstream = new URL(upstreamUrl);
-  const pool = new Pool(upstream.origin, { connections, keepAliveTimeout: 30_000, headersTimeout: 10_000, bodyTimeout: 10_000 });
+  const tls = ca === undefined ? undefined : { origin: upstream.origin, ca };
+  const pool = upstreamPool(upstream.origin, { connections, keepAliveTimeout: 30_000, headersTimeout: 10_000, bodyTimeout: 10_000 }, tls);
   const server = createServer((req, res) => {
     const token = req.headers['private-token'];
     pool

@@ -33,6 +33,12 @@ export interface BenchOptions {
   /** undici connections of the gateway's upstream pool, and of the REST baseline's (--upstream-connections). */
   upstreamConnections: number;
   /**
+   * Every column reaches the v4 server over TLS, offering h2 (--upstream-h2): the gateway with the
+   * server's certificate as `upstreamCa`, the others over undici pools with allowH2 and as many
+   * streams per connection as the gateway (bench/lib/upstream.ts).
+   */
+  upstreamH2: boolean;
+  /**
    * Round trip between the client and the servers it calls (--client-rtt): what a browser pays for
    * each request it sends, to the gateway or to REST alike. 0 on loopback.
    */

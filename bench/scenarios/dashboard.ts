@@ -113,7 +113,8 @@ export async function dashboardOverRest(tools: DriverTools): Promise<DashboardPr
   );
 }
 
-function fromGateway(data: DashboardData): DashboardProject[] {
+/** The gateway's answer as the REST client's rows, to hold one against the other. */
+export function fromGateway(data: DashboardData): DashboardProject[] {
   return data.group.subgroups.nodes.flatMap((subgroup) =>
     subgroup.projects.nodes.map((project) => ({
       fullPath: project.fullPath,

@@ -3,11 +3,12 @@
 // gateway's throughput and CPU time per operation against a raw pass-through of the same REST call
 // and against the naive BFF (Apollo Server + RESTDataSource) answering the same query.
 import { DEMO_TOKENS } from '../../simulator/index.js';
-import type { LoopResult, Target } from '../lib/driver/protocol.js';
+import type { LoopResult, ProtocolTally, Target } from '../lib/driver/protocol.js';
 import { combineMeasured, measureServer, type Measured, type Meter } from '../lib/measure.js';
 import { startPassThrough } from '../lib/pass-through.js';
 import { emptyReport, type Scenario, type ScenarioContext, type ScenarioReport } from '../lib/scenario.js';
 import { summarize, type Summary } from '../lib/stats.js';
+import { protocolNote } from '../lib/upstream.js';
 
 const TOKEN = DEMO_TOKENS.admin;
 export const HOT_PATH_QUERY = 'query HotPath($id: ID!) { runner(id: $id) { id status } }';
@@ -74,7 +75,7 @@ export const hotPath: Scenario = {
     await driver.call('setLatency', { ms: 0 });
     const gateway = await context.startGateway();
     const naive = await context.startServerProcess('naive-bff');
-    const passThrough = await startPassThrough(simulator.url, options.upstreamConnections);
+    const passThrough = await startPassThrough(simulator.url, options.upstreamConnections, simulator.ca);
     try {
       const graphql = (url: string): Target => ({ kind: 'graphql', url, token: TOKEN, query: HOT_PATH_QUERY, variables: runnerIds.map((id) => ({ id: `gid://gitlab/Ci::Runner/${id}` })) });
       const targets: Record<Label, Target> = {
@@ -94,6 +95,7 @@ export const hotPath: Scenario = {
       const meters: Partial<Record<Label, Meter>> = { naiveBff: naive.meter };
       const parts: Record<Label, Array<Measured<LoopResult>>> = { gateway: [], naiveBff: [], passThrough: [], direct: [] };
       const calls: Record<Label, number> = { gateway: 0, naiveBff: 0, passThrough: 0, direct: 0 };
+      const protocols: Record<Label, ProtocolTally[]> = { gateway: [], naiveBff: [], passThrough: [], direct: [] };
       for (let round = 1; round <= rounds; round++) {
         // The direct run is for information; once is enough.
         for (const label of round === 1 ? labels : labels.filter((name) => name !== 'direct')) {
@@ -101,6 +103,7 @@ export const hotPath: Scenario = {
           await driver.call('resetRequests', null);
           const measured = await measureServer(() => driver.call('loop', { target: targets[label], options: loopOptions(measuredMs) }), meters[label]);
           calls[label] += (await driver.call('requests', null)).length;
+          protocols[label].push(await driver.call('protocols', null));
           const loop = measured.result;
           if (loop.failures > 0) report.failures.push(`${label}: ${loop.failures} of ${loop.ops} operations failed: ${loop.firstFailure}`);
           parts[label].push(measured);
@@ -145,6 +148,7 @@ export const hotPath: Scenario = {
         `${options.concurrency} concurrent workers (closed loop); after ${warmupMs} ms of warm-up each, ${rounds} round(s) of ${measuredMs} ms for gateway, naive BFF and pass-through in alternation; no added REST latency; runner ids rotate over ${runnerIds.length} runners.`,
         `CPU / op = process.cpuUsage() of the process hosting the server, over the measured loop / operations: the bench process for the gateway and the pass-through (each alone there), the naive BFF's own process for it. Peak RSS likewise (the bench process's counts the bench).`,
         `Direct REST from the driver, no hop: ${d.throughput.toFixed(0)} ops/s, p50 ${summarize(d.latenciesMs).p50.toFixed(2)} ms: the most the driver and simulator can serve, a ceiling for both.`,
+        protocolNote(labels.map((label) => ({ label: { gateway: 'gateway', naiveBff: 'naive BFF', passThrough: 'pass-through', direct: 'direct' }[label], tallies: protocols[label] }))),
         `Driver process CPU (v4 server + clients), in cores: ${g.driverLoad.toFixed(2)} during the gateway runs, ${n.driverLoad.toFixed(2)} during the naive BFF's, ${p.driverLoad.toFixed(2)} during the pass-through, ${d.driverLoad.toFixed(2)} direct; near 1.0 the driver, not what it measures, set the pace.`,
       );
       report.details = Object.fromEntries(

@@ -1,8 +1,9 @@
 // The bounded closed-loop load generator (no autocannon): N workers, each sending its next
 // operation when the previous one answered, until a count or a time limit is reached.
 import { setTimeout as delay } from 'node:timers/promises';
-import { Pool } from 'undici';
+import type { Pool } from 'undici';
 import type { BaselineFunction, DriverTools } from '../rest-baseline.js';
+import { upstreamPool, type UpstreamTls } from '../upstream.js';
 import type { LoopOptions, LoopResult, Target } from './protocol.js';
 
 /** No single operation may hold a worker longer than this; the loop's time bound stays a bound. */
@@ -17,20 +18,22 @@ function describe(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).slice(0, 500);
 }
 
-function pool(url: string, connections: number): Pool {
-  return new Pool(new URL(url).origin, {
+/** A pool to the target; over h2 when the target is the v4 server over TLS (--upstream-h2). */
+function pool(url: string, connections: number, tls: UpstreamTls | undefined): Pool {
+  const options = {
     connections,
     headersTimeout: OPERATION_TIMEOUT_MS,
     bodyTimeout: OPERATION_TIMEOUT_MS,
     // Loopback only; keep connections open for the whole loop.
     keepAliveTimeout: 60_000,
-  });
+  };
+  return upstreamPool(url, options, tls);
 }
 
-async function prepare(target: Target, connections: number, tools: DriverTools, clientRttMs: number): Promise<PreparedTarget> {
+async function prepare(target: Target, connections: number, tools: DriverTools, clientRttMs: number, tls: UpstreamTls | undefined): Promise<PreparedTarget> {
   switch (target.kind) {
     case 'graphql': {
-      const dispatcher = pool(target.url, connections);
+      const dispatcher = pool(target.url, connections, tls);
       const path = new URL(target.url).pathname;
       // Bodies are serialized once, so the loop measures the gateway rather than JSON.stringify.
       const bodies = (target.variables ?? [{}]).map((variables) => JSON.stringify({ query: target.query, variables }));
@@ -50,7 +53,7 @@ async function prepare(target: Target, connections: number, tools: DriverTools, 
       };
     }
     case 'get': {
-      const dispatcher = pool(target.baseUrl, connections);
+      const dispatcher = pool(target.baseUrl, connections, tls);
       const basePath = new URL(target.baseUrl).pathname.replace(/\/+$/, '');
       const headers = { 'private-token': target.token, accept: 'application/json' };
       return {
@@ -75,8 +78,9 @@ async function prepare(target: Target, connections: number, tools: DriverTools, 
   }
 }
 
-export async function runLoop(target: Target, options: LoopOptions, tools: DriverTools): Promise<LoopResult> {
-  const prepared = await prepare(target, options.connections ?? options.concurrency, tools, options.clientRttMs ?? 0);
+/** `tls`: the v4 server over TLS, which a `get` target straight to it reaches over h2. */
+export async function runLoop(target: Target, options: LoopOptions, tools: DriverTools, tls?: UpstreamTls): Promise<LoopResult> {
+  const prepared = await prepare(target, options.connections ?? options.concurrency, tools, options.clientRttMs ?? 0, tls);
   const latenciesMs: number[] = [];
   let started = 0;
   let failures = 0;

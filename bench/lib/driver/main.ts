@@ -2,12 +2,13 @@
 // baseline, WebSocket subscribers). It runs apart from the bench process so that the CPU time and
 // memory measured there are the gateway's own, not the upstream's or the load generator's.
 // Started by ./handle.ts with fork(); answers the requests of ./protocol.ts over IPC.
-import { Pool } from 'undici';
+import type { Pool } from 'undici';
 import { existsSync } from 'node:fs';
 import type * as simulatorSource from '../../../simulator/index.js';
 import type { Simulator } from '../../../simulator/index.js';
 import { answerParent } from '../child-process.js';
 import { RestBaseline, type DriverTools } from '../rest-baseline.js';
+import { upstreamPool, type UpstreamTls } from '../upstream.js';
 import { growFleet } from './fleet.js';
 import { runLoop } from './load.js';
 import type { DriverApi } from './protocol.js';
@@ -15,6 +16,8 @@ import { Subscribers } from './subscribers.js';
 
 let simulator: Simulator | undefined;
 let restPool: Pool | undefined;
+/** Set with `tls`: every pool of this process to the v4 server speaks h2 to it. */
+let upstreamTls: UpstreamTls | undefined;
 const subscribers = new Subscribers();
 
 function requireSimulator(): Simulator {
@@ -42,15 +45,16 @@ async function simulatorModule(compiled: boolean): Promise<typeof simulatorSourc
 }
 
 answerParent<DriverApi>({
-  async startSimulator({ latencyMs, fleetSize, restConnections, compiled }) {
+  async startSimulator({ latencyMs, fleetSize, restConnections, compiled, tls }) {
     const { startSimulator } = await simulatorModule(compiled);
-    simulator = await startSimulator({ latencyMs });
+    simulator = await startSimulator({ latencyMs, tls });
     growFleet(simulator.state, fleetSize);
+    upstreamTls = simulator.ca === undefined ? undefined : { origin: simulator.origin, ca: simulator.ca };
     // The REST baseline's pool: as many connections as the gateway's upstream pool, so that the
-    // comparison is of the gateway's work, not of connection limits.
-    restPool = new Pool(simulator.origin, { connections: restConnections, headersTimeout: 30_000, bodyTimeout: 30_000 });
+    // comparison is of the gateway's work, not of connection limits (over h2, as many streams each).
+    restPool = upstreamPool(simulator.origin, { connections: restConnections, headersTimeout: 30_000, bodyTimeout: 30_000 }, upstreamTls);
     const runnerIds = [...simulator.state.runners.keys()].sort((a, b) => a - b);
-    return { url: simulator.url, origin: simulator.origin, runnerIds };
+    return { url: simulator.url, origin: simulator.origin, ca: simulator.ca, runnerIds };
   },
   setLatency({ ms }) {
     requireSimulator().setLatency(ms);
@@ -63,8 +67,18 @@ answerParent<DriverApi>({
   requests() {
     return requireSimulator().requests;
   },
+  protocols() {
+    const calls: Record<string, number> = {};
+    const connections = new Set<number>();
+    for (const event of requireSimulator().traffic) {
+      if (event.event !== 'arrived') continue;
+      calls[event.httpVersion] = (calls[event.httpVersion] ?? 0) + 1;
+      connections.add(event.connection);
+    }
+    return { calls, connections: connections.size };
+  },
   loop({ target, options }) {
-    return runLoop(target, options, tools);
+    return runLoop(target, options, tools, upstreamTls);
   },
   async openSubscribers({ wsUrl, token, connections, timeoutMs }) {
     return { connections: await subscribers.open(wsUrl, token, connections, timeoutMs) };

@@ -47,11 +47,21 @@ export interface LoopResult {
 }
 
 export interface SimulatorInfo {
-  /** `http://127.0.0.1:PORT/api/v4` */
+  /** `http://127.0.0.1:PORT/api/v4`, or `https://` when started with `tls`. */
   url: string;
   origin: string;
+  /** With `tls`: the server's self-signed certificate (PEM), the CA every client must trust. */
+  ca: string | undefined;
   /** Runners in the simulator after the fleet was grown. */
   runnerIds: number[];
+}
+
+/** How the v4 server's calls came since the last resetRequests, from its traffic log. */
+export interface ProtocolTally {
+  /** Calls by HTTP version as the server saw them (`1.1`, `2.0`). */
+  calls: Record<string, number>;
+  /** Distinct connections (TCP or TLS) they came over. */
+  connections: number;
 }
 
 export interface SubscribersOpened {
@@ -79,11 +89,15 @@ export interface SubscriberStats {
 
 /** The driver's remote procedures: name -> [argument, result]. */
 export type DriverApi = {
-  /** `compiled`: run the simulator from dist/ (`npm run build`), as the gateway runs when compiled. */
-  startSimulator: [{ latencyMs: number; fleetSize: number; restConnections: number; compiled: boolean }, SimulatorInfo];
+  /**
+   * `compiled`: run the simulator from dist/ (`npm run build`), as the gateway runs when compiled.
+   * `tls`: serve h2 and HTTP/1.1 over TLS (--upstream-h2); the driver's own pools to it then speak h2.
+   */
+  startSimulator: [{ latencyMs: number; fleetSize: number; restConnections: number; compiled: boolean; tls: boolean }, SimulatorInfo];
   setLatency: [{ ms: number }, null];
   resetRequests: [null, null];
   requests: [null, RecordedRequest[]];
+  protocols: [null, ProtocolTally];
   loop: [{ target: Target; options: LoopOptions }, LoopResult];
   openSubscribers: [{ wsUrl: string; token: string; connections: number; timeoutMs: number }, SubscribersOpened];
   subscribe: [{ query: string; runnerIds: number[]; offset: number; count: number }, null];

@@ -19,13 +19,16 @@ export interface GitLabConfig extends DataSourceConfig {
   baseURL: string;
   /** The caller's token, forwarded as PRIVATE-TOKEN. */
   token: string | undefined;
-  /** The keep-alive connections to GitLab, shared by every request (node-fetch takes an http.Agent). */
-  agent: Agent;
+  /**
+   * The keep-alive connections to GitLab, shared by every request (node-fetch, RESTDataSource's
+   * default, takes an http.Agent). Unset when `fetch` is given: it brings its own connections.
+   */
+  agent?: Agent;
 }
 
 class GitLabAPI extends RESTDataSource {
   private readonly token: string | undefined;
-  private readonly agent: Agent;
+  private readonly agent: Agent | undefined;
 
   constructor(config: GitLabConfig) {
     super(config);
@@ -37,7 +40,7 @@ class GitLabAPI extends RESTDataSource {
   protected override willSendRequest(_path: string, request: AugmentedRequest): void {
     if (this.token) request.headers['private-token'] = this.token;
     // RESTDataSource hands the request init to node-fetch as is; node-fetch reads `agent` from it.
-    Object.assign(request, { agent: this.agent });
+    if (this.agent) Object.assign(request, { agent: this.agent });
   }
 
   /** One page of a list, with the X-Total count GitLab sends beside it. */

@@ -4,6 +4,9 @@
 import { Agent } from 'node:http';
 import { ApolloServer } from '@apollo/server';
 import { startStandaloneServer } from '@apollo/server/standalone';
+import type { DataSourceConfig } from '@apollo/datasource-rest';
+import { fetch as undiciFetch, type Pool } from 'undici';
+import { upstreamPool } from '../upstream.js';
 import { createDataSources } from './datasources.js';
 import { resolvers, type Context } from './resolvers.js';
 import { typeDefs } from './schema.js';
@@ -16,6 +19,12 @@ export interface NaiveBffOptions {
    * gives the REST client, so that the columns compare the servers' work, not their pools.
    */
   connections: number;
+  /**
+   * The upstream's CA when it speaks h2 over TLS (--upstream-h2). RESTDataSource's default fetch,
+   * node-fetch over node:https, speaks HTTP/1.1 only; it takes any `fetch`, so the BFF is given
+   * undici's with an h2 Pool of `connections` connections, as a team wanting h2 would write it.
+   */
+  ca?: string;
 }
 
 export interface RunningNaiveBff {
@@ -23,8 +32,18 @@ export interface RunningNaiveBff {
   close(): Promise<void>;
 }
 
-export async function startNaiveBff({ upstreamUrl, connections }: NaiveBffOptions): Promise<RunningNaiveBff> {
-  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+type Fetcher = NonNullable<DataSourceConfig['fetch']>;
+
+/** undici's fetch over an h2 pool, as RESTDataSource's `fetch`. */
+function h2Fetch(pool: Pool): Fetcher {
+  return (url, init) => undiciFetch(url, { ...init, dispatcher: pool });
+}
+
+export async function startNaiveBff({ upstreamUrl, connections, ca }: NaiveBffOptions): Promise<RunningNaiveBff> {
+  const origin = new URL(upstreamUrl).origin;
+  const pool = ca === undefined ? undefined : upstreamPool(origin, { connections, keepAliveTimeout: 30_000 }, { origin, ca });
+  const agent = pool ? undefined : new Agent({ keepAlive: true, maxSockets: connections });
+  const http = pool ? { fetch: h2Fetch(pool) } : { agent: agent! };
   const server = new ApolloServer<Context>({ typeDefs, resolvers });
   const { url } = await startStandaloneServer(server, {
     listen: { port: 0, host: '127.0.0.1' },
@@ -35,7 +54,7 @@ export async function startNaiveBff({ upstreamUrl, connections }: NaiveBffOption
         dataSources: createDataSources({
           baseURL: upstreamUrl,
           token: typeof token === 'string' ? token : undefined,
-          agent,
+          ...http,
           cache: server.cache,
         }),
       });
@@ -45,7 +64,8 @@ export async function startNaiveBff({ upstreamUrl, connections }: NaiveBffOption
     url,
     async close() {
       await server.stop();
-      agent.destroy();
+      agent?.destroy();
+      await pool?.close();
     },
   };
 }

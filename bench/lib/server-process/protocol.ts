@@ -5,7 +5,9 @@ import type { Usage } from '../measure.js';
 
 export type ServerSpec =
   /** The gateway from `module` (dist/src/index.js, or src/index.ts under tsx) with these options. */
-  { kind: 'gateway'; module: string; options: GatewayOptions } | { kind: 'naive-bff'; upstreamUrl: string; connections: number };
+  | { kind: 'gateway'; module: string; options: GatewayOptions }
+  /** The naive BFF; `ca` when the upstream speaks h2 over TLS (--upstream-h2). */
+  | { kind: 'naive-bff'; upstreamUrl: string; connections: number; ca?: string };
 
 export interface ServerStarted {
   /** The GraphQL endpoint. */
