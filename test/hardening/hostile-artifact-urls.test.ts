@@ -74,13 +74,23 @@ describe('hostile artifact download URLs', () => {
     expectNothingLeaked(harness, answer.body, [developer]);
   });
 
-  it('sends an 8,000-character ref and job name upstream as they are, answered NOT_FOUND without echoing the credential', async () => {
+  it('sends a 4,000-character ref and job name upstream as they are, answered NOT_FOUND without echoing the credential', async () => {
     const answer = await withBystander(harness, () =>
-      rawRequest(`/artifacts/projects/1/jobs/artifacts/${'r'.repeat(8_000)}/download?job=${'j'.repeat(4_000)}`),
+      rawRequest(`/artifacts/projects/1/jobs/artifacts/${'r'.repeat(4_000)}/download?job=${'j'.repeat(2_000)}`),
     );
     expect(answer.status).toBe(404);
     expect(codesOf(answer.json)).toEqual(['NOT_FOUND']);
     expect(attackerCalls(harness)).toHaveLength(1);
+    expectNothingLeaked(harness, answer.body, [developer]);
+  });
+
+  it('refuses a ref and job name that would make a request GitLab answers 414, before any REST call', async () => {
+    const answer = await withBystander(harness, () =>
+      rawRequest(`/artifacts/projects/1/jobs/artifacts/${'r'.repeat(8_000)}/download?job=${'j'.repeat(4_000)}`),
+    );
+    expect(answer.status).toBe(400);
+    expect(codesOf(answer.json)).toEqual(['BAD_USER_INPUT']);
+    expect(attackerCalls(harness)).toHaveLength(0);
     expectNothingLeaked(harness, answer.body, [developer]);
   });
 
