@@ -880,9 +880,20 @@ async function readAtMost(body: Readable, limit: number): Promise<string> {
 function retryAfter(value: string | undefined): number | undefined {
   if (!value) return undefined;
   const seconds = Number(value);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds;
+  if (Number.isFinite(seconds) && seconds >= 0) return reportableWait(seconds);
   const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
+  return Number.isNaN(date) ? undefined : reportableWait((date - Date.now()) / 1000);
+}
+
+/** A day: the longest wait a Retry-After is reported as. */
+const MAX_RETRY_AFTER_SECONDS = 86_400;
+
+/**
+ * Whole seconds from 0 to MAX_RETRY_AFTER_SECONDS: the header is text the upstream (or a proxy)
+ * chose, and `99999999999999999999999` was reported as `retryAfterSeconds: 1e+23`.
+ */
+function reportableWait(seconds: number): number {
+  return Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(0, Math.ceil(seconds)));
 }
 
 /** No usable answer arrived: the connection failed, or headers or body took too long. */
