@@ -133,9 +133,59 @@ export function rootCause(error: unknown): unknown {
 }
 
 /**
+ * A value REST sent that the schema cannot carry, found by a resolver: a record without the
+ * integer id its global ID is built from. The upstream's fault, not the caller's nor a gateway bug.
+ */
+export class UpstreamShapeError extends GraphQLError {
+  constructor(detail: string) {
+    super(`${WRONG_SHAPE}: ${detail}`, { extensions: { code: 'UPSTREAM_ERROR' } });
+  }
+}
+
+const WRONG_SHAPE = 'The REST API sent a value of the wrong type for this field';
+
+/** graphql-js's words for a resolver's null in a non-null field (graphql 16 throws a plain Error). */
+const NON_NULL_VIOLATION = /^Cannot return null for non-nullable field [_A-Za-z][_0-9A-Za-z]*\.[_A-Za-z][_0-9A-Za-z]*\.$/;
+
+/**
+ * Whether graphql-js refused a value a resolver handed over, while completing it: a leaf that does
+ * not serialize (`String cannot represent value: {…}`, an enum value the schema lacks), something
+ * not iterable for a list, a null for a non-null field. Resolvers hand over REST's data as it came,
+ * so that is REST sending a shape its documentation does not (or a gateway bug in reading it:
+ * these are logged at warn, not hidden).
+ *
+ * Recognised by structure, not by message, but for the null: graphql-js wraps what completion
+ * threw in an error with the field's path, and what it threw is its own GraphQLError (no
+ * `originalError`, no path; no nodes, which argument errors have; no code, which every error the
+ * gateway or Apollo throws has) or, for a null, a plain Error in graphql-js's exact words.
+ */
+export function isWrongShapeFromUpstream(error: unknown): boolean {
+  if (error instanceof UpstreamShapeError || rootCause(error) instanceof UpstreamShapeError) return true;
+  if (!(error instanceof GraphQLError) || !error.path || !error.originalError) return false;
+  const thrown = error.originalError;
+  if (thrown instanceof GraphQLError) return !thrown.originalError && !thrown.path && !thrown.nodes && thrown.extensions['code'] === undefined;
+  return thrown.constructor === Error && NON_NULL_VIOLATION.test(thrown.message);
+}
+
+/** Longest part of graphql-js's own words kept in an UPSTREAM_ERROR: it quotes the value, which REST chose. */
+const MAX_SHAPE_DETAIL = 200;
+
+/**
+ * An error Apollo raised about the request itself (a persisted-query hash that does not match its
+ * query, an unsupported persisted-query version): it says an HTTP status of 4xx but carries no code,
+ * so Apollo would label it INTERNAL_SERVER_ERROR. BAD_REQUEST is what Apollo means by a 4xx of its own.
+ */
+function isCodelessRequestError(error: unknown): boolean {
+  if (!(error instanceof GraphQLError) || error.extensions['code'] !== undefined) return false;
+  const status = (error.extensions['http'] as { status?: unknown } | undefined)?.status;
+  return typeof status === 'number' && status >= 400 && status < 500;
+}
+
+/**
  * Apollo's `formatError`: REST errors get their code from the table; errors with a code pass
- * through; anything else is an internal error whose details stay in the server's log. Every
- * message and extension is scrubbed of tokens on the way out.
+ * through; values REST sent that the schema cannot carry are UPSTREAM_ERROR; Apollo's own request
+ * errors without a code are BAD_REQUEST; anything else is an internal error whose details stay in
+ * the server's log. Every message and extension is scrubbed of tokens on the way out.
  */
 export function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const original = rootCause(error);
@@ -143,6 +193,12 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
   if (original instanceof RestError || original instanceof UnsendableRequest) {
     const mapped = toGraphQLError(original);
     result = { ...formatted, message: mapped.message, extensions: { ...mapped.extensions } };
+  } else if (isWrongShapeFromUpstream(error)) {
+    const message =
+      original instanceof UpstreamShapeError ? original.message : `${WRONG_SHAPE}: ${cut((original as Error).message, MAX_SHAPE_DETAIL)}`;
+    result = { ...formatted, message, extensions: { code: 'UPSTREAM_ERROR' } };
+  } else if (isCodelessRequestError(error)) {
+    result = { ...formatted, extensions: { ...formatted.extensions, code: 'BAD_REQUEST' } };
   } else if (!formatted.extensions?.['code'] || formatted.extensions['code'] === 'INTERNAL_SERVER_ERROR') {
     if (!(original instanceof GraphQLError)) {
       result = { ...formatted, message: 'Internal error in the gateway', extensions: { code: 'INTERNAL_SERVER_ERROR' } };
@@ -160,7 +216,12 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
  * refusal the gateway meant: those are told to the caller, bugs go to the server's log.
  */
 export function isUnexpectedError(error: unknown): boolean {
+  if (isWrongShapeFromUpstream(error)) return false;
   const cause = rootCause(error);
   if (cause instanceof UnsendableRequest) return codeForUnsendableRequest(cause) === 'INTERNAL_SERVER_ERROR';
   return !(cause instanceof RestError) && !(cause instanceof GraphQLError);
+}
+
+function cut(text: string, length: number): string {
+  return text.length > length ? `${text.slice(0, length)}…` : text;
 }

@@ -16,7 +16,7 @@ import { credentialPolicy, type Credential, type CredentialReader } from './data
 import { RestClient } from './datasources/rest-client.js';
 import { restBaseUrl } from './datasources/upstream-url.js';
 import { explainRestCallsPlugin } from './observability/explain.js';
-import { formatError, isUnexpectedError } from './errors.js';
+import { formatError, isUnexpectedError, isWrongShapeFromUpstream } from './errors.js';
 import { redact, redactDeep } from './redact.js';
 import { createHttpHandler, GRAPHQL_PATH, requestIdOf, type HttpHandlerOptions, type NextHandler, type RouteHandler } from './http-handler.js';
 import { createExplorerHandler, EXPLORER_PATH } from './explorer.js';
@@ -335,6 +335,10 @@ export function createGateway(options: GatewayOptions): Gateway {
             didEncounterErrors: ({ errors }) => {
               for (const error of errors) {
                 if (isUnexpectedError(error)) logger.error(redact(`Unexpected error: ${errorDetails(error)}`, credentials.secrets));
+                // REST data of a shape the schema cannot carry: the upstream's fault, told to the caller as
+                // UPSTREAM_ERROR, logged at warn with the field, so a gateway bug reading REST stays visible.
+                else if (isWrongShapeFromUpstream(error))
+                  logger.warn?.({ path: error.path?.join('.') ?? null }, redact(`upstream value of the wrong type: ${error.message}`, credentials.secrets).slice(0, 500));
               }
               return Promise.resolve();
             },

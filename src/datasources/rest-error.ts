@@ -63,8 +63,10 @@ export class RestError extends Error {
     const scrub = scrubber(details.confidential);
     const body = scrubDeep(details.body, scrub);
     const fields = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-    const restMessage = fields['message'] ?? (typeof body === 'string' && body.trim() ? body.trim().slice(0, 500) : undefined);
-    const restError = typeof fields['error'] === 'string' ? fields['error'] : undefined;
+    // Cut after scrubbing, never before: a secret cut in half would no longer be recognised.
+    const restMessage =
+      fields['message'] != null ? bounded(fields['message']) : typeof body === 'string' && body.trim() ? cutText(body.trim()) : undefined;
+    const restError = typeof fields['error'] === 'string' ? cutText(fields['error']) : undefined;
     const summary = RestError.summarise(details, restMessage, restError);
     super(scrub(`${details.method} ${details.path} ${summary}`), { cause: details.cause });
     this.name = 'RestError';
@@ -74,8 +76,8 @@ export class RestError extends Error {
     this.failure = details.failure;
     this.restMessage = restMessage;
     this.restError = restError;
-    this.errorDescription = typeof fields['error_description'] === 'string' ? fields['error_description'] : undefined;
-    this.errorCode = typeof fields['error_code'] === 'string' ? fields['error_code'] : undefined;
+    this.errorDescription = typeof fields['error_description'] === 'string' ? cutText(fields['error_description']) : undefined;
+    this.errorCode = typeof fields['error_code'] === 'string' ? cutText(fields['error_code']) : undefined;
     // The request id is the upstream's X-Request-Id header: text it chose, so scrubbed as well.
     this.requestId = details.requestId === undefined ? undefined : scrub(details.requestId);
     this.retryAfterSeconds = details.retryAfterSeconds;
@@ -119,14 +121,71 @@ export class RestError extends Error {
   }
 }
 
-/** `{"title": ["is too long"], "path": ["has already been taken"]}` -> `title is too long; path ...`. */
+/**
+ * How much of the text of a REST error body reaches an error: every sentence GitLab writes fits,
+ * and a body built to be huge (a 5 MB `message`, 100,000 field errors) does not become a response
+ * of the same size, twice over (`message` and `extensions.restMessage`), for every field it fails.
+ */
+const MAX_TEXT_LENGTH = 500;
+/** Most characters kept of a structured `message` (an object of field errors) in all, keys included. */
+const MAX_STRUCTURED_LENGTH = 2_000;
+/** Most field errors named in an error's message; the rest are counted. */
+const MAX_FIELD_ERRORS = 20;
+const CUT = '…';
+
+function cutText(text: string, length = MAX_TEXT_LENGTH): string {
+  return text.length > length ? `${text.slice(0, length)}${CUT}` : text;
+}
+
+/**
+ * A copy of a JSON value (already scrubbed, so at most a few dozen levels deep) holding at most
+ * MAX_STRUCTURED_LENGTH characters of keys and strings, each string at most MAX_TEXT_LENGTH: the
+ * entries past that are left out, and a list or object that lost some ends with `…`.
+ */
+function bounded(value: unknown, budget = { left: MAX_STRUCTURED_LENGTH }): unknown {
+  if (typeof value === 'string') {
+    const kept = cutText(value, Math.max(0, Math.min(MAX_TEXT_LENGTH, budget.left)));
+    budget.left -= kept.length;
+    return kept;
+  }
+  if (Array.isArray(value)) {
+    const items: unknown[] = [];
+    for (const item of value) {
+      if (budget.left <= 0) {
+        items.push(CUT);
+        break;
+      }
+      items.push(bounded(item, budget));
+    }
+    return items;
+  }
+  if (value && typeof value === 'object') {
+    const entries: Array<[string, unknown]> = [];
+    for (const [key, item] of Object.entries(value)) {
+      if (budget.left <= 0) {
+        entries.push([CUT, CUT]);
+        break;
+      }
+      const name = cutText(key, Math.min(MAX_TEXT_LENGTH, budget.left));
+      budget.left -= name.length;
+      entries.push([name, bounded(item, budget)]);
+    }
+    return Object.fromEntries(entries);
+  }
+  budget.left -= String(value).length;
+  return value;
+}
+
+/** `{"title": ["is too long"], "path": ["has already been taken"]}` -> `title is too long; path ...`, at most MAX_FIELD_ERRORS of them. */
 function describeFieldErrors(fields: Record<string, unknown>): string {
   const parts: string[] = [];
+  let more = 0;
   for (const [field, problems] of Object.entries(fields)) {
     const list = Array.isArray(problems) ? problems : [problems];
     for (const problem of list) {
-      parts.push(typeof problem === 'string' ? `${field} ${problem}` : `${field} ${JSON.stringify(problem)}`);
+      if (parts.length === MAX_FIELD_ERRORS) more++;
+      else parts.push(cutText(typeof problem === 'string' ? `${field} ${problem}` : `${field} ${JSON.stringify(problem)}`));
     }
   }
-  return parts.join('; ');
+  return `${parts.join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
 }

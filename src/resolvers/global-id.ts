@@ -1,4 +1,4 @@
-import { badUserInput } from '../errors.js';
+import { badUserInput, UpstreamShapeError } from '../errors.js';
 
 /** The classes whose global IDs the gateway issues, as GitLab spells them. */
 export type GlobalIdClass = 'Ci::Runner' | 'Ci::RunnerManager' | 'Ci::Build' | 'Ci::Pipeline' | 'Commit' | 'Project' | 'Group' | 'User' | 'Namespace' | 'GroupMember' | 'ProjectMember'
@@ -11,9 +11,29 @@ export type GlobalIdClass = 'Ci::Runner' | 'Ci::RunnerManager' | 'Ci::Build' | '
   // Credentials inventory: personal, group and project access tokens are all PersonalAccessToken records.
   | 'PersonalAccessToken';
 
-/** `gid://gitlab/<Class>/<id>`, GitLab's own global ID format. */
-export function toGlobalId(className: GlobalIdClass, id: number | string): string {
-  return `gid://gitlab/${className}/${id}`;
+/** The classes whose REST id is text (a commit's SHA, a discussion's hex id); every other one is an integer. */
+const TEXT_ID_CLASSES: ReadonlySet<GlobalIdClass> = new Set(['Commit', 'Discussion']);
+
+/**
+ * `gid://gitlab/<Class>/<id>`, GitLab's own global ID format, from the id REST sent. REST's record
+ * is taken as it came, so its id is checked here: an id that is missing, or not the integer REST
+ * documents (`"one"`, `1.5`, an object), would make an ID no query can use
+ * (`gid://gitlab/Ci::Runner/undefined`), which parseGlobalId then refuses as the caller's fault. It
+ * is the upstream's: the field fails with UPSTREAM_ERROR.
+ */
+export function toGlobalId(className: GlobalIdClass, id: unknown): string {
+  const usable = TEXT_ID_CLASSES.has(className)
+    ? typeof id === 'string' && /^[0-9A-Za-z]{1,64}$/.test(id)
+    : typeof id === 'number' && Number.isSafeInteger(id) && id >= 0;
+  if (!usable) throw new UpstreamShapeError(`a ${className} whose id is ${describeId(id)}, not ${TEXT_ID_CLASSES.has(className) ? 'a hex string' : 'an integer'}`);
+  return `gid://gitlab/${className}/${id as number | string}`;
+}
+
+function describeId(id: unknown): string {
+  // JSON.stringify says undefined for a function or a symbol, which JSON bodies cannot hold.
+  const text = id === undefined ? undefined : JSON.stringify(id);
+  if (text === undefined) return 'missing';
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
 const GLOBAL_ID = /^gid:\/\/gitlab\/([A-Za-z:]+)\/(\d{1,15})$/;

@@ -16,8 +16,19 @@ const RUNNER = '{ runner(id: "gid://gitlab/Ci::Runner/1") { id description } }';
 const json = { 'content-type': 'application/json' };
 
 describe('an upstream whose answers are built to break the gateway', () => {
-  const harness = gatewayOverSimulator({ circuitBreaker: false, upstreamRetryAttempts: 1 });
-  afterEach(() => harness.simulator.faults.clear());
+  /** What the gateway logs: its own faults at error (none of these is one), the upstream's at warn. */
+  const logged: { error: string[]; warn: string[] } = { error: [], warn: [] };
+  const harness = gatewayOverSimulator({
+    circuitBreaker: false,
+    upstreamRetryAttempts: 1,
+    logger: { error: (message) => logged.error.push(message), warn: (_fields, message) => logged.warn.push(message) },
+  });
+  afterEach(() => {
+    harness.simulator.faults.clear();
+    logged.warn.length = 0;
+    // Emptied first, so that a test that logs fails alone.
+    expect(logged.error.splice(0)).toEqual([]);
+  });
   const withFault = (fault: FaultSpec, query = RUNNER) => {
     harness.simulator.faults.add(fault);
     return withBystander(harness, () => harness.gateway.query(query, {}, admin));
@@ -76,6 +87,65 @@ describe('an upstream whose answers are built to break the gateway', () => {
     if (hint !== undefined) expect(Number.isFinite(hint) && (hint as number) >= 0).toBe(true);
     expect(result.errors?.[0]?.message).not.toMatch(/NaN|-\d/);
     expect(attackerCalls(harness)).toEqual(['GET /runners/1']);
+  });
+
+  it('reports a Retry-After of 10^23 seconds as a whole number of seconds, at most a day', async () => {
+    const result = await withFault({
+      method: 'GET',
+      path: '/runners/1',
+      kind: 'status',
+      status: 429,
+      body: 'Retry later',
+      headers: { 'retry-after': '99999999999999999999999' },
+    });
+    expect(codesOf(result)).toEqual(['RATE_LIMITED']);
+    expect(result.errors?.[0]?.extensions?.['retryAfterSeconds']).toBe(86_400);
+    expect(result.errors?.[0]?.message).not.toMatch(/e\+/);
+  });
+
+  // Before, the values below failed as INTERNAL_SERVER_ERROR (and the list's was logged as a
+  // gateway fault), and a runner of id "one" got the ID gid://gitlab/Ci::Runner/one.
+  it.each([
+    ['an id that is not an integer', '{"id":"one","description":{"a":1}}', 'id', { runner: null }],
+    ['no id at all', '{"description":"d"}', 'id', { runner: null }],
+    ['an id with a fraction', '{"id":1.5,"description":"d"}', 'id', { runner: null }],
+    ['a description that is an object', '{"id":1,"description":{"a":1}}', 'description', { runner: { id: 'gid://gitlab/Ci::Runner/1', description: null } }],
+  ])('fails the field of a record with %s as UPSTREAM_ERROR, logged at warn', async (_case, body, field, data) => {
+    const result = await withFault({ method: 'GET', path: '/runners/1', kind: 'status', status: 200, body, headers: json });
+    expect(result.data).toEqual(data);
+    expect(result.errors?.map((error) => error.path)).toEqual([['runner', field]]);
+    expect(codesOf(result)).toEqual(['UPSTREAM_ERROR']);
+    expect(result.errors?.[0]?.message).toMatch(/^The REST API sent a value of the wrong type for this field: /);
+    expect(JSON.stringify(result)).not.toMatch(/Ci::Runner\/(one|undefined|1\.5)/);
+    expect(logged.warn.filter((line) => line.includes('wrong type'))).toHaveLength(1);
+  });
+
+  it('fails a list of items that are not records as UPSTREAM_ERROR, logged at warn, not as a gateway fault', async () => {
+    const result = await withFault(
+      { method: 'GET', path: '/runners/all', kind: 'status', status: 200, body: '[null,1,"x",[]]', headers: json },
+      '{ allRunners { nodes { id } } }',
+    );
+    expect(result.data).toBeNull();
+    expect(codesOf(result).length).toBeGreaterThan(0);
+    expect(new Set(codesOf(result))).toEqual(new Set(['UPSTREAM_ERROR']));
+    expect(logged.warn.some((line) => line.includes('wrong type'))).toBe(true);
+  });
+
+  it.each([
+    ['a 500 whose message is 5,000,000 characters', 500, JSON.stringify({ message: 'x'.repeat(5_000_000) }), 'UPSTREAM_ERROR'],
+    ['a 500 whose error and error_description are 1,000,000 characters', 500, JSON.stringify({ error: 'e'.repeat(1_000_000), error_description: 'd'.repeat(1_000_000) }), 'UPSTREAM_ERROR'],
+    [
+      'a 400 with 100,000 field errors',
+      400,
+      JSON.stringify({ message: Object.fromEntries(Array.from({ length: 100_000 }, (_, index) => [`field${index}`, ['is invalid']])) }),
+      'BAD_USER_INPUT',
+    ],
+    ['a 400 with one field of 100,000 errors', 400, JSON.stringify({ message: { title: Array.from({ length: 100_000 }, () => 'is invalid') } }), 'BAD_USER_INPUT'],
+  ])('cuts %s short in the error it becomes', async (_case, status, body, code) => {
+    const result = await withFault({ method: 'GET', path: '/runners/1', kind: 'status', status, body, headers: json });
+    expect(codesOf(result)).toEqual([code]);
+    expect(JSON.stringify(result).length).toBeLessThan(8_000);
+    expect(result.errors?.[0]?.message).toMatch(/…|; and \d+ more$/);
   });
 
   it('answers a list whose pagination headers are nonsense with what the page holds, and no error', async () => {
