@@ -4,7 +4,7 @@ import { HeaderMap, type ApolloServer } from '@apollo/server';
 import { GraphQLError } from 'graphql';
 import type { GatewayContext } from './context.js';
 import type { Credential, CredentialPolicy } from './datasources/credentials.js';
-import { checkQueryLength, refusalBody, type QueryLimits } from './limits.js';
+import { checkQueryText, refusalBody, type QueryLimits } from './limits.js';
 import { readMultipartOperation, UploadRequestError } from './uploads.js';
 import { isArtifactDownloadRequest, serveArtifactDownload } from './artifacts-download.js';
 import type { CorsPolicy } from './cors.js';
@@ -35,12 +35,51 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
 async function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req) {
+  // Not destroyed when refused: destroying the request destroys its connection, with the rest of
+  // the body unread, and the kernel answers what the client still sends with a reset, which can
+  // discard the 413 before the client reads it. answerBeforeBody closes the connection cleanly.
+  for await (const chunk of req.iterator({ destroyOnReturn: false })) {
     size += (chunk as Buffer).length;
     if (size > maxBytes) throw new HttpProblem(413, `The request body is larger than ${maxBytes} bytes.`);
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
+}
+
+/** How much of a body the gateway will not use it reads and drops before answering, at most. */
+const MAX_DISCARDED_BYTES = 8 * 1024 * 1024;
+const MAX_DISCARD_MS = 5_000;
+
+/**
+ * Before an answer given while the request body may still be arriving (a 413, a refusal before the
+ * body is read, a 404 for a POST elsewhere): the connection will not serve another request, as
+ * what is left of this body cannot be trusted to frame the next one (behind a proxy that pools
+ * connections, the next request is another user's), so the answer says `Connection: close` and
+ * Node closes the connection once it is flushed. The rest of the body is read and dropped first,
+ * up to MAX_DISCARDED_BYTES or MAX_DISCARD_MS: closing a connection with bytes still arriving makes
+ * the kernel send a reset, which can reach the client before it has read the answer (ECONNRESET in
+ * place of a 413). A client that sends more than that gets its answer, then the close, regardless.
+ */
+async function answerBeforeBody(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  if (!hasBody || req.readableEnded) return;
+  res.setHeader('connection', 'close');
+  if (req.destroyed) return;
+  await new Promise<void>((resolve) => {
+    let discarded = 0;
+    const done = () => {
+      clearTimeout(timer);
+      req.off('data', onData).off('end', done).off('error', done).off('close', done);
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      discarded += chunk.length;
+      if (discarded > MAX_DISCARDED_BYTES) done();
+    };
+    const timer = setTimeout(done, MAX_DISCARD_MS);
+    req.on('data', onData).once('end', done).once('error', done).once('close', done);
+    req.resume();
+  });
 }
 
 /**
@@ -142,7 +181,8 @@ export function createHttpHandler(apollo: ApolloServer<GatewayContext>, createCo
           next();
           return;
         }
-        sendJson(res, 404, { errors: [{ message: `Nothing at ${url.pathname}; the API is at ${GRAPHQL_PATH}.` }] });
+        await answerBeforeBody(req, res);
+        sendJson(res, 404, { errors: [{ message: `Nothing at ${url.pathname}; the API is at ${GRAPHQL_PATH}.`, extensions: { code: 'NOT_FOUND' } }] });
         return;
       }
       const headers = new HeaderMap();
@@ -173,10 +213,10 @@ export function createHttpHandler(apollo: ApolloServer<GatewayContext>, createCo
           }
         }
       }
-      // Refused before Apollo parses it: parsing a huge document is itself the cost to avoid.
+      // Refused before Apollo parses it: parsing a huge or deeply nested document is itself the cost to avoid.
       const query = req.method === 'GET' ? url.searchParams.get('query') : (body as { query?: unknown } | null)?.query;
       try {
-        checkQueryLength(query, options.limits);
+        checkQueryText(query, options.limits);
       } catch (error) {
         if (!(error instanceof GraphQLError)) throw error;
         sendJson(res, 400, refusalBody(error));
@@ -200,6 +240,7 @@ export function createHttpHandler(apollo: ApolloServer<GatewayContext>, createCo
         res.destroy();
         return;
       }
+      await answerBeforeBody(req, res);
       if (error instanceof HttpProblem || error instanceof UploadRequestError) {
         sendJson(res, error.status, { errors: [{ message: error.message, extensions: { code: 'BAD_REQUEST' } }] });
         return;

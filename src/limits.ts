@@ -181,6 +181,62 @@ export function checkQueryLength(query: unknown, limits: QueryLimits): void {
   }
 }
 
+/**
+ * Deepest nesting of brackets (`[`, `{`, `(`) accepted in query text. graphql-js parses
+ * recursively, a few stack frames per level, and 2,000 nested list literals (4,000 tokens, well
+ * within the token limit) overflowed the stack: "Maximum call stack size exceeded", with a stack
+ * trace in the log for every such request. No operation needs much: fields nest at most 20 deep
+ * (the depth limit), plus a level for the operation's variables or arguments and a few for input
+ * objects and lists of lists, which rarely pass 5. 64 leaves room for all of that and is far below
+ * what overflows. A fixed guard of the parser, not a setting: nothing an operator would tune.
+ */
+export const MAX_NESTING = 64;
+
+/**
+ * Refuses query text whose brackets nest deeper than MAX_NESTING, before it is parsed: one pass
+ * over the text, counting `[`, `{` and `(` outside strings, block strings and comments (a bracket
+ * there is text, not structure). It does not check that brackets match; the parser does.
+ */
+export function checkNesting(query: unknown): void {
+  if (typeof query !== 'string') return;
+  let depth = 0;
+  let index = 0;
+  while (index < query.length) {
+    const char = query[index];
+    if (char === '#') {
+      // A comment runs to the end of its line.
+      while (index < query.length && query[index] !== '\n' && query[index] !== '\r') index++;
+    } else if (char === '"' && query.startsWith('"""', index)) {
+      // A block string ends at the next """ not escaped as \""".
+      index += 3;
+      while (index < query.length && !query.startsWith('"""', index)) index += query.startsWith('\\"""', index) ? 4 : 1;
+      index += 3;
+      continue;
+    } else if (char === '"') {
+      // A string ends at the next unescaped quote, or (unterminated) at the end of its line.
+      index++;
+      while (index < query.length && query[index] !== '"' && query[index] !== '\n' && query[index] !== '\r') index += query[index] === '\\' ? 2 : 1;
+    } else if (char === '[' || char === '{' || char === '(') {
+      depth++;
+      if (depth > MAX_NESTING) {
+        throw limitExceeded(`The query nests brackets more than ${MAX_NESTING} deep; at most ${MAX_NESTING} levels are allowed.`, 'nesting', { maxNesting: MAX_NESTING });
+      }
+    } else if ((char === ']' || char === '}' || char === ')') && depth > 0) {
+      depth--;
+    }
+    index++;
+  }
+}
+
+/**
+ * What is checked of query text before it is parsed, on both transports: its length, then its
+ * nesting (parsing either is the cost, or the crash, to avoid).
+ */
+export function checkQueryText(query: unknown, limits: QueryLimits): void {
+  checkQueryLength(query, limits);
+  checkNesting(query);
+}
+
 /** An operation as HTTP (Apollo's request) and WebSocket (graphql-ws's payload) both have it, parsed and validated. */
 export interface OperationRequest {
   document: DocumentNode;

@@ -64,7 +64,7 @@ export class OperationCache {
 }
 
 /** The error with Apollo's code for its phase, as HTTP callers get it. */
-function withCode(error: GraphQLError, code: ApolloServerErrorCode): GraphQLError {
+export function withCode(error: GraphQLError, code: ApolloServerErrorCode): GraphQLError {
   return new GraphQLError(error.message, {
     nodes: error.nodes,
     source: error.source,

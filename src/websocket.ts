@@ -1,8 +1,16 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { getOperationAST, GraphQLError, OperationTypeNode, type GraphQLSchema } from 'graphql';
+import { ApolloServerErrorCode } from '@apollo/server/errors';
+import {
+  getOperationAST,
+  getVariableValues,
+  GraphQLError,
+  OperationTypeNode,
+  type GraphQLFormattedError,
+  type GraphQLSchema,
+} from 'graphql';
 import { useServer, type Extra } from 'graphql-ws/use/ws';
-import type { Context } from 'graphql-ws';
+import { MessageType, type Context } from 'graphql-ws';
 import { WebSocketServer } from 'ws';
 import type { CredentialPolicy } from './datasources/credentials.js';
 import { RestError } from './datasources/rest-error.js';
@@ -11,8 +19,8 @@ import type { formatError } from './errors.js';
 import { requestIdOf, type ContextFactory } from './http-handler.js';
 import type { GatewayContext } from './context.js';
 import type { Telemetry } from './observability/telemetry.js';
-import { checkOperation, checkQueryLength, limitExceeded, type QueryLimits } from './limits.js';
-import { OperationCache } from './operation-cache.js';
+import { checkOperation, checkQueryText, limitExceeded, type QueryLimits } from './limits.js';
+import { OperationCache, withCode } from './operation-cache.js';
 import { randomUUID } from 'node:crypto';
 
 /**
@@ -75,6 +83,15 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
     {
       schema,
       connectionInitWaitTimeout: options.connectionInitWaitTimeoutMs,
+      // What only a server may send (connection_ack, next, error), sent by a client, is refused
+      // while its message is parsed: graphql-ws then closes with 4400 "Invalid message received",
+      // as for any message the protocol does not allow. Left to graphql-ws, it is thrown as
+      // "Unexpected message of type next received", printed with a stack to stderr and closed
+      // with 4500, an internal error of the server's, for a bad request of the client's.
+      jsonMessageReviver(key: string, value: unknown) {
+        if (key === '' && isServerOnlyMessage(value)) throw new TypeError('A client may not send this message type.');
+        return value;
+      },
       async onConnect(ctx) {
         const credential = credentialOf(ctx);
         if (!credential) return false;
@@ -97,15 +114,21 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
           if (Object.keys(ctx.subscriptions).length > options.maxSubscriptionsPerConnection) {
             throw limitExceeded(`This connection already holds ${options.maxSubscriptionsPerConnection} operations; close some first.`, 'subscriptions');
           }
-          checkQueryLength(payload.query, limits);
+          checkQueryText(payload.query, limits);
           const prepared = operations.prepare(payload.query);
           if ('errors' in prepared) return prepared.errors;
-          const estimate = checkOperation(schema, { document: prepared.document, operationName: payload.operationName, variables: payload.variables }, { authenticated: true, batching: options.batching }, limits);
+          // The operation and its variables, refused here with the codes HTTP callers get from Apollo
+          // (graphql-ws would refuse them with no code at all). The variables are coerced again when
+          // the operation runs; refusing them here costs one coercion, and no REST call.
           const operation = getOperationAST(prepared.document, payload.operationName);
-          const contextValue = createContext(credentialOf(ctx), requestIdFor(ctx), { longLived: operation?.operation === OperationTypeNode.SUBSCRIPTION });
-          contextValue.stats.operationName = operation?.name?.value ?? null;
+          if (!operation) return [unresolvedOperation(payload.operationName)];
+          const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], payload.variables ?? {}, { maxErrors: 50 });
+          if (coerced.errors) return coerced.errors.map((error) => withCode(error, ApolloServerErrorCode.BAD_USER_INPUT));
+          const estimate = checkOperation(schema, { document: prepared.document, operationName: payload.operationName, variables: payload.variables }, { authenticated: true, batching: options.batching }, limits);
+          const contextValue = createContext(credentialOf(ctx), requestIdFor(ctx), { longLived: operation.operation === OperationTypeNode.SUBSCRIPTION });
+          contextValue.stats.operationName = operation.name?.value ?? null;
           contextValue.stats.estimate = estimate;
-          if (operation) contextValue.stats.operationType = operation.operation;
+          contextValue.stats.operationType = operation.operation;
           if (!running.has(ctx)) running.set(ctx, new Map());
           running.get(ctx)?.set(id, { context: contextValue, startedAt: performance.now() });
           return {
@@ -124,10 +147,10 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
       onNext(ctx, id, _payload, _args, result) {
         if (running.get(ctx)?.get(id)?.context.stats.operationType === OperationTypeNode.MUTATION) options.onMutation?.();
         if (!result.errors) return undefined;
-        return { ...result, errors: result.errors.map((error) => formatError(error.toJSON(), error)) };
+        return { ...result, errors: result.errors.map((error) => formatError(withoutHttpStatus(error.toJSON()), error)) };
       },
       onError(_ctx, _id, _payload, errors) {
-        return errors.map((error) => formatError(error.toJSON(), error));
+        return errors.map((error) => formatError(withoutHttpStatus(error.toJSON()), error));
       },
       onComplete(ctx, id) {
         const operation = running.get(ctx)?.get(id);
@@ -137,6 +160,15 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
     },
     wsServer,
   );
+  // ws emits 'error' on a socket only for what the client sent that the protocol forbids (a message
+  // past maxPayload, a malformed frame, text that is not UTF-8), after closing the socket itself
+  // with the protocol's code (1009, 1002, 1007). graphql-ws's listener, added just before, prints
+  // each with its stack to stderr as an internal error: any client could flood the log. Nothing is
+  // logged; the close code tells the client.
+  wsServer.on('connection', (socket) => {
+    socket.removeAllListeners('error');
+    socket.on('error', () => undefined);
+  });
   return {
     async close(): Promise<void> {
       httpServer.off('upgrade', onUpgrade);
@@ -144,4 +176,31 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
       await new Promise<void>((resolve) => wsServer.close(() => resolve()));
     },
   };
+}
+
+/** The message types of graphql-transport-ws that only a server sends. */
+const SERVER_ONLY_MESSAGES: ReadonlySet<unknown> = new Set([MessageType.ConnectionAck, MessageType.Next, MessageType.Error]);
+
+function isServerOnlyMessage(message: unknown): boolean {
+  return typeof message === 'object' && message !== null && SERVER_ONLY_MESSAGES.has((message as { type?: unknown }).type);
+}
+
+/**
+ * No operation of the document answers to the operation name: graphql-js's words and Apollo's code
+ * (OPERATION_RESOLUTION_FAILURE), as HTTP callers get them. A valid document holds an operation,
+ * so without a name there must be several.
+ */
+function unresolvedOperation(operationName: string | null | undefined): GraphQLError {
+  const message = operationName ? `Unknown operation named "${operationName}".` : 'Must provide operation name if query contains multiple operations.';
+  return new GraphQLError(message, { extensions: { code: ApolloServerErrorCode.OPERATION_RESOLUTION_FAILURE } });
+}
+
+/**
+ * The error without `extensions.http`, the HTTP status an error asks Apollo for (LIMIT_EXCEEDED's
+ * 400), which Apollo reads and strips: a WebSocket message has no status to set.
+ */
+function withoutHttpStatus(error: GraphQLFormattedError): GraphQLFormattedError {
+  if (!error.extensions || !('http' in error.extensions)) return error;
+  const { http: _status, ...extensions } = error.extensions;
+  return { ...error, extensions };
 }

@@ -144,11 +144,62 @@ describe('hostile HTTP requests', () => {
       200,
       'PERSISTED_QUERY_NOT_FOUND',
     ],
+    // Apollo's own refusals without a code of their own (was INTERNAL_SERVER_ERROR).
+    [
+      'a persisted-query hash that does not match its query',
+      () => post('{"query":"{ __typename }","extensions":{"persistedQuery":{"version":1,"sha256Hash":"abc"}}}'),
+      400,
+      'BAD_REQUEST',
+    ],
+    [
+      'a persisted-query version the gateway does not know',
+      () => post('{"query":"{ __typename }","extensions":{"persistedQuery":{"version":2,"sha256Hash":"abc"}}}'),
+      400,
+      'BAD_REQUEST',
+    ],
+    ['a persisted-query extension that is a string', () => post('{"query":"{ __typename }","extensions":{"persistedQuery":"x"}}'), 400, 'BAD_REQUEST'],
+    [
+      'a POST to a path that is not the API',
+      () =>
+        fetch(new URL('/nothing-here', harness.gateway.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: TYPENAME }).then(
+          readAnswer,
+        ),
+      404,
+      'NOT_FOUND',
+    ],
   ])('answers %s with a 4xx (or a GraphQL error) and a code, and no REST call', async (_case, send, status, code) => {
     const answer = await withBystander(harness, send);
     expect(answer.status).toBe(status);
     expect(codesOf(answer.json)).toEqual([code]);
     expectNothingLeaked(harness, answer.text, [maintainer]);
+    expect(attackerCalls(harness)).toEqual([]);
+  });
+
+  it('answers a body over 1,000,000 bytes with 413 and Connection: close, then ends the connection cleanly, with no reset', async () => {
+    // The whole body is written before anything is read, as a proxy forwarding it would. Before,
+    // the gateway destroyed the connection with the rest of the body unread: the kernel answered
+    // with a reset (ECONNRESET), and the 413 was lost or the pooled connection spoiled.
+    const body = `{"query":"{ __typename }","x":"${'a'.repeat(1_100_000)}"}`;
+    const exchange = await new Promise<{ received: string; error: string | undefined }>((resolve) => {
+      const socket = connect(port(), '127.0.0.1');
+      let received = '';
+      let error: string | undefined;
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
+      // The server ends its side once its answer is sent; the client then ends its own.
+      socket.on('end', () => socket.end());
+      socket.on('error', (cause: NodeJS.ErrnoException) => (error = cause.code ?? cause.message));
+      socket.on('close', () => resolve({ received, error }));
+      socket.setTimeout(10_000, () => socket.destroy());
+      socket.write(`POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    });
+    expect(exchange.error).toBeUndefined();
+    expect(exchange.received).toMatch(/^HTTP\/1\.1 413 /);
+    expect(exchange.received.toLowerCase()).toContain('\r\nconnection: close\r\n');
+    // The answer arrived whole: its one chunk and the last, empty one.
+    const [head = '', ...rest] = exchange.received.split('\r\n\r\n');
+    expect(head.toLowerCase()).toContain('\r\ntransfer-encoding: chunked');
+    const chunks = /^[0-9a-f]+\r\n(.*)\r\n0$/.exec(rest.join('\r\n\r\n').replace(/\r\n\r\n$/, ''));
+    expect(JSON.parse(chunks?.[1] ?? '')).toMatchObject({ errors: [{ extensions: { code: 'BAD_REQUEST' } }] });
     expect(attackerCalls(harness)).toEqual([]);
   });
 

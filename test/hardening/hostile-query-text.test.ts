@@ -1,16 +1,22 @@
 // Hostile query text (issue 15, an adversarial suite): literals, tokens, names and numbers a caller
 // writes into the document. Each is refused with a code before any REST call, or answered as
 // GraphQL says; none is an internal error, and another caller's query answers meanwhile.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS } from '../../simulator/index.js';
 import { gatewayOverSimulator } from '../support/harness.js';
-import { attackerCalls, expectClearRefusal, expectNothingLeaked, readAnswer, withBystander } from './hostile-support.js';
+import { attackerCalls, codesOf, expectClearRefusal, expectNothingLeaked, readAnswer, withBystander } from './hostile-support.js';
 
 const admin = DEMO_TOKENS.admin;
 const runnerGid = (tail: string) => `gid://gitlab/Ci::Runner/${tail}`;
 
 describe('hostile query text', () => {
-  const harness = gatewayOverSimulator();
+  /** What the gateway logs as its own faults: none of these documents is one. */
+  const logged: string[] = [];
+  const harness = gatewayOverSimulator({ logger: { error: (message) => logged.push(message) } });
+  afterEach(() => {
+    // Emptied first, so that a test that logs fails alone.
+    expect(logged.splice(0)).toEqual([]);
+  });
   const post = (body: unknown) =>
     fetch(harness.gateway.url, {
       method: 'POST',
@@ -37,13 +43,8 @@ describe('hostile query text', () => {
       'GRAPHQL_PARSE_FAILED',
     ],
     [
-      '200 levels of nested list literals',
-      `{ issues(labels: ${'['.repeat(200)}"a"${']'.repeat(200)}) { nodes { id } } }`,
-      'GRAPHQL_VALIDATION_FAILED',
-    ],
-    [
-      '200 levels of nested object literals',
-      `{ issues(labels: ${'{a:'.repeat(200)}1${'}'.repeat(200)}) { nodes { id } } }`,
+      '60 levels of nested list literals',
+      `{ issues(labels: ${'['.repeat(60)}"a"${']'.repeat(60)}) { nodes { id } } }`,
       'GRAPHQL_VALIDATION_FAILED',
     ],
     ['a raw NUL in the document', '{ __typename \u0000 }', 'GRAPHQL_PARSE_FAILED'],
@@ -63,6 +64,31 @@ describe('hostile query text', () => {
     ],
   ])('refuses %s with a code and no REST call', async (_case, query, code) => {
     await refused(query, code);
+  });
+
+  // graphql-js parses recursively: 2,000 nested list literals (4,000 tokens, within the token
+  // limit) overflowed its stack, answered GRAPHQL_PARSE_FAILED "Maximum call stack size exceeded"
+  // and logged a RangeError with its stack for every request.
+  it.each([
+    ['2,000 levels of nested list literals', `{ issues(labels: ${'['.repeat(2_000)}"a"${']'.repeat(2_000)}) { nodes { id } } }`],
+    ['200 levels of nested list literals', `{ issues(labels: ${'['.repeat(200)}"a"${']'.repeat(200)}) { nodes { id } } }`],
+    ['200 levels of nested object literals', `{ issues(labels: ${'{a:'.repeat(200)}1${'}'.repeat(200)}) { nodes { id } } }`],
+    ['1,500 nested selection sets', `{ ${'a { '.repeat(1_500)}b${' }'.repeat(1_500)} }`],
+    ['1,500 unclosed brackets', `{ issues(labels: ${'['.repeat(1_500)}`],
+  ])('refuses %s as LIMIT_EXCEEDED (nesting) before parsing', async (_case, query) => {
+    const answer = await refused(query, 'LIMIT_EXCEEDED');
+    expect(answer.status).toBe(400);
+    expect(answer.json?.errors?.[0]?.extensions).toEqual({ code: 'LIMIT_EXCEEDED', limit: 'nesting', maxNesting: 64 });
+  });
+
+  it('counts no bracket inside a string, a block string or a comment', async () => {
+    // Each string is refused as an ID by its resolver, before any REST call: parsed, not counted.
+    const brackets = '[{('.repeat(300);
+    const answer = await refused(
+      `{\n  # ${brackets}\n  a: runner(id: "${brackets}\\"${brackets}") { id }\n  b: runner(id: """${brackets}\\"""${brackets}""") { id }\n}`,
+      'BAD_USER_INPUT',
+    );
+    expect(codesOf(answer.json)).toEqual(['BAD_USER_INPUT', 'BAD_USER_INPUT']);
   });
 
   it.each([

@@ -81,8 +81,8 @@ export function expectClearRefusal(answer: RawAnswer, code: string): void {
 
 /**
  * Sends a request on a connection of its own, closed afterwards. For the requests a server answers
- * before reading their body (413): the connection is then spoiled, and must not be the one the
- * next request of the test (the bystander's) is sent on.
+ * before reading their body (413): the gateway closes that connection after its answer, so it must
+ * not be the one the next request of the test (the bystander's) is sent on.
  */
 export async function sendAlone(
   url: string,

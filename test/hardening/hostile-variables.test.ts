@@ -25,6 +25,9 @@ describe('hostile variables', () => {
   it.each([
     ['5,000 nested objects for a list', LABELS, `{"l":${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}}`],
     ['5,000 nested arrays for a list', LABELS, `{"l":${'['.repeat(5_000)}${']'.repeat(5_000)}}`],
+    // JSON.parse reads nesting without recursing, and coercion stops at the list's first item.
+    ['100,000 nested arrays for a list', LABELS, `{"l":${'['.repeat(100_000)}${']'.repeat(100_000)}}`],
+    ['100,000 nested objects for a list', LABELS, `{"l":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}}`],
     ['a null inside a list of non-null strings', LABELS, '{"l":["a",null]}'],
     ['the string "NaN" for an Int', FIRST, '{"f":"NaN"}'],
     ['the string "Infinity" for an Int', FIRST, '{"f":"Infinity"}'],

@@ -2,7 +2,7 @@
 // graphql-transport-ws may send out of turn or malformed. Each is answered with a close code of
 // the protocol's 44xx (or 1009 for size) or an error message with a code, never a 45xx, and other
 // connections and HTTP callers keep being answered.
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import WebSocket from 'ws';
 import { DEMO_TOKENS } from '../../simulator/index.js';
 import { gatewayOverSimulator } from '../support/harness.js';
@@ -70,6 +70,21 @@ describe('hostile WebSocket messages', () => {
     return seen;
   }
   const closedWith = (code: number) => (seen: Session) => seen.closeCode === code;
+  /** The first error message's payload, once one came. */
+  const errorPayload = (seen: Session) => seen.messages.find((message) => message['type'] === 'error')?.['payload'];
+  const sawError = (seen: Session) => errorPayload(seen) !== undefined;
+
+  // graphql-ws and ws print what they take for internal errors to stderr, stack and all: a client
+  // that could cause one at will could flood the log.
+  let stderr: MockInstance<typeof console.error>;
+  beforeEach(() => {
+    stderr = vi.spyOn(console, 'error');
+  });
+  afterEach(() => {
+    const printed = stderr.mock.calls.map((call) => String(call[0]));
+    stderr.mockRestore();
+    expect(printed).toEqual([]);
+  });
 
   it.each<[string, Array<string | object>, number]>([
     ['a message that is not JSON', ['{'], 4400],
@@ -84,6 +99,11 @@ describe('hostile WebSocket messages', () => {
     ['a subscribe whose query is a number', [INIT, { id: '1', type: 'subscribe', payload: { query: 5 } }], 4400],
     ['a subscribe whose variables are a list', [INIT, subscribe('1', '{ __typename }', { variables: [1] })], 4400],
     ['a subscribe before connection_init', [subscribe('1', '{ __typename }')], 4401],
+    // Messages only a server sends (were 4500 "Unexpected message of type next received").
+    ['a next', [INIT, { id: '1', type: 'next', payload: {} }], 4400],
+    ['an error', [INIT, { id: '1', type: 'error', payload: [] }], 4400],
+    ['a connection_ack', [INIT, { type: 'connection_ack' }], 4400],
+    ['a next before connection_init', [{ id: '1', type: 'next', payload: {} }], 4400],
     ['a second connection_init', [INIT, INIT], 4429],
     ['a subscribe reusing a running operation id', [INIT, subscribe('1', WATCH(1)), subscribe('1', WATCH(2))], 4409],
     ['a message past the size cap', [INIT, subscribe('1', 'x'.repeat(200_000))], 1009],
@@ -147,6 +167,28 @@ describe('hostile WebSocket messages', () => {
     expect(seen.messages.find((message) => message['type'] === 'error')?.['payload']).toMatchObject([
       { extensions: { code: 'GRAPHQL_PARSE_FAILED' } },
     ]);
+    expect(attackerCalls(harness)).toEqual([]);
+  });
+
+  it('refuses 2,000 nested list literals with LIMIT_EXCEEDED (nesting) before parsing, with no HTTP status in the error', async () => {
+    const query = `{ issues(labels: ${'['.repeat(2_000)}"a"${']'.repeat(2_000)}) { nodes { id } } }`;
+    const seen = await session([INIT, subscribe('1', query)], sawError);
+    expect(errorPayload(seen)).toEqual([
+      { message: expect.stringContaining('64') as unknown, extensions: { code: 'LIMIT_EXCEEDED', limit: 'nesting', maxNesting: 64 } },
+    ]);
+    expect(seen.closeCode).toBeUndefined();
+    expect(attackerCalls(harness)).toEqual([]);
+  });
+
+  it.each<[string, object, unknown]>([
+    ['an operationName no operation has', { operationName: 'B' }, 'OPERATION_RESOLUTION_FAILURE'],
+    ['no operationName for two operations', { query: 'query A { __typename } query C { __typename }' }, 'OPERATION_RESOLUTION_FAILURE'],
+    ['a variable of the wrong type', { query: 'query A($f: Int) { runners(first: $f) { nodes { id } } }', variables: { f: 'x' } }, 'BAD_USER_INPUT'],
+    ['a required variable missing', { query: 'query A($id: ID!) { runner(id: $id) { id } }' }, 'BAD_USER_INPUT'],
+  ])('refuses %s with the code HTTP answers, before any REST call', async (_case, payload, code) => {
+    const seen = await session([INIT, { id: '1', type: 'subscribe', payload: { query: 'query A { __typename }', ...payload } }], sawError);
+    expect(errorPayload(seen)).toHaveLength(1);
+    expect(errorPayload(seen)).toMatchObject([{ extensions: { code } }]);
     expect(attackerCalls(harness)).toEqual([]);
   });
 
