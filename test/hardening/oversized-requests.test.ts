@@ -54,7 +54,6 @@ describe('an upstream answer with more headers than the gateway reads', () => {
       res.writeHead(200, { 'content-type': 'application/json', 'x-padding': 'p'.repeat(100_000) });
       res.end('{"id":1,"username":"root"}');
     });
-    upstream.maxHeaderSize = 256 * 1024;
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
     gateway = await startTestGateway(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}/api/v4`, {
       circuitBreaker: { failureThreshold: 2, cooldownMs: 600_000 },
