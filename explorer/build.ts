@@ -1,7 +1,7 @@
 /**
  * Builds the offline explorer (explorer/src, GraphiQL from npm) into one minified JS file and one
  * CSS file, named by content hash, plus the page that loads them, under dist/explorer/ (where
- * src/explorer.ts serves it from). Nothing in the output points at a CDN: fonts are inlined in
+ * src/transport/explorer.ts serves it from). Nothing in the output points at a CDN: fonts are inlined in
  * the CSS and every module is bundled (test/browser/explorer-bundle.test.ts checks the files).
  *
  *   tsx explorer/build.ts              build
@@ -14,7 +14,7 @@ import { basename, dirname, extname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
-import { EXPLORER_BUNDLE_DIRECTORY } from '../src/explorer.js';
+import { EXPLORER_BUNDLE_DIRECTORY } from '../src/transport/explorer.js';
 
 const EXPLORER_SOURCE = dirname(fileURLToPath(import.meta.url));
 const PACKAGE_ROOT = dirname(EXPLORER_SOURCE);

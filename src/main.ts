@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { collectDefaultMetrics } from 'prom-client';
 import { startSimulator, DEMO_TOKENS } from '../simulator/index.js';
-import { ConfigError, gatewayOptions, helpText, loadConfig, wantsHelp, type GatewayConfig } from './config.js';
+import { ConfigError, gatewayOptions, helpText, loadConfig, wantsHelp, type GatewayConfig } from './server/config.js';
 import { createGateway } from './index.js';
 import { createLogger } from './observability/logger.js';
 

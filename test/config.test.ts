@@ -11,7 +11,7 @@ import {
   SETTINGS,
   settingsMarkdownTable,
   wantsHelp,
-} from '../src/config.js';
+} from '../src/server/config.js';
 
 /** The problems a ConfigError reports, or a failure when the settings were accepted. */
 function problemsOf(read: () => unknown): string[] {

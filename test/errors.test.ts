@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GraphQLError } from 'graphql';
 import { RestError } from '../src/datasources/rest-error.js';
-import { codeForRestError, formatError, graphQLErrorFromRest } from '../src/errors.js';
+import { codeForRestError, formatError, graphQLErrorFromRest } from '../src/errors/graphql-errors.js';
 
 const restError = (status: number, body?: unknown, failure?: 'timeout' | 'connection' | 'malformed-body') =>
   new RestError({ method: 'GET', path: '/runners/6', status, body, ...(failure ? { failure } : {}) });

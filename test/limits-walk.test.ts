@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Kind, parse, validate, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
-import { measureOperation } from '../src/limits.js';
+import { measureOperation } from '../src/policy/limits.js';
 import { createExecutableSchema } from '../src/schema/executable.js';
 import { branchingQuery, doublingParentsQuery, doublingQuery } from './support/fragment-shapes.js';
 

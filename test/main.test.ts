@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SETTINGS } from '../src/config.js';
+import { SETTINGS } from '../src/server/config.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 

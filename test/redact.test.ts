@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redact, redactDeep } from '../src/redact.js';
+import { redact, redactDeep } from '../src/errors/redact.js';
 
 describe('redact', () => {
   it.each(['glpat-demo-admin', 'glrt-6337ff461c94fd3fa32ba3b1ff4125', 'GR1348941abcDEF', 'gloas-xyz', 'glcbt-64_abc'])(

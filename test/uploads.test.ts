@@ -7,7 +7,7 @@ import { UploadedFile } from '../simulator/http/uploaded-file.js';
 import { FileUpload } from '../src/datasources/file-upload.js';
 import { RestClient, RestSession } from '../src/datasources/rest-client.js';
 import { Upload } from '../src/resolvers/scalars.js';
-import { readMultipartOperation } from '../src/uploads.js';
+import { readMultipartOperation } from '../src/transport/uploads.js';
 import { startTestGateway, type TestGateway } from './support/gateway.js';
 import { startStubUpstream } from './support/stub-upstream.js';
 import { multipartForm } from './support/uploads.js';

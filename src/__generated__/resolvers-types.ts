@@ -6,10 +6,12 @@ import type { CommitRecord, RepositoryRecord } from '../resolvers/commits/record
 import type { CommitStatsSchema, CommitRefSchema, DiffSchema, CommitCommentSchema, DiscussionSchema, CommitSignatureSchema, GpgSignatureSchema, X509SignatureSchema, X509CertificateSchema, X509IssuerSchema, SshSignatureSchema } from '../datasources/commits.js';
 import type { CommitStatusSchema } from '../datasources/commit-statuses.js';
 import type { ProjectSchema, NamespaceSchema, ProjectLinksSchema, ContainerExpirationPolicySchema } from '../datasources/projects.js';
-import type { GroupSchema, GroupStatisticsSchema, GroupShareSchema, CustomAttributeSchema } from '../datasources/groups.js';
+import type { GroupSchema, GroupStatisticsSchema } from '../datasources/groups.js';
+import type { GroupShareSchema, CustomAttributeSchema } from '../datasources/namespace-schemas.js';
 import type { InvitationRecord } from '../resolvers/invitations/record.js';
 import type { UserSchema } from '../datasources/users.js';
-import type { IssueSchema, LabelSchema, MilestoneSchema, TimeStatsSchema, ReferencesSchema, TaskCompletionStatusSchema, IssueLinksSchema, EpicSummarySchema, IterationSchema, UserAgentDetailSchema } from '../datasources/issues.js';
+import type { IssueSchema, LabelSchema, IssueLinksSchema, EpicSummarySchema, IterationSchema, UserAgentDetailSchema } from '../datasources/issues.js';
+import type { MilestoneSchema, TimeStatsSchema, ReferencesSchema, TaskCompletionStatusSchema } from '../datasources/issuable-schemas.js';
 import type { MergeRequestSchema, MergeRequestPipelineSchema, DiffRefsSchema, MergeRequestPermissionsSchema } from '../datasources/merge-requests.js';
 import type { MetricImageSchema } from '../datasources/metric-images.js';
 import type { NoteSchema } from '../datasources/notes.js';
@@ -22,7 +24,7 @@ import type { SshKeySchema, DeployKeysProjectSchema } from '../datasources/keys.
 import type { JobArtifactFileSchema, ArtifactsLocation } from '../datasources/artifacts.js';
 import type { PersonalAccessTokenSchema, ResourceAccessTokenSchema, EnterpriseUserSshKeySchema } from '../datasources/credentials-inventory.js';
 import type { Connection, Edge } from '../connections/connection.js';
-import type { GatewayContext } from '../context.js';
+import type { GatewayContext } from '../server/context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
 export type Omit<T, K extends keyof T> = Pick<T, Exclude<keyof T, K>>;

@@ -1,6 +1,6 @@
 import type { Page, PageRequest } from '../datasources/pagination.js';
 import { MAX_PER_PAGE } from '../datasources/pagination.js';
-import { badUserInput } from '../errors.js';
+import { badUserInput } from '../errors/graphql-errors.js';
 import { encodeCursor } from './cursor.js';
 import { pagesCovering, windowFor, type ConnectionArgs, type ItemWindow } from './window.js';
 

@@ -1,4 +1,4 @@
-import { badUserInput } from '../errors.js';
+import { badUserInput } from '../errors/graphql-errors.js';
 
 /**
  * Cursors are opaque to clients but hold an absolute item offset, so `after` and `before` map to

@@ -1,4 +1,4 @@
-import { badUserInput } from '../errors.js';
+import { badUserInput } from '../errors/graphql-errors.js';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../datasources/pagination.js';
 import { decodeCursor } from './cursor.js';
 

@@ -1,4 +1,5 @@
-import type { LabelSchema, MilestoneSchema } from './issues.js';
+import type { LabelSchema } from './issues.js';
+import type { MilestoneSchema } from './issuable-schemas.js';
 import type { Page, PageRequest } from './pagination.js';
 import { restPath } from './path.js';
 import type { ProjectSchema } from './projects.js';

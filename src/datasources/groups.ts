@@ -1,24 +1,10 @@
+import type { CustomAttributeSchema, GroupShareSchema } from './namespace-schemas.js';
 import type { FileUpload } from './file-upload.js';
 import type { Page, PageRequest } from './pagination.js';
 import { restPath } from './path.js';
 import type { ProjectSchema } from './projects.js';
 import type { RestParams } from './query.js';
 import type { RestSession } from './rest-client.js';
-
-/** A key/value pair administrators attach to groups and projects (`with_custom_attributes`). */
-export interface CustomAttributeSchema {
-  key: string;
-  value: string;
-}
-
-/** One entry of `shared_with_groups`: a group a group or project is shared with. */
-export interface GroupShareSchema {
-  group_id: number;
-  group_name?: string;
-  group_full_path?: string;
-  group_access_level?: number;
-  expires_at?: string | null;
-}
 
 /** `statistics` of a group list record (administrators, `statistics=true`), in bytes. */
 export interface GroupStatisticsSchema {

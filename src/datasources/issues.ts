@@ -1,3 +1,4 @@
+import type { MilestoneSchema, ReferencesSchema, TaskCompletionStatusSchema, TimeStatsSchema } from './issuable-schemas.js';
 import type { MergeRequestSchema } from './merge-requests.js';
 import type { Page, PageRequest } from './pagination.js';
 import { restPath } from './path.js';
@@ -13,43 +14,6 @@ export interface LabelSchema {
   description?: string | null;
   description_html?: string | null;
   text_color?: string;
-}
-
-/** A milestone as issues and boards embed it (boards' lists and reads give only id and title). */
-export interface MilestoneSchema {
-  id: number;
-  iid?: number;
-  project_id?: number;
-  group_id?: number;
-  title?: string;
-  description?: string | null;
-  state?: string;
-  created_at?: string;
-  updated_at?: string;
-  due_date?: string | null;
-  start_date?: string | null;
-  closed_at?: string | null;
-  web_url?: string;
-}
-
-/** rest-v4-api.md "Time stats". */
-export interface TimeStatsSchema {
-  time_estimate?: number;
-  total_time_spent?: number;
-  human_time_estimate?: string | null;
-  human_total_time_spent?: string | null;
-}
-
-/** `short`, `relative` and `full` references of an issue or merge request. */
-export interface ReferencesSchema {
-  short?: string;
-  relative?: string;
-  full?: string;
-}
-
-export interface TaskCompletionStatusSchema {
-  count?: number;
-  completed_count?: number;
 }
 
 /** `_links` of an issue. */

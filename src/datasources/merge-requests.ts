@@ -1,4 +1,4 @@
-import type { MilestoneSchema, ReferencesSchema, TaskCompletionStatusSchema, TimeStatsSchema } from './issues.js';
+import type { MilestoneSchema, ReferencesSchema, TaskCompletionStatusSchema, TimeStatsSchema } from './issuable-schemas.js';
 import type { UserSchema } from './users.js';
 
 /** A pipeline as a merge request embeds it (`pipeline`, `head_pipeline`). */

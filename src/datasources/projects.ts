@@ -1,4 +1,4 @@
-import type { CustomAttributeSchema, GroupShareSchema } from './groups.js';
+import type { CustomAttributeSchema, GroupShareSchema } from './namespace-schemas.js';
 import type { RestSession } from './rest-client.js';
 import { restPath } from './path.js';
 import type { UserSchema } from './users.js';

@@ -1,4 +1,4 @@
-import { redact, scrubDeep } from '../redact.js';
+import { redact, scrubDeep } from '../errors/redact.js';
 
 /** Why a REST call failed, before it has a status: the transport's own failures. */
 export type TransportFailure = 'timeout' | 'connection' | 'malformed-body' | 'oversized-answer' | 'circuit-open' | 'deadline';

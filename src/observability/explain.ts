@@ -1,7 +1,7 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import type { GatewayContext } from '../context.js';
+import type { GatewayContext } from '../server/context.js';
 import { RestCallLog } from '../datasources/call-log.js';
-import type { QueryLimits } from '../limits.js';
+import type { QueryLimits } from '../policy/limits.js';
 import { endpointOf } from './endpoint.js';
 
 /** What a caller who asked sees in `extensions.restCalls`. */

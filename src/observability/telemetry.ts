@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { ApolloServerPlugin } from '@apollo/server';
-import type { GatewayContext } from '../context.js';
+import type { GatewayContext } from '../server/context.js';
 import type { RestCallEvent, UpstreamRedirect } from '../datasources/rest-client.js';
 import { endpointOf } from './endpoint.js';
 import type { GatewayLogger, LogFields } from './logger.js';

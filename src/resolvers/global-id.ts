@@ -1,4 +1,4 @@
-import { badUserInput, UpstreamShapeError } from '../errors.js';
+import { badUserInput, UpstreamShapeError } from '../errors/graphql-errors.js';
 
 /** The classes whose global IDs the gateway issues, as GitLab spells them. */
 export type GlobalIdClass = 'Ci::Runner' | 'Ci::RunnerManager' | 'Ci::Build' | 'Ci::Pipeline' | 'Commit' | 'Project' | 'Group' | 'User' | 'Namespace' | 'GroupMember' | 'ProjectMember'

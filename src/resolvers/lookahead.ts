@@ -26,7 +26,7 @@ import {
 import { collectSubfields } from 'graphql/execution/collectFields.js';
 import { openingPages, type PageFetcher } from '../connections/connection.js';
 import type { ConnectionArgs } from '../connections/window.js';
-import type { GatewayContext } from '../context.js';
+import type { GatewayContext } from '../server/context.js';
 import type { DataSources } from '../datasources/index.js';
 import type { Page, PageRequest } from '../datasources/pagination.js';
 
@@ -56,29 +56,6 @@ const listOfField = new WeakMap<GraphQLField<unknown, unknown>, AnyParentList>()
 /** Names one page of one list under one parent with one REST query. */
 function pageKey(coordinate: string, parentId: number, filters: string, page: PageRequest): string {
   return `${coordinate}#${parentId}#${page.page}/${page.perPage}#${filters}`;
-}
-
-/**
- * The pages the lookahead sent during one GraphQL request, until the child resolver takes them.
- * createContext makes one per request, so a page never reaches another request or credential.
- * Each page is taken once: two aliases asking the same page each had their own call before, and
- * each still has one.
- */
-export class PrefetchStore {
-  private readonly pages = new Map<string, Array<Promise<Page<unknown>>>>();
-
-  put(key: string, page: Promise<Page<unknown>>): void {
-    const queue = this.pages.get(key);
-    if (queue) queue.push(page);
-    else this.pages.set(key, [page]);
-  }
-
-  take(key: string): Promise<Page<unknown>> | undefined {
-    const queue = this.pages.get(key);
-    const page = queue?.shift();
-    if (queue?.length === 0) this.pages.delete(key);
-    return page;
-  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { NodeResolvers, QueryResolvers, ResolversTypes } from '../__generated__/resolvers-types.js';
-import type { GatewayContext } from '../context.js';
-import { badUserInput } from '../errors.js';
+import type { GatewayContext } from '../server/context.js';
+import { badUserInput } from '../errors/graphql-errors.js';
 import { parseGlobalId } from './global-id.js';
 import { nullWhenNotFound } from './lookups.js';
 

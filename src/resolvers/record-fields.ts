@@ -1,5 +1,5 @@
 import { defaultFieldResolver, isObjectType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
-import type { GatewayContext } from '../context.js';
+import type { GatewayContext } from '../server/context.js';
 
 /** Loads the full REST record of an object whose embedded record lacks a field. */
 export type FullRecordLoader = (parent: { id: number }, context: GatewayContext) => Promise<object>;

@@ -1,6 +1,6 @@
 import { GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import { FileUpload } from '../datasources/file-upload.js';
-import { badUserInput } from '../errors.js';
+import { badUserInput } from '../errors/graphql-errors.js';
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;

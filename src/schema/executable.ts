@@ -1,6 +1,6 @@
 import { makeExecutableSchema, type IExecutableSchemaDefinition } from '@graphql-tools/schema';
 import type { GraphQLSchema } from 'graphql';
-import type { GatewayContext } from '../context.js';
+import type { GatewayContext } from '../server/context.js';
 import { resolvers } from '../resolvers/index.js';
 import { FULL_RECORD_LOADERS } from '../resolvers/full-records.js';
 import { enableLookahead } from '../resolvers/lookahead.js';

@@ -1,4 +1,4 @@
-import { persistedQueryStore } from '../response-cache.js';
+import { persistedQueryStore } from '../caching/response-cache.js';
 import { sharedOrLocal } from './fallback.js';
 import type { RedisLink } from './redis-link.js';
 import { SET_BOUNDED } from './redis-scripts.js';

@@ -1,7 +1,17 @@
-import { BoundedCache, type ResponseCacheOptions } from '../response-cache.js';
+import { BoundedCache } from '../caching/bounded-cache.js';
 import { sharedOrLocal } from './fallback.js';
 import type { RedisLink } from './redis-link.js';
 import { LOOKUP_IN_GENERATION, SET_IN_GENERATION } from './redis-scripts.js';
+
+/** The response cache's settings (`responseCache` option, RESPONSE_CACHE_* settings). */
+export interface ResponseCacheOptions {
+  /** How long a response is reused. */
+  ttlMs: number;
+  /** Most responses kept. */
+  maxEntries: number;
+  /** Most bytes of response JSON kept in all (default 64 MiB). */
+  maxBytes?: number;
+}
 
 /**
  * Where the response cache keeps answers: this process's memory, or Redis for every replica.

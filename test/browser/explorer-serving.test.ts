@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureExplorerBuilt } from '../../explorer/build.js';
-import { createExplorerHandler, EXPLORER_BUNDLE_DIRECTORY, EXPLORER_CONTENT_SECURITY_POLICY } from '../../src/explorer.js';
+import { createExplorerHandler, EXPLORER_BUNDLE_DIRECTORY, EXPLORER_CONTENT_SECURITY_POLICY } from '../../src/transport/explorer.js';
 import { startTestGateway } from '../support/gateway.js';
 import { gatewayOverSimulator } from '../support/harness.js';
 import { restCalls } from '../support/rest-oracle.js';

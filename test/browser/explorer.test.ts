@@ -2,7 +2,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureExplorerBuilt } from '../../explorer/build.js';
 import { DEMO_TOKENS } from '../../simulator/index.js';
-import { EXPLORER_CONTENT_SECURITY_POLICY } from '../../src/explorer.js';
+import { EXPLORER_CONTENT_SECURITY_POLICY } from '../../src/transport/explorer.js';
 import { gatewayOverSimulator } from '../support/harness.js';
 import { restCalls } from '../support/rest-oracle.js';
 import { until } from '../support/wait.js';

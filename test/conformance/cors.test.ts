@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_TOKENS } from '../../simulator/index.js';
-import { CORS_ALLOWED_HEADERS } from '../../src/cors.js';
+import { CORS_ALLOWED_HEADERS } from '../../src/transport/cors.js';
 import { gatewayOverSimulator, type Harness } from '../support/harness.js';
 import { restCalls } from '../support/rest-oracle.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_TOKENS } from '../../simulator/index.js';
 import * as shapes from '../../src/cost/shapes.js';
 import { resolvers } from '../../src/resolvers/index.js';
-import type { GatewayContext } from '../../src/context.js';
+import type { GatewayContext } from '../../src/server/context.js';
 import { gatewayOverSimulator } from '../support/harness.js';
 import { readFixture } from '../support/stub-upstream.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_QUERY_LIMITS } from '../../src/limits.js';
+import { DEFAULT_QUERY_LIMITS } from '../../src/policy/limits.js';
 import { gatewayOverSimulator, type Harness } from '../support/harness.js';
 
 // Issue 16: a budget users can live with. A generous ceiling on the worst-case estimate still

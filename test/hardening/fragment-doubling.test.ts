@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { DEMO_TOKENS } from '../../simulator/index.js';
-import { DEFAULT_QUERY_LIMITS } from '../../src/limits.js';
+import { DEFAULT_QUERY_LIMITS } from '../../src/policy/limits.js';
 import { branchingQuery, doublingParentsQuery, doublingQuery, doublingSubgroupsQuery } from '../support/fragment-shapes.js';
 import { gatewayOverSimulator } from '../support/harness.js';
 import { restCalls } from '../support/rest-oracle.js';

@@ -6,7 +6,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS, type FaultSpec } from '../../simulator/index.js';
-import { TOO_DEEP } from '../../src/redact.js';
+import { TOO_DEEP } from '../../src/errors/redact.js';
 import { startTestGateway } from '../support/gateway.js';
 import { gatewayOverSimulator } from '../support/harness.js';
 import { attackerCalls, codesOf, expectNothingLeaked, withBystander } from './hostile-support.js';

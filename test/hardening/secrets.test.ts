@@ -1,7 +1,7 @@
 // An upstream that echoes the caller's token back (in an error message, an OAuth error description,
 // a validation error, a plain-text 500, the X-Request-Id header) must not get it into a response
 // or a log line, whatever the token's format: OAuth access tokens and legacy personal tokens carry
-// no GitLab prefix for the pattern of src/redact.ts to recognise.
+// no GitLab prefix for the pattern of src/errors/redact.ts to recognise.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';

@@ -1,16 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { settingsMarkdownTable } from '../../src/config.js';
+import { settingsMarkdownTable } from '../../src/server/config.js';
 
 const README = new URL('../../README.md', import.meta.url);
 
 /**
- * The README's settings table is generated from the one table in src/config.ts (which also reads
+ * The README's settings table is generated from the one table in src/server/config.ts (which also reads
  * the environment and the command line and prints --help); this keeps the README from drifting.
  * To update it: print `settingsMarkdownTable()` and paste it over the table in "Operations".
  */
 describe('the README settings table', () => {
-  it('is the table generated from src/config.ts', () => {
+  it('is the table generated from src/server/config.ts', () => {
     const readme = readFileSync(README, 'utf8');
     const header = settingsMarkdownTable().split('\n')[0]!;
     const start = readme.indexOf(header);

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEMO_TOKENS } from '../../simulator/index.js';
 import { gatewayOverSimulator } from '../support/harness.js';
 import { restCalls } from '../support/rest-oracle.js';
-import { BoundedCache, persistedQueryStore, responseCacheKey } from '../../src/response-cache.js';
+import { BoundedCache } from '../../src/caching/bounded-cache.js';
+import { persistedQueryStore, responseCacheKey } from '../../src/caching/response-cache.js';
 import { metricSample } from './support.js';
 
 const ME = 'query Me { currentUser { username } }';

@@ -1,10 +1,10 @@
 import { GraphQLError } from 'graphql';
 import type { CiJobArtifactsDownloadResolvers } from '../../__generated__/resolvers-types.js';
-import { artifactsDownloadPath } from '../../artifacts-download.js';
+import { artifactsDownloadPath } from '../../transport/artifacts-download.js';
 import { artifactsRestTarget, encodeArtifactPath } from '../../datasources/artifacts.js';
 import { abandonBody } from '../../datasources/rest-client.js';
 import { RestError } from '../../datasources/rest-error.js';
-import { badUserInput } from '../../errors.js';
+import { badUserInput } from '../../errors/graphql-errors.js';
 import { explainArtifactFailure, refuseInvalidPath } from './location.js';
 import { checkMaxBytes, readTextFile } from './text-file.js';
 

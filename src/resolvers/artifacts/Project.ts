@@ -1,5 +1,5 @@
 import type { ProjectResolvers } from '../../__generated__/resolvers-types.js';
-import { badUserInput } from '../../errors.js';
+import { badUserInput } from '../../errors/graphql-errors.js';
 import { idFromGlobalId } from '../global-id.js';
 
 function checkName(value: string, argumentName: string): string {

@@ -1,8 +1,8 @@
 import { GraphQLError } from 'graphql';
-import { explainArtifactError } from '../../artifacts-download.js';
+import { explainArtifactError } from '../../transport/artifacts-download.js';
 import { InvalidArtifactPath, type ArtifactsLocation } from '../../datasources/artifacts.js';
 import { RestError } from '../../datasources/rest-error.js';
-import { badUserInput, graphQLErrorFromRest } from '../../errors.js';
+import { badUserInput, graphQLErrorFromRest } from '../../errors/graphql-errors.js';
 
 /** An InvalidArtifactPath of the data source as the argument error it is (no REST call was made). */
 export function refuseInvalidPath<T>(build: () => T, argumentName = 'path'): T {

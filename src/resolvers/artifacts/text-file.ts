@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { abandonBody } from '../../datasources/rest-client.js';
-import { badUserInput } from '../../errors.js';
+import { badUserInput } from '../../errors/graphql-errors.js';
 
 /** The largest `maxBytes` a caller may ask for: bigger files are downloads, not fields. */
 export const MAX_TEXT_FILE_BYTES = 1024 * 1024;

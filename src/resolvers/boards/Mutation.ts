@@ -1,6 +1,6 @@
 import type { MutationResolvers, UpdateBoardInput } from '../../__generated__/resolvers-types.js';
 import type { BoardChanges, BoardListTarget } from '../../datasources/boards.js';
-import { badUserInput } from '../../errors.js';
+import { badUserInput } from '../../errors/graphql-errors.js';
 import { idFromGlobalId } from '../global-id.js';
 import { refusalReasons } from '../refusals.js';
 import { checkFullPath } from '../projects/Query.js';

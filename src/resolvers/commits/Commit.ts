@@ -2,7 +2,7 @@ import { GraphQLError } from 'graphql';
 import type { CiJobResolvers, CommitResolvers } from '../../__generated__/resolvers-types.js';
 import { restConnection } from '../../connections/connection.js';
 import type { CommitSchema, ProjectKey } from '../../datasources/commits.js';
-import type { GatewayContext } from '../../context.js';
+import type { GatewayContext } from '../../server/context.js';
 import { toGlobalId } from '../global-id.js';
 import { nullWhenNotFound } from '../lookups.js';
 import { commitRecord, type CommitRecord } from './record.js';

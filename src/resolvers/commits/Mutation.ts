@@ -2,7 +2,7 @@ import type { CommitAction, CommitActionMode, CommitCherryPickInput, CommitCreat
 import type { DataSources } from '../../datasources/index.js';
 import type { CommitActionBody, CommitCreationBody, CommitSchema, DryRunSchema } from '../../datasources/commits.js';
 import { RestError } from '../../datasources/rest-error.js';
-import { badUserInput } from '../../errors.js';
+import { badUserInput } from '../../errors/graphql-errors.js';
 import { idFromGlobalId } from '../global-id.js';
 import { refusalReasons } from '../refusals.js';
 import { checkFullPath } from '../projects/Query.js';

@@ -1,7 +1,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { ProjectResolvers, RepositoryResolvers } from '../../__generated__/resolvers-types.js';
 import { restConnection } from '../../connections/connection.js';
-import { badUserInput } from '../../errors.js';
+import { badUserInput } from '../../errors/graphql-errors.js';
 import { nullWhenNotFound } from '../lookups.js';
 import { connectionNodeFields } from '../projects/simple-record.js';
 import { commitRecord } from './record.js';

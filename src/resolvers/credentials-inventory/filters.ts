@@ -1,6 +1,6 @@
 import type { AccessTokenSort, AccessTokenState } from '../../__generated__/resolvers-types.js';
 import type { AccessTokenFilters, SshKeyFilters } from '../../datasources/credentials-inventory.js';
-import { badUserInput } from '../../errors.js';
+import { badUserInput } from '../../errors/graphql-errors.js';
 
 /** Arguments of `Group.managedPersonalAccessTokens` and `Group.managedResourceAccessTokens`. */
 export interface AccessTokenListArgs {

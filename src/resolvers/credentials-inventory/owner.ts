@@ -1,4 +1,4 @@
-import type { GatewayContext } from '../../context.js';
+import type { GatewayContext } from '../../server/context.js';
 import type { UserSchema } from '../../datasources/users.js';
 import { nullWhenNotFound } from '../lookups.js';
 

@@ -2,7 +2,7 @@ import type { FieldNode } from 'graphql';
 import type { GroupResolvers, SharedWithGroupResolvers } from '../../__generated__/resolvers-types.js';
 import { restConnection, type PageFetcher } from '../../connections/connection.js';
 import type { ConnectionArgs } from '../../connections/window.js';
-import type { GatewayContext } from '../../context.js';
+import type { GatewayContext } from '../../server/context.js';
 import type { GroupListFilters, GroupProjectFilters, GroupSchema } from '../../datasources/groups.js';
 import type { ProjectSchema } from '../../datasources/projects.js';
 import { FULL_RECORD_LOADERS } from '../full-records.js';

@@ -1,8 +1,8 @@
 import type { GroupCreateInput, GroupUpdateInput, MutationResolvers } from '../../__generated__/resolvers-types.js';
 import type { GroupSchema, GroupSettings } from '../../datasources/groups.js';
 import type { FileUpload } from '../../datasources/file-upload.js';
-import { badUserInput } from '../../errors.js';
-import type { Loaders } from '../../loaders.js';
+import { badUserInput } from '../../errors/graphql-errors.js';
+import type { Loaders } from '../../datasources/loaders.js';
 import { idFromGlobalId } from '../global-id.js';
 import { checkFullPath } from '../projects/Query.js';
 import { refusalReasons } from '../refusals.js';

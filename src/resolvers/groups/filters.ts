@@ -7,7 +7,7 @@ import type {
   VisibilityLevel,
 } from '../../__generated__/resolvers-types.js';
 import type { GroupListFilters, GroupProjectFilters } from '../../datasources/groups.js';
-import { badUserInput } from '../../errors.js';
+import { badUserInput } from '../../errors/graphql-errors.js';
 import { idFromGlobalId } from '../global-id.js';
 
 /** Arguments of `groups`, `Group.subgroups` and `Group.descendantGroups`. */

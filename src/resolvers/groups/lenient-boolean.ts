@@ -1,4 +1,4 @@
-import type { GatewayContext } from '../../context.js';
+import type { GatewayContext } from '../../server/context.js';
 import type { GroupSchema } from '../../datasources/groups.js';
 import { FULL_RECORD_LOADERS } from '../full-records.js';
 import { readRecordField } from '../record-fields.js';

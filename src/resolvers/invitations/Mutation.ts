@@ -1,6 +1,6 @@
 import type { AccessLevelEnum, MutationResolvers } from '../../__generated__/resolvers-types.js';
 import type { InvitationChanges, InvitationCreateResultSchema, InvitationSource } from '../../datasources/invitations.js';
-import { badUserInput } from '../../errors.js';
+import { badUserInput } from '../../errors/graphql-errors.js';
 import { refusalReasons } from '../refusals.js';
 import { explainInvitationError } from './errors.js';
 import { invitationRecord } from './record.js';

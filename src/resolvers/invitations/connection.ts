@@ -1,7 +1,7 @@
 import { restConnection, type Connection, type PageFetcher } from '../../connections/connection.js';
 import type { ConnectionArgs } from '../../connections/window.js';
 import type { InvitationSchema, InvitationSource } from '../../datasources/invitations.js';
-import { badUserInput } from '../../errors.js';
+import { badUserInput } from '../../errors/graphql-errors.js';
 import type { ParentList } from '../lookahead.js';
 import { invitationRecord, type InvitationRecord } from './record.js';
 

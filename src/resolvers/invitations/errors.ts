@@ -1,7 +1,7 @@
 import { GraphQLError } from 'graphql';
 import type { InvitationSource } from '../../datasources/invitations.js';
 import { RestError } from '../../datasources/rest-error.js';
-import { graphQLErrorFromRest } from '../../errors.js';
+import { graphQLErrorFromRest } from '../../errors/graphql-errors.js';
 import { describeSource } from './source.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { InvitationSource } from '../../datasources/invitations.js';
-import { badUserInput } from '../../errors.js';
+import { badUserInput } from '../../errors/graphql-errors.js';
 import { checkFullPath } from '../projects/Query.js';
 
 export interface SourceInput {

@@ -1,6 +1,6 @@
 import type { IssueResolvers } from '../../__generated__/resolvers-types.js';
 import { restConnection } from '../../connections/connection.js';
-import type { GatewayContext } from '../../context.js';
+import type { GatewayContext } from '../../server/context.js';
 import type { IssueLinksSchema, IssueSchema, LabelSchema } from '../../datasources/issues.js';
 import type { UserSchema } from '../../datasources/users.js';
 import { FULL_RECORD_LOADERS } from '../full-records.js';

@@ -1,7 +1,8 @@
 import type { MutationResolvers } from '../../__generated__/resolvers-types.js';
-import type { IssueKey, TimeStatsSchema } from '../../datasources/issues.js';
-import { badUserInput } from '../../errors.js';
-import type { Loaders } from '../../loaders.js';
+import type { IssueKey } from '../../datasources/issues.js';
+import type { TimeStatsSchema } from '../../datasources/issuable-schemas.js';
+import { badUserInput } from '../../errors/graphql-errors.js';
+import type { Loaders } from '../../datasources/loaders.js';
 import { idFromGlobalId } from '../global-id.js';
 import { checkDuration } from './duration.js';
 import { issueKeyFromInput } from './key.js';

@@ -1,4 +1,4 @@
-import { badUserInput } from '../../errors.js';
+import { badUserInput } from '../../errors/graphql-errors.js';
 
 const UNIT = '(?:mo|months?|w|weeks?|d|days?|h|hrs?|hours?|m|mins?|minutes?|s|secs?|seconds?)';
 /** A bare number (hours), or numbers with units: `3h30m`, `1w 2d`, `1.5h` (Gitlab::TimeTrackingFormatter over ChronicDuration). */

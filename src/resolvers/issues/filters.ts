@@ -9,7 +9,7 @@ import type {
   SortDirection,
 } from '../../__generated__/resolvers-types.js';
 import type { IssueListFilters, IssueWildcard, NegatedIssueFilters } from '../../datasources/issues.js';
-import { badUserInput } from '../../errors.js';
+import { badUserInput } from '../../errors/graphql-errors.js';
 import { idFromGlobalId } from '../global-id.js';
 
 /** Where a list is read from: `GET /issues`, `/groups/:id/issues` or `/projects/:id/issues`. */

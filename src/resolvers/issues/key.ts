@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 import type { IssueKey, IssueSchema } from '../../datasources/issues.js';
-import { badUserInput } from '../../errors.js';
+import { badUserInput } from '../../errors/graphql-errors.js';
 import { checkFullPath } from '../projects/Query.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { FileUpload } from '../../datasources/file-upload.js';
-import { badUserInput } from '../../errors.js';
+import { badUserInput } from '../../errors/graphql-errors.js';
 
 /** IssuableMetricImage::MAX_FILE_SIZE: REST refuses larger metric images ("File is too large"). */
 export const METRIC_IMAGE_MAX_BYTES = 1024 * 1024;

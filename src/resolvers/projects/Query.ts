@@ -1,5 +1,5 @@
 import type { QueryResolvers } from '../../__generated__/resolvers-types.js';
-import { badUserInput } from '../../errors.js';
+import { badUserInput } from '../../errors/graphql-errors.js';
 import { lookAhead } from '../lookahead.js';
 import { nullWhenNotFound } from '../lookups.js';
 

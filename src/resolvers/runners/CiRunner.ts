@@ -1,7 +1,7 @@
 import type { CiRunnerResolvers } from '../../__generated__/resolvers-types.js';
 import { arrayConnection, restConnection } from '../../connections/connection.js';
 import type { RunnerSchema } from '../../datasources/runners.js';
-import type { GatewayContext } from '../../context.js';
+import type { GatewayContext } from '../../server/context.js';
 import { toGlobalId } from '../global-id.js';
 
 /** Whether a runner is paused; older records and the update response only carry `active`. */

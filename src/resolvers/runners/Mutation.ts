@@ -1,7 +1,7 @@
 import type { MutationResolvers, RunnerUpdateInput } from '../../__generated__/resolvers-types.js';
 import type { RunnerEdit } from '../../datasources/runners.js';
 import { RestError } from '../../datasources/rest-error.js';
-import { badUserInput } from '../../errors.js';
+import { badUserInput } from '../../errors/graphql-errors.js';
 import { idFromGlobalId, toGlobalId } from '../global-id.js';
 import { refusalReasons } from '../refusals.js';
 

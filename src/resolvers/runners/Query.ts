@@ -1,7 +1,7 @@
 import type { QueryResolvers } from '../../__generated__/resolvers-types.js';
 import { restConnection } from '../../connections/connection.js';
 import { RestError } from '../../datasources/rest-error.js';
-import { badUserInput } from '../../errors.js';
+import { badUserInput } from '../../errors/graphql-errors.js';
 import { idFromGlobalId } from '../global-id.js';
 import { runnerListFilters } from './filters.js';
 

@@ -1,6 +1,6 @@
 import type { SubscriptionResolvers } from '../../__generated__/resolvers-types.js';
 import type { RunnerSchema } from '../../datasources/runners.js';
-import { graphQLErrorFromRest } from '../../errors.js';
+import { graphQLErrorFromRest } from '../../errors/graphql-errors.js';
 import { GraphQLError } from 'graphql';
 import type { RunnerStatusEvent } from '../../subscriptions/runner-status.js';
 import { idFromGlobalId } from '../global-id.js';

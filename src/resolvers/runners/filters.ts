@@ -1,6 +1,6 @@
 import type { CiRunnerScope, CiRunnerStatusFilter, CiRunnerType } from '../../__generated__/resolvers-types.js';
 import type { RunnerListFilters } from '../../datasources/runners.js';
-import { badUserInput } from '../../errors.js';
+import { badUserInput } from '../../errors/graphql-errors.js';
 
 export interface RunnerFilterArgs {
   type?: CiRunnerType | null;

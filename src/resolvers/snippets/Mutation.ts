@@ -1,5 +1,5 @@
 import type { MutationResolvers } from '../../__generated__/resolvers-types.js';
-import { badUserInput } from '../../errors.js';
+import { badUserInput } from '../../errors/graphql-errors.js';
 import { refusalReasons } from '../refusals.js';
 import { snippetIdFromGlobalId } from './snippet-id.js';
 

@@ -1,4 +1,4 @@
-import { badUserInput } from '../../errors.js';
+import { badUserInput } from '../../errors/graphql-errors.js';
 import { parseGlobalId } from '../global-id.js';
 
 const SNIPPET_CLASSES = new Set(['PersonalSnippet', 'ProjectSnippet']);

@@ -1,6 +1,6 @@
 import type { MutationResolvers } from '../../__generated__/resolvers-types.js';
 import type { WikiPageChanges } from '../../datasources/wikis.js';
-import { badUserInput } from '../../errors.js';
+import { badUserInput } from '../../errors/graphql-errors.js';
 import { refusalReasons } from '../refusals.js';
 import { checkFullPath } from '../projects/Query.js';
 import { wikiPageRecord } from './record.js';

@@ -1,4 +1,4 @@
-import { badUserInput } from '../../errors.js';
+import { badUserInput } from '../../errors/graphql-errors.js';
 
 /**
  * A wiki slug as an argument: any text but a blank one. It reaches REST as one URL-encoded path

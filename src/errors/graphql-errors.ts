@@ -1,6 +1,6 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { RestError } from './datasources/rest-error.js';
-import { UnsendableRequest, type UnsentReason } from './datasources/unsendable.js';
+import { RestError } from '../datasources/rest-error.js';
+import { UnsendableRequest, type UnsentReason } from '../datasources/unsendable.js';
 import { redact, redactDeep } from './redact.js';
 
 /** Every `extensions.code` the gateway itself produces. */

@@ -2,14 +2,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { HeaderMap, type ApolloServer } from '@apollo/server';
 import { GraphQLError } from 'graphql';
-import type { GatewayContext } from './context.js';
-import type { Credential, CredentialPolicy } from './datasources/credentials.js';
-import { checkQueryText, refusalBody, type QueryLimits } from './limits.js';
+import type { GatewayContext } from '../server/context.js';
+import type { Credential, CredentialPolicy } from '../datasources/credentials.js';
+import { checkQueryText, refusalBody, type QueryLimits } from '../policy/limits.js';
 import { readMultipartOperation, UploadRequestError } from './uploads.js';
 import { isArtifactDownloadRequest, serveArtifactDownload } from './artifacts-download.js';
 import type { CorsPolicy } from './cors.js';
 import { isExplorerPath, type ExplorerHandler } from './explorer.js';
-import type { Telemetry } from './observability/telemetry.js';
+import type { Telemetry } from '../observability/telemetry.js';
 
 /** Largest request body accepted, in bytes; GraphQL documents are small. */
 const MAX_BODY_BYTES = 1_000_000;

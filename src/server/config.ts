@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
-import type { GatewayLogger, GatewayOptions } from './index.js';
-import { DEFAULT_QUERY_LIMITS } from './limits.js';
-import { LOG_LEVELS, type LogLevel } from './observability/logger.js';
-import { restBaseUrl } from './datasources/upstream-url.js';
-import { DEFAULT_REDIS_KEY_PREFIX, MIN_KEY_SECRET_LENGTH } from './shared-state/replicas.js';
+import type { GatewayOptions } from './options.js';
+import type { GatewayLogger } from '../observability/logger.js';
+import { DEFAULT_QUERY_LIMITS } from '../policy/limits.js';
+import { LOG_LEVELS, type LogLevel } from '../observability/logger.js';
+import { restBaseUrl } from '../datasources/upstream-url.js';
+import { DEFAULT_REDIS_KEY_PREFIX, MIN_KEY_SECRET_LENGTH } from '../shared-state/replicas.js';
 
 /**
  * The gateway's settings: ONE table, from which the environment and the command line are read,

@@ -1,14 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
-import type { GatewayContext } from './context.js';
-import { artifactsRestTarget, InvalidArtifactPath, type ArtifactsLocation } from './datasources/artifacts.js';
-import type { Credential, CredentialPolicy } from './datasources/credentials.js';
-import { abandonBody } from './datasources/rest-client.js';
-import { toQueryString } from './datasources/query.js';
-import { RestError } from './datasources/rest-error.js';
-import { UnsendableRequest } from './datasources/unsendable.js';
-import { codeForUnsendableRequest, graphQLErrorFromRest, type GatewayErrorCode } from './errors.js';
-import { redact, redactDeep } from './redact.js';
+import type { GatewayContext } from '../server/context.js';
+import { artifactsRestTarget, InvalidArtifactPath, type ArtifactsLocation } from '../datasources/artifacts.js';
+import type { Credential, CredentialPolicy } from '../datasources/credentials.js';
+import { abandonBody } from '../datasources/rest-client.js';
+import { toQueryString } from '../datasources/query.js';
+import { RestError } from '../datasources/rest-error.js';
+import { UnsendableRequest } from '../datasources/unsendable.js';
+import { codeForUnsendableRequest, graphQLErrorFromRest, type GatewayErrorCode } from '../errors/graphql-errors.js';
+import { redact, redactDeep } from '../errors/redact.js';
 
 /**
  * The gateway's artifact download routes: REST's artifact paths under `/artifacts`, so that

@@ -1,12 +1,12 @@
 import DataLoader from 'dataloader';
-import type { DataSources } from './datasources/index.js';
-import type { BoardKey, BoardSchema } from './datasources/boards.js';
-import type { CommitKey, CommitSchema } from './datasources/commits.js';
-import type { GroupSchema, GroupShowOptions } from './datasources/groups.js';
-import type { IssueKey, IssueSchema } from './datasources/issues.js';
-import type { ProjectSchema } from './datasources/projects.js';
-import type { RunnerSchema } from './datasources/runners.js';
-import type { UserSchema } from './datasources/users.js';
+import type { DataSources } from './index.js';
+import type { BoardKey, BoardSchema } from './boards.js';
+import type { CommitKey, CommitSchema } from './commits.js';
+import type { GroupSchema, GroupShowOptions } from './groups.js';
+import type { IssueKey, IssueSchema } from './issues.js';
+import type { ProjectSchema } from './projects.js';
+import type { RunnerSchema } from './runners.js';
+import type { UserSchema } from './users.js';
 
 /**
  * The by-key loaders of one request. REST has no multi-get for these resources, so a batch runs

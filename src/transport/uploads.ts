@@ -1,4 +1,4 @@
-import { FileUpload } from './datasources/file-upload.js';
+import { FileUpload } from '../datasources/file-upload.js';
 
 export { FileUpload };
 

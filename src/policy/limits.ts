@@ -7,7 +7,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
-import { estimateRestCalls, type WorkMeter } from './cost/estimate.js';
+import { estimateRestCalls, type WorkMeter } from '../cost/estimate.js';
 
 /**
  * Limits on the shape of an operation, checked before any REST call. A gateway over REST is an
@@ -54,18 +54,6 @@ export const DEFAULT_QUERY_LIMITS: QueryLimits = {
 
 export function limitExceeded(message: string, limit: string, details: Record<string, unknown> = {}): GraphQLError {
   return new GraphQLError(message, { extensions: { code: 'LIMIT_EXCEEDED', limit, ...details, http: { status: 400 } } });
-}
-
-/**
- * A REST call past the operation's budget of calls made (`maxRestCallsMade`): the field that
- * needed it fails, the rest of the answer stands (so no HTTP status of its own). It says both
- * figures: the budget, and what the operation was estimated to need before it ran.
- */
-export function restCallBudgetSpent(budget: number, estimate: number | undefined): GraphQLError {
-  return new GraphQLError(
-    `The operation has made the ${budget} REST calls it may make; this field needed more. Ask for smaller pages (first/last) or fewer nested lists.`,
-    { extensions: { code: 'LIMIT_EXCEEDED', limit: 'calls', maxRestCallsMade: budget, ...(estimate === undefined ? {} : { estimate }) } },
-  );
 }
 
 /**

@@ -12,14 +12,14 @@ import {
 import { useServer, type Extra } from 'graphql-ws/use/ws';
 import { MessageType, type Context } from 'graphql-ws';
 import { WebSocketServer } from 'ws';
-import type { CredentialPolicy } from './datasources/credentials.js';
-import { RestError } from './datasources/rest-error.js';
-import { UnsendableRequest } from './datasources/unsendable.js';
-import type { formatError } from './errors.js';
+import type { CredentialPolicy } from '../datasources/credentials.js';
+import { RestError } from '../datasources/rest-error.js';
+import { UnsendableRequest } from '../datasources/unsendable.js';
+import type { formatError } from '../errors/graphql-errors.js';
 import { requestIdOf, type ContextFactory } from './http-handler.js';
-import type { GatewayContext } from './context.js';
-import type { Telemetry } from './observability/telemetry.js';
-import { checkOperation, checkQueryText, limitExceeded, type QueryLimits } from './limits.js';
+import type { GatewayContext } from '../server/context.js';
+import type { Telemetry } from '../observability/telemetry.js';
+import { checkOperation, checkQueryText, limitExceeded, type QueryLimits } from '../policy/limits.js';
 import { OperationCache, withCode } from './operation-cache.js';
 import { randomUUID } from 'node:crypto';
 

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { Credential } from './datasources/credentials.js';
-import { createDataSources, type DataSources } from './datasources/index.js';
-import { RestSession, type RestClient } from './datasources/rest-client.js';
-import type { RestCallLog } from './datasources/call-log.js';
-import { createLoaders, type Loaders } from './loaders.js';
-import { restCallBudgetSpent } from './limits.js';
-import { PrefetchStore } from './resolvers/lookahead.js';
-import type { RunnerStatusPollers } from './subscriptions/runner-status.js';
+import type { Credential } from '../datasources/credentials.js';
+import { createDataSources, type DataSources } from '../datasources/index.js';
+import { RestSession, type RestClient } from '../datasources/rest-client.js';
+import type { RestCallLog } from '../datasources/call-log.js';
+import { createLoaders, type Loaders } from '../datasources/loaders.js';
+import { restCallBudgetSpent } from '../policy/call-budget.js';
+import { PrefetchStore } from '../resolvers/prefetch-store.js';
+import type { RunnerStatusPollers } from '../subscriptions/runner-status.js';
 
 /** What every resolver receives. One is made per HTTP request and per WebSocket operation. */
 export interface GatewayContext {
