@@ -1,24 +1,22 @@
 // npm run bench [-- --quick] [--latency MS] [--scenario NAME ...] [--subscribers N] [--runners M]
-//   [--connections C] [--subscribe-batch N] [--interval MS] [--concurrency N] [--upstream-connections N]
+//   [--connections C] [--subscribe-batch N] [--interval MS] [--replicas N] [--concurrency N] [--upstream-connections N]
 //   [--client-rtt MS] [--upstream-h2] [--gateway-settings defaults|bench] [--trace]
 //
 // Starts the driver process (the embedded v4 server with added latency, and every client), puts the
 // gateway in this process in front of it on loopback (and the naive BFF, or a gateway measured the
-// same way, in server processes of their own), runs each scenario, prints one table and
+// same way, in server processes of their own; with --replicas, the subscriptions' gateway replicas
+// and their redis-server), runs each scenario, prints one table and
 // writes bench/results/<timestamp>.json and bench/results/latest.json. A missed budget is a MISS in
 // the table; the exit code is 1 only when a scenario FAILED (errors in responses, wrong data) or
 // the run could not finish.
-import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import type { GatewayOptions } from '../src/index.js';
-import type * as gatewaySource from '../src/index.js';
+import { loadGateway, scenarioContext } from './lib/context.js';
 import { startDriver, type Driver } from './lib/driver/handle.js';
 import { settledMemory } from './lib/measure.js';
+import { ensureRedisServer } from './lib/redis-server.js';
 import { loadWarning, machine, outcomeOf, renderTable, writeReport, type BenchReport, type ScenarioOutcome } from './lib/report.js';
-import { emptyReport, type BenchOptions, type RunningGateway, type ScenarioContext } from './lib/scenario.js';
-import { startServerProcess, type ServerProcess } from './lib/server-process/handle.js';
-import type { SimulatorInfo } from './lib/driver/protocol.js';
+import { benchDefaults, emptyReport, type BenchOptions } from './lib/scenario.js';
 import { STREAMS_PER_CONNECTION } from './lib/upstream.js';
 import { scenarios } from './scenarios/index.js';
 
@@ -34,6 +32,10 @@ const USAGE = `Usage: npm run bench -- [options]
   --connections C          WebSocket connections they share (default 100)
   --subscribe-batch N      subscriptions sent at once before waiting for them (default 500)
   --interval MS            the gateway's runner poll interval there (default 1000)
+  --replicas N             run "subscriptions" on N gateway processes sharing one redis-server on
+                           loopback (REDIS_URL and one REDIS_KEY_SECRET each), the connections spread
+                           round-robin over them; needs redis-server (bash scripts/ensure-redis.sh,
+                           which the bench runs). Default: one gateway in the bench process, no Redis
   --concurrency N          workers of "hot-path" (default 32)
   --upstream-connections N undici connections to REST, gateway and REST client alike (default 64)
   --upstream-h2            the v4 server serves HTTP/2 over TLS (self-signed): every column reaches it
@@ -74,6 +76,7 @@ function parseOptions(): { options: BenchOptions; only: string[]; fromSource: bo
         connections: { type: 'string' },
         'subscribe-batch': { type: 'string' },
         interval: { type: 'string' },
+        replicas: { type: 'string' },
         concurrency: { type: 'string' },
         'upstream-connections': { type: 'string' },
         'client-rtt': { type: 'string' },
@@ -97,22 +100,23 @@ function parseOptions(): { options: BenchOptions; only: string[]; fromSource: bo
   for (const name of only) if (!scenarios.some((scenario) => scenario.name === name)) fail(`unknown scenario "${name}"`);
   const gatewaySettings = values['gateway-settings'];
   if (gatewaySettings !== 'defaults' && gatewaySettings !== 'bench') fail(`--gateway-settings must be defaults or bench, got "${gatewaySettings}"`);
+  const defaults = benchDefaults(quick);
   return {
     only,
     fromSource: values.source ?? false,
     options: {
-      latencyMs: integer(values.latency, 'latency', 20, 0),
-      quick,
-      fleetSize: 100,
-      subscribers: integer(values.subscribers, 'subscribers', quick ? 1_000 : 10_000, 1),
-      subscribedRunners: integer(values.runners, 'runners', quick ? 20 : 100, 1),
-      wsConnections: integer(values.connections, 'connections', 100, 1),
-      subscribeBatch: integer(values['subscribe-batch'], 'subscribe-batch', 500, 1),
-      pollIntervalMs: integer(values.interval, 'interval', 1_000, 50),
-      concurrency: integer(values.concurrency, 'concurrency', 32, 1),
-      upstreamConnections: integer(values['upstream-connections'], 'upstream-connections', 64, 1),
+      ...defaults,
+      latencyMs: integer(values.latency, 'latency', defaults.latencyMs, 0),
+      subscribers: integer(values.subscribers, 'subscribers', defaults.subscribers, 1),
+      subscribedRunners: integer(values.runners, 'runners', defaults.subscribedRunners, 1),
+      wsConnections: integer(values.connections, 'connections', defaults.wsConnections, 1),
+      subscribeBatch: integer(values['subscribe-batch'], 'subscribe-batch', defaults.subscribeBatch, 1),
+      pollIntervalMs: integer(values.interval, 'interval', defaults.pollIntervalMs, 50),
+      replicas: integer(values.replicas, 'replicas', defaults.replicas, 1),
+      concurrency: integer(values.concurrency, 'concurrency', defaults.concurrency, 1),
+      upstreamConnections: integer(values['upstream-connections'], 'upstream-connections', defaults.upstreamConnections, 1),
       upstreamH2: values['upstream-h2'] ?? false,
-      clientRttMs: integer(values['client-rtt'], 'client-rtt', 0, 0),
+      clientRttMs: integer(values['client-rtt'], 'client-rtt', defaults.clientRttMs, 0),
       trace: values.trace ?? false,
       gatewaySettings,
     },
@@ -126,53 +130,22 @@ const METHOD = [
   'Every response body is checked: a GraphQL response with `errors`, or data that differs from REST, fails its scenario.',
 ];
 
-type GatewayModule = typeof gatewaySource;
-
-/**
- * The gateway's options for --gateway-settings. `defaults` leaves every limit as createGateway ships
- * it; the pool is --upstream-connections (default 64, the shipped default too), the size the REST
- * client and the naive BFF get. With --upstream-h2 the gateway trusts the v4 server's certificate
- * and negotiates h2 by itself (ALPN).
- */
-function gatewayOptions(simulator: SimulatorInfo, options: BenchOptions): GatewayOptions {
-  const shipped: GatewayOptions = {
-    upstreamUrl: simulator.url,
-    landingPage: false,
-    upstreamConnections: options.upstreamConnections,
-    ...(options.upstreamH2 && simulator.ca !== undefined ? { upstreamCa: simulator.ca } : {}),
-  };
-  if (options.gatewaySettings === 'defaults') return shipped;
-  return {
-    ...shipped,
-    // The REST client may use the whole pool for one page, so the gateway may too. Its default
-    // (16 calls in flight per operation) keeps one wide query from taking every connection from
-    // the other callers, which a bench of one caller at a time never needs. Over h2 the pool is
-    // connections x streams: capped at the connection count, one operation could not multiplex.
-    maxConcurrentRestCalls: options.upstreamConnections * (options.upstreamH2 ? STREAMS_PER_CONNECTION : 1),
-    // The limits on REST calls, estimated and made, raised far above what any page query needs
-    // (the fleet page estimates at 201 calls, and makes 501 with batching off), as a deployment
-    // serving such pages would raise them.
-    limits: { maxRestCalls: 10_000, maxRestCallsMade: 10_000 },
-  };
-}
-
-/**
- * The gateway as it runs in production: the compiled JavaScript of `npm run build`, whose errors
- * carry no source maps to resolve (under tsx every stack trace is mapped back to TypeScript, which
- * costs CPU on each failed field). From src/ when asked, or when nothing is built.
- */
-async function loadGateway(fromSource: boolean): Promise<{ module: GatewayModule; url: string; compiled: boolean }> {
-  const built = new URL('../dist/src/index.js', import.meta.url);
-  if (!fromSource && existsSync(built)) return { module: (await import(built.href)) as GatewayModule, url: built.href, compiled: true };
-  return { module: await import('../src/index.js'), url: new URL('../src/index.ts', import.meta.url).href, compiled: false };
-}
-
 async function main(): Promise<number> {
   const { options, only, fromSource } = parseOptions();
   // As deployed: graphql-js checks every `instanceof` of its type system twice outside production.
   process.env['NODE_ENV'] ??= 'production';
-  const { module: gatewayModule, url: gatewayUrl, compiled } = await loadGateway(fromSource);
+  const gatewayUnderTest = await loadGateway(fromSource);
+  const { compiled } = gatewayUnderTest;
   const selected = only.length ? scenarios.filter((scenario) => only.includes(scenario.name)) : scenarios;
+  if (options.replicas > 0 && selected.some((scenario) => scenario.name === 'subscriptions')) {
+    // Installs redis-server when it is missing and we may (root, apt-get); else says how to.
+    try {
+      ensureRedisServer();
+    } catch (error) {
+      console.error(`[bench] --replicas ${options.replicas}: ${error instanceof Error ? error.message : String(error)}`);
+      return 2;
+    }
+  }
   const startedAt = new Date().toISOString();
   const startMachine = machine();
   const progress = (message: string) => console.error(`[bench] ${message}`);
@@ -180,6 +153,14 @@ async function main(): Promise<number> {
     console.error(`[bench] still running after ${WATCHDOG_MS / 60_000} minutes: giving up`);
     process.exit(1);
   }, WATCHDOG_MS);
+  // Interrupted, it still exits through process.exit, whose handlers kill the redis-server of
+  // --replicas (the child processes leave by themselves when this one goes).
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      console.error(`[bench] ${signal}: stopping`);
+      process.exit(1);
+    });
+  }
 
   let driver: Driver | undefined;
   const outcomes: ScenarioOutcome[] = [];
@@ -202,31 +183,7 @@ async function main(): Promise<number> {
     );
 
     for (const scenario of selected) {
-      const gateways: RunningGateway[] = [];
-      const processes: ServerProcess[] = [];
-      const settings = gatewayOptions(simulator, options);
-      const context: ScenarioContext = {
-        options,
-        driver,
-        simulator,
-        progress,
-        async startGateway(overrides: Partial<GatewayOptions> = {}) {
-          const gateway = gatewayModule.createGateway({ ...settings, ...overrides });
-          const listening = await gateway.listen({ port: 0, host: '127.0.0.1' });
-          const running = { ...listening, gateway };
-          gateways.push(running);
-          return running;
-        },
-        async startServerProcess(kind) {
-          const spec =
-            kind === 'gateway'
-              ? { kind, module: gatewayUrl, options: settings }
-              : { kind, upstreamUrl: simulator.url, connections: options.upstreamConnections, ...(simulator.ca !== undefined ? { ca: simulator.ca } : {}) };
-          const server = await startServerProcess(spec, compiled);
-          processes.push(server);
-          return server;
-        },
-      };
+      const { context, close } = scenarioContext({ options, driver, simulator, progress }, gatewayUnderTest);
       const began = performance.now();
       progress(`${scenario.name}: ${scenario.title}`);
       try {
@@ -237,8 +194,7 @@ async function main(): Promise<number> {
         report.failures.push(error instanceof Error ? (error.stack ?? error.message) : String(error));
         outcomes.push(outcomeOf(scenario, 'FAILED', report, performance.now() - began));
       } finally {
-        for (const running of gateways) await running.gateway.close();
-        for (const server of processes) await server.close();
+        await close();
       }
       // What the closed gateways left behind: a leak shows here as heap that never comes back.
       const left = settledMemory();

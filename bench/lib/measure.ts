@@ -60,6 +60,20 @@ export const thisProcess: Meter = () => {
   return Promise.resolve(() => Promise.resolve(stop()));
 };
 
+/** Several processes measured as one (the replicas of a gateway): their CPU time summed, their peak RSS added up. */
+export function allOf(meters: readonly Meter[]): Meter {
+  return async () => {
+    const stops = await Promise.all(meters.map((meter) => meter()));
+    return async () => {
+      const usages = await Promise.all(stops.map((stop) => stop()));
+      return {
+        cpuMs: usages.reduce((total, usage) => total + usage.cpuMs, 0),
+        peakRssBytes: usages.reduce((total, usage) => total + usage.peakRssBytes, 0),
+      };
+    };
+  };
+}
+
 /** Runs `work` (which drives load from the driver) and measures what the server's process spent meanwhile. */
 export async function measureServer<T>(work: () => Promise<T>, meter: Meter = thisProcess): Promise<Measured<T>> {
   const stop = await meter();

@@ -54,6 +54,7 @@ function format(value: Figure | undefined, unit: Unit): string {
   switch (unit) {
     case 'calls':
     case 'polls':
+    case 'runners':
       return Number.isInteger(value) ? String(value) : value.toFixed(1);
     case 'ops/s':
       return value.toFixed(0);

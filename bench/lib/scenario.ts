@@ -3,6 +3,7 @@
 import type { Gateway, GatewayOptions, ListeningGateway } from '../../src/index.js';
 import type { Driver } from './driver/handle.js';
 import type { SimulatorInfo } from './driver/protocol.js';
+import type { RedisServer } from './redis-server.js';
 import type { ServerProcess } from './server-process/handle.js';
 
 /**
@@ -28,6 +29,11 @@ export interface BenchOptions {
   subscribeBatch: number;
   /** The gateway's runner poll interval in the subscriptions scenario (--interval). */
   pollIntervalMs: number;
+  /**
+   * Gateway replicas of the subscriptions scenario (--replicas N): N server processes sharing one
+   * redis-server, as a deployment behind a load balancer. 0: one gateway in the bench process, no Redis.
+   */
+  replicas: number;
   /** Concurrent workers of the hot path (--concurrency). */
   concurrency: number;
   /** undici connections of the gateway's upstream pool, and of the REST baseline's (--upstream-connections). */
@@ -61,14 +67,16 @@ export interface ScenarioContext {
   startGateway(overrides?: Partial<GatewayOptions>): Promise<RunningGateway>;
   /**
    * A server in a process of its own, measured there: the naive BFF, or a gateway with the same
-   * settings as startGateway's; closed when the scenario ends.
+   * settings as startGateway's (and the `overrides`); closed when the scenario ends.
    */
-  startServerProcess(kind: 'gateway' | 'naive-bff'): Promise<ServerProcess>;
+  startServerProcess(kind: 'gateway' | 'naive-bff', overrides?: Partial<GatewayOptions>): Promise<ServerProcess>;
+  /** A redis-server of its own on a free loopback port (bench/lib/redis-server.ts); stopped after the scenario's servers. */
+  startRedis(): Promise<RedisServer>;
   /** A progress line on stderr (the table goes to stdout). */
   progress(message: string): void;
 }
 
-export type Unit = 'calls' | 'ms' | 'ops/s' | 'KB' | 'MB' | 'x' | 'polls';
+export type Unit = 'calls' | 'ms' | 'ops/s' | 'KB' | 'MB' | 'x' | 'polls' | 'runners';
 
 /** A figure of the table; `refused` when the gateway refused the operation (LIMIT_EXCEEDED) with its settings. */
 export type Figure = number | null | 'refused';
@@ -107,6 +115,27 @@ export interface Scenario {
   /** What the baseline column holds for this scenario. */
   baseline: string;
   run(context: ScenarioContext): Promise<ScenarioReport>;
+}
+
+/** The options when no flag says otherwise: a full run, or a --quick one. */
+export function benchDefaults(quick: boolean): BenchOptions {
+  return {
+    latencyMs: 20,
+    quick,
+    fleetSize: 100,
+    subscribers: quick ? 1_000 : 10_000,
+    subscribedRunners: quick ? 20 : 100,
+    wsConnections: 100,
+    subscribeBatch: 500,
+    pollIntervalMs: 1_000,
+    replicas: 0,
+    concurrency: 32,
+    upstreamConnections: 64,
+    upstreamH2: false,
+    clientRttMs: 0,
+    trace: false,
+    gatewaySettings: 'defaults',
+  };
 }
 
 export function emptyReport(): ScenarioReport {

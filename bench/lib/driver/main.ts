@@ -80,8 +80,8 @@ answerParent<DriverApi>({
   loop({ target, options }) {
     return runLoop(target, options, tools, upstreamTls);
   },
-  async openSubscribers({ wsUrl, token, connections, timeoutMs }) {
-    return { connections: await subscribers.open(wsUrl, token, connections, timeoutMs) };
+  async openSubscribers({ wsUrls, token, connections, timeoutMs }) {
+    return { connections: await subscribers.open(wsUrls, token, connections, timeoutMs) };
   },
   subscribe({ query, runnerIds, offset, count }) {
     subscribers.subscribe(query, runnerIds, offset, count);

@@ -99,7 +99,8 @@ export type DriverApi = {
   requests: [null, RecordedRequest[]];
   protocols: [null, ProtocolTally];
   loop: [{ target: Target; options: LoopOptions }, LoopResult];
-  openSubscribers: [{ wsUrl: string; token: string; connections: number; timeoutMs: number }, SubscribersOpened];
+  /** Connections spread round-robin over `wsUrls` (one per gateway replica). */
+  openSubscribers: [{ wsUrls: string[]; token: string; connections: number; timeoutMs: number }, SubscribersOpened];
   subscribe: [{ query: string; runnerIds: number[]; offset: number; count: number }, null];
   changeRunners: [{ runnerIds: number[]; token: string; timeoutMs: number }, ChangeRound];
   subscriberStats: [null, SubscriberStats];

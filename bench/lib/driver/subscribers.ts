@@ -31,7 +31,9 @@ function describe(error: unknown): string {
 }
 
 export class Subscribers {
-  private clients: Client[] = [];
+  /** The connections to each gateway (one list per replica), and how many subscriptions each list got so far. */
+  private clients: Client[][] = [];
+  private assigned: number[] = [];
   private subscribers: Subscriber[] = [];
   private events = 0;
   private errors = 0;
@@ -43,13 +45,18 @@ export class Subscribers {
     this.firstError ??= describe(error);
   }
 
-  /** Opens the connections (credential in `connection_init`) and waits until each is acknowledged. */
-  async open(wsUrl: string, token: string, connections: number, timeoutMs: number): Promise<number> {
+  /**
+   * Opens the connections (credential in `connection_init`), connection i to `wsUrls[i % U]` (the
+   * replicas of a gateway, round-robin), and waits until each is acknowledged.
+   */
+  async open(wsUrls: string[], token: string, connections: number, timeoutMs: number): Promise<number> {
     let connected = 0;
+    this.clients = wsUrls.map(() => []);
+    this.assigned = wsUrls.map(() => 0);
     for (let index = 0; index < connections; index++) {
-      this.clients.push(
+      this.clients[index % wsUrls.length]!.push(
         createClient({
-          url: wsUrl,
+          url: wsUrls[index % wsUrls.length]!,
           webSocketImpl: WebSocket,
           lazy: false,
           retryAttempts: 0,
@@ -64,10 +71,20 @@ export class Subscribers {
     return connected;
   }
 
-  /** Subscriptions offset..offset+count-1; subscription i watches runner `runnerIds[i % M]` on connection `i % C`. */
+  /**
+   * Subscriptions offset..offset+count-1; subscription i watches runner `runnerIds[i % M]`. With one
+   * gateway it goes on connection `i % C`. With U replicas, the k-th subscription to a runner goes to
+   * replica `(runner's index + k) % U`, so every runner is watched on every replica (plain `i % U`
+   * would keep runner r on replica r % U alone whenever U divides M), each replica's share on its
+   * connections in turn.
+   */
   subscribe(query: string, runnerIds: number[], offset: number, count: number): void {
     for (let index = offset; index < offset + count; index++) {
-      const client = this.clients[index % this.clients.length];
+      const runners = runnerIds.length;
+      const replica = ((index % runners) + Math.floor(index / runners)) % this.clients.length;
+      const connections = this.clients[replica] ?? [];
+      const client = connections[this.assigned[replica]! % connections.length];
+      this.assigned[replica]!++;
       const runnerId = runnerIds[index % runnerIds.length];
       if (!client || runnerId === undefined) throw new Error('open connections and give runner ids first');
       const subscriber: Subscriber = { runnerId, dispose: () => {} };
@@ -156,11 +173,12 @@ export class Subscribers {
   async close(): Promise<void> {
     for (const subscriber of this.subscribers) subscriber.dispose();
     await Promise.all(
-      this.clients.map(async (client) => {
+      this.clients.flat().map(async (client) => {
         await client.dispose();
       }),
     );
     this.clients = [];
+    this.assigned = [];
     this.subscribers = [];
   }
 }

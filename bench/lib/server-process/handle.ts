@@ -4,13 +4,15 @@
 // gateway runs from dist/: neither pays for tsx at run time, and both are measured alike.
 import { fileURLToPath } from 'node:url';
 import { forkChild, type Child } from '../child-process.js';
-import type { Meter } from '../measure.js';
+import type { MemorySnapshot, Meter } from '../measure.js';
 import type { ServerProcessApi, ServerSpec, ServerStarted } from './protocol.js';
 
 export interface ServerProcess extends ServerStarted {
   pid: number | undefined;
   /** Measures this process's CPU time and peak RSS around a loop (measureServer's `meter`). */
   meter: Meter;
+  /** Its heap used and RSS now, after a full GC there. */
+  memory(): Promise<MemorySnapshot>;
   close(): Promise<void>;
 }
 
@@ -51,6 +53,7 @@ export async function startServerProcess(spec: ServerSpec, compiled: boolean): P
         await child.call('usageStart', null);
         return () => child.call('usageStop', null);
       },
+      memory: () => child.call('memory', null),
       close: () => child.stop(),
     };
   } catch (error) {

@@ -39,6 +39,9 @@ answerParent<ServerProcessApi>({
     stopUsage = undefined;
     return usage;
   },
+  memory() {
+    return settledMemory();
+  },
   async shutdown() {
     await close?.();
     return null;

@@ -1,7 +1,7 @@
 // The messages between the bench process and a server process (a gateway or the naive BFF, alone
 // in a process of its own so that its CPU time and memory are measured apart). Types only.
 import type { GatewayOptions } from '../../../src/index.js';
-import type { Usage } from '../measure.js';
+import type { MemorySnapshot, Usage } from '../measure.js';
 
 export type ServerSpec =
   /** The gateway from `module` (dist/src/index.js, or src/index.ts under tsx) with these options. */
@@ -25,5 +25,7 @@ export type ServerProcessApi = {
   usageStart: [null, null];
   /** ...and tells them. */
   usageStop: [null, Usage];
+  /** Heap used and RSS now, after a full GC. */
+  memory: [null, MemorySnapshot];
   shutdown: [null, null];
 };

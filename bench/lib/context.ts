@@ -1,0 +1,116 @@
+// What a scenario runs against: the gateway under test (compiled, or from src/ through tsx), its
+// settings, and the ScenarioContext that starts gateways, server processes and Redis for one
+// scenario and stops them all after it. bench/run.ts builds one per scenario; so do the tests that
+// run a scenario small (test/bench/).
+import { existsSync } from 'node:fs';
+import type { GatewayOptions } from '../../src/index.js';
+import type * as gatewaySource from '../../src/index.js';
+import type { SimulatorInfo } from './driver/protocol.js';
+import { startRedisServer, type RedisServer } from './redis-server.js';
+import type { BenchOptions, RunningGateway, ScenarioContext } from './scenario.js';
+import { startServerProcess, type ServerProcess } from './server-process/handle.js';
+import { STREAMS_PER_CONNECTION } from './upstream.js';
+
+type GatewayModule = typeof gatewaySource;
+
+export interface GatewayUnderTest {
+  module: GatewayModule;
+  /** The module's URL, which server processes import. */
+  url: string;
+  /** dist/ (npm run build) rather than src/ through tsx. */
+  compiled: boolean;
+}
+
+/**
+ * The gateway as it runs in production: the compiled JavaScript of `npm run build`, whose errors
+ * carry no source maps to resolve (under tsx every stack trace is mapped back to TypeScript, which
+ * costs CPU on each failed field). From src/ when asked, or when nothing is built.
+ */
+export async function loadGateway(fromSource: boolean): Promise<GatewayUnderTest> {
+  const built = new URL('../../dist/src/index.js', import.meta.url);
+  if (!fromSource && existsSync(built)) return { module: (await import(built.href)) as GatewayModule, url: built.href, compiled: true };
+  return { module: await import('../../src/index.js'), url: new URL('../../src/index.ts', import.meta.url).href, compiled: false };
+}
+
+/**
+ * The gateway's options for --gateway-settings. `defaults` leaves every limit as createGateway ships
+ * it; the pool is --upstream-connections (default 64, the shipped default too), the size the REST
+ * client and the naive BFF get. With --upstream-h2 the gateway trusts the v4 server's certificate
+ * and negotiates h2 by itself (ALPN).
+ */
+export function gatewayOptions(simulator: SimulatorInfo, options: BenchOptions): GatewayOptions {
+  const shipped: GatewayOptions = {
+    upstreamUrl: simulator.url,
+    landingPage: false,
+    upstreamConnections: options.upstreamConnections,
+    ...(options.upstreamH2 && simulator.ca !== undefined ? { upstreamCa: simulator.ca } : {}),
+  };
+  if (options.gatewaySettings === 'defaults') return shipped;
+  return {
+    ...shipped,
+    // The REST client may use the whole pool for one page, so the gateway may too. Its default
+    // (16 calls in flight per operation) keeps one wide query from taking every connection from
+    // the other callers, which a bench of one caller at a time never needs. Over h2 the pool is
+    // connections x streams: capped at the connection count, one operation could not multiplex.
+    maxConcurrentRestCalls: options.upstreamConnections * (options.upstreamH2 ? STREAMS_PER_CONNECTION : 1),
+    // The limits on REST calls, estimated and made, raised far above what any page query needs
+    // (the fleet page estimates at 201 calls, and makes 501 with batching off), as a deployment
+    // serving such pages would raise them.
+    limits: { maxRestCalls: 10_000, maxRestCallsMade: 10_000 },
+  };
+}
+
+export interface ScenarioRun {
+  context: ScenarioContext;
+  /** Stops what the scenario started: gateways, then server processes, then Redis (which they use). */
+  close: () => Promise<void>;
+}
+
+/** A context for one scenario; `close` it when the scenario ends, whatever happened. */
+export function scenarioContext(
+  base: Pick<ScenarioContext, 'options' | 'driver' | 'simulator' | 'progress'>,
+  gatewayUnderTest: GatewayUnderTest,
+): ScenarioRun {
+  const { options, simulator } = base;
+  const gateways: RunningGateway[] = [];
+  const processes: ServerProcess[] = [];
+  const redises: RedisServer[] = [];
+  const settings = gatewayOptions(simulator, options);
+  const context: ScenarioContext = {
+    ...base,
+    async startGateway(overrides: Partial<GatewayOptions> = {}) {
+      const gateway = gatewayUnderTest.module.createGateway({ ...settings, ...overrides });
+      const listening = await gateway.listen({ port: 0, host: '127.0.0.1' });
+      const running = { ...listening, gateway };
+      gateways.push(running);
+      return running;
+    },
+    async startServerProcess(kind, overrides = {}) {
+      const spec =
+        kind === 'gateway'
+          ? { kind, module: gatewayUnderTest.url, options: { ...settings, ...overrides } }
+          : {
+              kind,
+              upstreamUrl: simulator.url,
+              connections: options.upstreamConnections,
+              ...(simulator.ca !== undefined ? { ca: simulator.ca } : {}),
+            };
+      const server = await startServerProcess(spec, gatewayUnderTest.compiled);
+      processes.push(server);
+      return server;
+    },
+    async startRedis() {
+      const redis = await startRedisServer();
+      redises.push(redis);
+      return redis;
+    },
+  };
+  return {
+    context,
+    async close() {
+      for (const running of gateways) await running.gateway.close();
+      await Promise.all(processes.map((server) => server.close()));
+      for (const redis of redises) await redis.stop();
+    },
+  };
+}
