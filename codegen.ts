@@ -1,6 +1,10 @@
 import type { CodegenConfig } from '@graphql-codegen/cli';
 import { restEnumValues } from './src/schema/enum-values.js';
 import { buildSchemaFromFiles } from './src/schema/sdl.js';
+import { GLOBAL_ID_SCALAR_CLASSES } from './src/resolvers/global-id-scalars.js';
+
+/** GitLab's per-class global ID scalars reach resolvers as the `gid://` string. */
+const GLOBAL_ID_SCALARS = Object.fromEntries(Object.keys(GLOBAL_ID_SCALAR_CLASSES).map((name) => [name, 'string']));
 
 /** Every `XConnection` maps to the one Connection type, every `XEdge` to its edge. */
 const CONNECTION_NODES: Record<string, string> = {
@@ -50,7 +54,7 @@ const config: CodegenConfig = {
         useIndexSignature: false,
         enumsAsTypes: true,
         enumValues: restEnumValues(buildSchemaFromFiles()),
-        scalars: { Time: 'string', Date: 'string', ID: 'string', Upload: '../datasources/file-upload.js#FileUpload' },
+        scalars: { Time: 'string', Date: 'string', ID: 'string', Upload: '../datasources/file-upload.js#FileUpload', ...GLOBAL_ID_SCALARS },
         // Resolvers receive REST bodies; each GraphQL object type maps to its REST schema.
         mappers: {
           CiRunner: '../datasources/runners.js#RunnerSchema',

@@ -36,15 +36,59 @@ export type Scalars = {
   Boolean: { input: boolean; output: boolean; }
   Int: { input: number; output: number; }
   Float: { input: number; output: number; }
+  /** A global ID of a Board (`gid://gitlab/Board/1`). */
+  BoardID: { input: string; output: string; }
+  /** A global ID of a Ci::JobArtifact (`gid://gitlab/Ci::JobArtifact/1`). */
+  CiJobArtifactID: { input: string; output: string; }
+  /** A global ID of a Ci::Pipeline (`gid://gitlab/Ci::Pipeline/1`). */
+  CiPipelineID: { input: string; output: string; }
+  /** A global ID of a Ci::Runner (`gid://gitlab/Ci::Runner/1`). */
+  CiRunnerID: { input: string; output: string; }
+  /** A global ID of a Ci::RunnerManager (`gid://gitlab/Ci::RunnerManager/1`). */
+  CiRunnerManagerID: { input: string; output: string; }
   /** A calendar date without a time, `YYYY-MM-DD` (for example a due date or an expiry date). */
   Date: { input: string; output: string; }
+  /** A global ID of a Discussion (`gid://gitlab/Discussion/1`). */
+  DiscussionID: { input: string; output: string; }
+  /** A global ID of a Group (`gid://gitlab/Group/1`). */
+  GroupID: { input: string; output: string; }
+  /** A global ID of a Issue or MergeRequest or Epic (`gid://gitlab/Issue/1`). */
+  IssuableID: { input: string; output: string; }
+  /** A global ID of a Issue (`gid://gitlab/Issue/1`). */
+  IssueID: { input: string; output: string; }
+  /** A global ID of a Ci::Build or CommitStatus (`gid://gitlab/Ci::Build/1`). */
+  JobID: { input: string; output: string; }
+  /** A global ID of a Label or ProjectLabel or GroupLabel (`gid://gitlab/Label/1`). */
+  LabelID: { input: string; output: string; }
+  /** A global ID of a List (`gid://gitlab/List/1`). */
+  ListID: { input: string; output: string; }
+  /** A global ID of a MergeRequest (`gid://gitlab/MergeRequest/1`). */
+  MergeRequestID: { input: string; output: string; }
+  /** A global ID of a Milestone (`gid://gitlab/Milestone/1`). */
+  MilestoneID: { input: string; output: string; }
+  /** A global ID of a Namespace or Group or Namespaces::ProjectNamespace or Namespaces::UserNamespace (`gid://gitlab/Namespace/1`). */
+  NamespaceID: { input: string; output: string; }
+  /** A global ID of a Note or DiscussionNote or DiffNote (`gid://gitlab/Note/1`). */
+  NoteID: { input: string; output: string; }
+  /** A global ID of a Issue or MergeRequest or Commit or Snippet or PersonalSnippet or ProjectSnippet or Epic (`gid://gitlab/Issue/1`). */
+  NoteableID: { input: string; output: string; }
+  /** A global ID of a Project (`gid://gitlab/Project/1`). */
+  ProjectID: { input: string; output: string; }
   /** An ISO 8601 timestamp, as the REST API returns it (for example `2016-01-04T15:31:51.081Z`). */
   Time: { input: string; output: string; }
+  /** A global ID of a Timelog (`gid://gitlab/Timelog/1`). */
+  TimelogID: { input: string; output: string; }
+  /** A global ID of a Todo (`gid://gitlab/Todo/1`). */
+  TodoID: { input: string; output: string; }
+  /** A global ID of a Issue or MergeRequest or Commit or Epic (`gid://gitlab/Issue/1`). */
+  TodoableID: { input: string; output: string; }
   /**
    * A file sent with the GraphQL multipart request spec: a variable of a multipart/form-data request
    * whose `map` points a file field at it. Size-limited by `UPLOAD_MAX_BYTES`.
    */
   Upload: { input: FileUpload; output: FileUpload; }
+  /** A global ID of a User (`gid://gitlab/User/1`). */
+  UserID: { input: string; output: string; }
 };
 
 /** A role in a group or project, as REST's integer `access_level` (rest-v4-api.md "Access levels"). */
@@ -5801,6 +5845,7 @@ export type ResolversTypes = {
   Board: ResolverTypeWrapper<BoardSchema>;
   BoardConnection: ResolverTypeWrapper<Connection<BoardSchema>>;
   BoardEdge: ResolverTypeWrapper<Edge<BoardSchema>>;
+  BoardID: ResolverTypeWrapper<Scalars['BoardID']['output']>;
   BoardList: ResolverTypeWrapper<BoardListSchema>;
   BoardListConnection: ResolverTypeWrapper<Connection<BoardListSchema>>;
   BoardListCreateInput: BoardListCreateInput;
@@ -5809,16 +5854,19 @@ export type ResolversTypes = {
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   CiJob: ResolverTypeWrapper<RunnerJobSchema>;
   CiJobArtifact: ResolverTypeWrapper<JobArtifactFileSchema>;
+  CiJobArtifactID: ResolverTypeWrapper<Scalars['CiJobArtifactID']['output']>;
   CiJobArtifactTextFile: ResolverTypeWrapper<CiJobArtifactTextFile>;
   CiJobArtifactsDownload: ResolverTypeWrapper<ArtifactsLocation>;
   CiJobConnection: ResolverTypeWrapper<Connection<RunnerJobSchema>>;
   CiJobEdge: ResolverTypeWrapper<Edge<RunnerJobSchema>>;
   CiJobRouterDiscovery: ResolverTypeWrapper<CiJobRouterDiscovery>;
   CiJobStatus: null;
+  CiPipelineID: ResolverTypeWrapper<Scalars['CiPipelineID']['output']>;
   CiRunner: ResolverTypeWrapper<RunnerSchema>;
   CiRunnerAccessLevel: null;
   CiRunnerConnection: ResolverTypeWrapper<Connection<RunnerSchema>>;
   CiRunnerEdge: ResolverTypeWrapper<Edge<RunnerSchema>>;
+  CiRunnerID: ResolverTypeWrapper<Scalars['CiRunnerID']['output']>;
   CiRunnerInfoInput: CiRunnerInfoInput;
   CiRunnerJobExecutionStatus: null;
   CiRunnerJobStatusFilter: null;
@@ -5826,6 +5874,7 @@ export type ResolversTypes = {
   CiRunnerManager: ResolverTypeWrapper<RunnerManagerSchema>;
   CiRunnerManagerConnection: ResolverTypeWrapper<Connection<RunnerManagerSchema>>;
   CiRunnerManagerEdge: ResolverTypeWrapper<Edge<RunnerManagerSchema>>;
+  CiRunnerManagerID: ResolverTypeWrapper<Scalars['CiRunnerManagerID']['output']>;
   CiRunnerScope: null;
   CiRunnerStatus: null;
   CiRunnerStatusFilter: null;
@@ -5884,6 +5933,7 @@ export type ResolversTypes = {
   Discussion: ResolverTypeWrapper<DiscussionSchema>;
   DiscussionConnection: ResolverTypeWrapper<Connection<DiscussionSchema>>;
   DiscussionEdge: ResolverTypeWrapper<Edge<DiscussionSchema>>;
+  DiscussionID: ResolverTypeWrapper<Scalars['DiscussionID']['output']>;
   EnterpriseUserSshKey: ResolverTypeWrapper<EnterpriseUserSshKeySchema>;
   EnterpriseUserSshKeyConnection: ResolverTypeWrapper<Connection<EnterpriseUserSshKeySchema>>;
   EnterpriseUserSshKeyEdge: ResolverTypeWrapper<Edge<EnterpriseUserSshKeySchema>>;
@@ -5895,6 +5945,7 @@ export type ResolversTypes = {
   GroupCreateInput: GroupCreateInput;
   GroupCreatePayload: ResolverTypeWrapper<Omit<GroupCreatePayload, 'group'> & { group?: Maybe<ResolversTypes['Group']> }>;
   GroupEdge: ResolverTypeWrapper<Edge<GroupSchema>>;
+  GroupID: ResolverTypeWrapper<Scalars['GroupID']['output']>;
   GroupProjectsOrderBy: null;
   GroupStatistics: ResolverTypeWrapper<GroupStatisticsSchema>;
   GroupUpdateInput: GroupUpdateInput;
@@ -5913,6 +5964,7 @@ export type ResolversTypes = {
   InvitationEdge: ResolverTypeWrapper<Edge<InvitationRecord>>;
   InvitationUpdateInput: InvitationUpdateInput;
   InvitationUpdatePayload: ResolverTypeWrapper<Omit<InvitationUpdatePayload, 'invitation'> & { invitation?: Maybe<ResolversTypes['Invitation']> }>;
+  IssuableID: ResolverTypeWrapper<Scalars['IssuableID']['output']>;
   IssuableReferences: ResolverTypeWrapper<ReferencesSchema>;
   IssuableSeverity: null;
   Issue: ResolverTypeWrapper<IssueSchema>;
@@ -5920,6 +5972,7 @@ export type ResolversTypes = {
   IssueDueDateFilter: null;
   IssueEdge: ResolverTypeWrapper<Edge<IssueSchema>>;
   IssueFilterWildcard: null;
+  IssueID: ResolverTypeWrapper<Scalars['IssueID']['output']>;
   IssueLinks: ResolverTypeWrapper<IssueLinksSchema>;
   IssueOrderBy: null;
   IssueScope: null;
@@ -5941,7 +5994,10 @@ export type ResolversTypes = {
   JobArtifactsDestroyPayload: ResolverTypeWrapper<JobArtifactsDestroyPayload>;
   JobArtifactsKeepInput: JobArtifactsKeepInput;
   JobArtifactsKeepPayload: ResolverTypeWrapper<Omit<JobArtifactsKeepPayload, 'artifactsDownload' | 'job'> & { artifactsDownload?: Maybe<ResolversTypes['CiJobArtifactsDownload']>, job?: Maybe<ResolversTypes['CiJob']> }>;
+  JobID: ResolverTypeWrapper<Scalars['JobID']['output']>;
   Label: ResolverTypeWrapper<LabelSchema>;
+  LabelID: ResolverTypeWrapper<Scalars['LabelID']['output']>;
+  ListID: ResolverTypeWrapper<Scalars['ListID']['output']>;
   ManagedPersonalAccessTokenRotateInput: ManagedPersonalAccessTokenRotateInput;
   ManagedPersonalAccessTokenRotatePayload: ResolverTypeWrapper<Omit<ManagedPersonalAccessTokenRotatePayload, 'personalAccessToken'> & { personalAccessToken?: Maybe<ResolversTypes['PersonalAccessToken']> }>;
   ManagedResourceAccessTokenRotateInput: ManagedResourceAccessTokenRotateInput;
@@ -5949,6 +6005,7 @@ export type ResolversTypes = {
   MergeRequest: ResolverTypeWrapper<MergeRequestSchema>;
   MergeRequestConnection: ResolverTypeWrapper<Connection<MergeRequestSchema>>;
   MergeRequestEdge: ResolverTypeWrapper<Edge<MergeRequestSchema>>;
+  MergeRequestID: ResolverTypeWrapper<Scalars['MergeRequestID']['output']>;
   MergeRequestPermissions: ResolverTypeWrapper<MergeRequestPermissionsSchema>;
   MergeRequestPipeline: ResolverTypeWrapper<MergeRequestPipelineSchema>;
   MergeRequestState: null;
@@ -5958,13 +6015,17 @@ export type ResolversTypes = {
   MetricImageUploadInput: MetricImageUploadInput;
   MetricImageUploadPayload: ResolverTypeWrapper<Omit<MetricImageUploadPayload, 'metricImage'> & { metricImage?: Maybe<ResolversTypes['MetricImage']> }>;
   Milestone: ResolverTypeWrapper<MilestoneSchema>;
+  MilestoneID: ResolverTypeWrapper<Scalars['MilestoneID']['output']>;
   MilestoneStateEnum: null;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Namespace: ResolverTypeWrapper<NamespaceSchema>;
+  NamespaceID: ResolverTypeWrapper<Scalars['NamespaceID']['output']>;
   NegatedInstanceIssueFilterInput: NegatedInstanceIssueFilterInput;
   NegatedIssueFilterInput: NegatedIssueFilterInput;
   Node: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['Node']>;
   Note: ResolverTypeWrapper<NoteSchema>;
+  NoteID: ResolverTypeWrapper<Scalars['NoteID']['output']>;
+  NoteableID: ResolverTypeWrapper<Scalars['NoteableID']['output']>;
   PageInfo: ResolverTypeWrapper<PageInfo>;
   PersonalAccessToken: ResolverTypeWrapper<PersonalAccessTokenSchema>;
   PersonalAccessTokenConnection: ResolverTypeWrapper<Connection<PersonalAccessTokenSchema>>;
@@ -5976,6 +6037,7 @@ export type ResolversTypes = {
   ProjectCreationLevel: null;
   ProjectEdge: ResolverTypeWrapper<Edge<ProjectSchema>>;
   ProjectFeatureAccessLevel: null;
+  ProjectID: ResolverTypeWrapper<Scalars['ProjectID']['output']>;
   ProjectLinks: ResolverTypeWrapper<ProjectLinksSchema>;
   ProjectTransferInput: ProjectTransferInput;
   ProjectTransferPayload: ResolverTypeWrapper<Omit<ProjectTransferPayload, 'group' | 'project'> & { group?: Maybe<ResolversTypes['Group']>, project?: Maybe<ResolversTypes['Project']> }>;
@@ -6024,10 +6086,13 @@ export type ResolversTypes = {
   TaskCompletionStatus: ResolverTypeWrapper<TaskCompletionStatusSchema>;
   Time: ResolverTypeWrapper<Scalars['Time']['output']>;
   TimeStats: ResolverTypeWrapper<TimeStatsSchema>;
+  TimelogID: ResolverTypeWrapper<Scalars['TimelogID']['output']>;
   Todo: ResolverTypeWrapper<TodoSchema>;
   TodoCreateInput: TodoCreateInput;
   TodoCreatePayload: ResolverTypeWrapper<Omit<TodoCreatePayload, 'todo'> & { todo?: Maybe<ResolversTypes['Todo']> }>;
+  TodoID: ResolverTypeWrapper<Scalars['TodoID']['output']>;
   TodoStateEnum: null;
+  TodoableID: ResolverTypeWrapper<Scalars['TodoableID']['output']>;
   UpdateBoardInput: UpdateBoardInput;
   UpdateBoardListInput: UpdateBoardListInput;
   UpdateBoardListPayload: ResolverTypeWrapper<Omit<UpdateBoardListPayload, 'list'> & { list?: Maybe<ResolversTypes['BoardList']> }>;
@@ -6037,6 +6102,7 @@ export type ResolversTypes = {
   UserAgentDetail: ResolverTypeWrapper<UserAgentDetailSchema>;
   UserConnection: ResolverTypeWrapper<Connection<UserSchema>>;
   UserEdge: ResolverTypeWrapper<Edge<UserSchema>>;
+  UserID: ResolverTypeWrapper<Scalars['UserID']['output']>;
   UserIdentity: ResolverTypeWrapper<UserIdentity>;
   VerificationStatus: null;
   VisibilityLevel: null;
@@ -6063,6 +6129,7 @@ export type ResolversParentTypes = {
   Board: BoardSchema;
   BoardConnection: Connection<BoardSchema>;
   BoardEdge: Edge<BoardSchema>;
+  BoardID: Scalars['BoardID']['output'];
   BoardList: BoardListSchema;
   BoardListConnection: Connection<BoardListSchema>;
   BoardListCreateInput: BoardListCreateInput;
@@ -6071,18 +6138,22 @@ export type ResolversParentTypes = {
   Boolean: Scalars['Boolean']['output'];
   CiJob: RunnerJobSchema;
   CiJobArtifact: JobArtifactFileSchema;
+  CiJobArtifactID: Scalars['CiJobArtifactID']['output'];
   CiJobArtifactTextFile: CiJobArtifactTextFile;
   CiJobArtifactsDownload: ArtifactsLocation;
   CiJobConnection: Connection<RunnerJobSchema>;
   CiJobEdge: Edge<RunnerJobSchema>;
   CiJobRouterDiscovery: CiJobRouterDiscovery;
+  CiPipelineID: Scalars['CiPipelineID']['output'];
   CiRunner: RunnerSchema;
   CiRunnerConnection: Connection<RunnerSchema>;
   CiRunnerEdge: Edge<RunnerSchema>;
+  CiRunnerID: Scalars['CiRunnerID']['output'];
   CiRunnerInfoInput: CiRunnerInfoInput;
   CiRunnerManager: RunnerManagerSchema;
   CiRunnerManagerConnection: Connection<RunnerManagerSchema>;
   CiRunnerManagerEdge: Edge<RunnerManagerSchema>;
+  CiRunnerManagerID: Scalars['CiRunnerManagerID']['output'];
   Commit: CommitRecord;
   CommitAction: CommitAction;
   CommitCherryPickInput: CommitCherryPickInput;
@@ -6128,6 +6199,7 @@ export type ResolversParentTypes = {
   Discussion: DiscussionSchema;
   DiscussionConnection: Connection<DiscussionSchema>;
   DiscussionEdge: Edge<DiscussionSchema>;
+  DiscussionID: Scalars['DiscussionID']['output'];
   EnterpriseUserSshKey: EnterpriseUserSshKeySchema;
   EnterpriseUserSshKeyConnection: Connection<EnterpriseUserSshKeySchema>;
   EnterpriseUserSshKeyEdge: Edge<EnterpriseUserSshKeySchema>;
@@ -6139,6 +6211,7 @@ export type ResolversParentTypes = {
   GroupCreateInput: GroupCreateInput;
   GroupCreatePayload: Omit<GroupCreatePayload, 'group'> & { group?: Maybe<ResolversParentTypes['Group']> };
   GroupEdge: Edge<GroupSchema>;
+  GroupID: Scalars['GroupID']['output'];
   GroupStatistics: GroupStatisticsSchema;
   GroupUpdateInput: GroupUpdateInput;
   GroupUpdatePayload: Omit<GroupUpdatePayload, 'group'> & { group?: Maybe<ResolversParentTypes['Group']> };
@@ -6154,10 +6227,12 @@ export type ResolversParentTypes = {
   InvitationEdge: Edge<InvitationRecord>;
   InvitationUpdateInput: InvitationUpdateInput;
   InvitationUpdatePayload: Omit<InvitationUpdatePayload, 'invitation'> & { invitation?: Maybe<ResolversParentTypes['Invitation']> };
+  IssuableID: Scalars['IssuableID']['output'];
   IssuableReferences: ReferencesSchema;
   Issue: IssueSchema;
   IssueConnection: Connection<IssueSchema>;
   IssueEdge: Edge<IssueSchema>;
+  IssueID: Scalars['IssueID']['output'];
   IssueLinks: IssueLinksSchema;
   IssueSpentTimeAddInput: IssueSpentTimeAddInput;
   IssueSpentTimeAddPayload: Omit<IssueSpentTimeAddPayload, 'timeStats'> & { timeStats?: Maybe<ResolversParentTypes['TimeStats']> };
@@ -6172,7 +6247,10 @@ export type ResolversParentTypes = {
   JobArtifactsDestroyPayload: JobArtifactsDestroyPayload;
   JobArtifactsKeepInput: JobArtifactsKeepInput;
   JobArtifactsKeepPayload: Omit<JobArtifactsKeepPayload, 'artifactsDownload' | 'job'> & { artifactsDownload?: Maybe<ResolversParentTypes['CiJobArtifactsDownload']>, job?: Maybe<ResolversParentTypes['CiJob']> };
+  JobID: Scalars['JobID']['output'];
   Label: LabelSchema;
+  LabelID: Scalars['LabelID']['output'];
+  ListID: Scalars['ListID']['output'];
   ManagedPersonalAccessTokenRotateInput: ManagedPersonalAccessTokenRotateInput;
   ManagedPersonalAccessTokenRotatePayload: Omit<ManagedPersonalAccessTokenRotatePayload, 'personalAccessToken'> & { personalAccessToken?: Maybe<ResolversParentTypes['PersonalAccessToken']> };
   ManagedResourceAccessTokenRotateInput: ManagedResourceAccessTokenRotateInput;
@@ -6180,6 +6258,7 @@ export type ResolversParentTypes = {
   MergeRequest: MergeRequestSchema;
   MergeRequestConnection: Connection<MergeRequestSchema>;
   MergeRequestEdge: Edge<MergeRequestSchema>;
+  MergeRequestID: Scalars['MergeRequestID']['output'];
   MergeRequestPermissions: MergeRequestPermissionsSchema;
   MergeRequestPipeline: MergeRequestPipelineSchema;
   MetricImage: MetricImageSchema;
@@ -6188,12 +6267,16 @@ export type ResolversParentTypes = {
   MetricImageUploadInput: MetricImageUploadInput;
   MetricImageUploadPayload: Omit<MetricImageUploadPayload, 'metricImage'> & { metricImage?: Maybe<ResolversParentTypes['MetricImage']> };
   Milestone: MilestoneSchema;
+  MilestoneID: Scalars['MilestoneID']['output'];
   Mutation: Record<PropertyKey, never>;
   Namespace: NamespaceSchema;
+  NamespaceID: Scalars['NamespaceID']['output'];
   NegatedInstanceIssueFilterInput: NegatedInstanceIssueFilterInput;
   NegatedIssueFilterInput: NegatedIssueFilterInput;
   Node: ResolversInterfaceTypes<ResolversParentTypes>['Node'];
   Note: NoteSchema;
+  NoteID: Scalars['NoteID']['output'];
+  NoteableID: Scalars['NoteableID']['output'];
   PageInfo: PageInfo;
   PersonalAccessToken: PersonalAccessTokenSchema;
   PersonalAccessTokenConnection: Connection<PersonalAccessTokenSchema>;
@@ -6202,6 +6285,7 @@ export type ResolversParentTypes = {
   Project: ProjectSchema;
   ProjectConnection: Connection<ProjectSchema>;
   ProjectEdge: Edge<ProjectSchema>;
+  ProjectID: Scalars['ProjectID']['output'];
   ProjectLinks: ProjectLinksSchema;
   ProjectTransferInput: ProjectTransferInput;
   ProjectTransferPayload: Omit<ProjectTransferPayload, 'group' | 'project'> & { group?: Maybe<ResolversParentTypes['Group']>, project?: Maybe<ResolversParentTypes['Project']> };
@@ -6246,9 +6330,12 @@ export type ResolversParentTypes = {
   TaskCompletionStatus: TaskCompletionStatusSchema;
   Time: Scalars['Time']['output'];
   TimeStats: TimeStatsSchema;
+  TimelogID: Scalars['TimelogID']['output'];
   Todo: TodoSchema;
   TodoCreateInput: TodoCreateInput;
   TodoCreatePayload: Omit<TodoCreatePayload, 'todo'> & { todo?: Maybe<ResolversParentTypes['Todo']> };
+  TodoID: Scalars['TodoID']['output'];
+  TodoableID: Scalars['TodoableID']['output'];
   UpdateBoardInput: UpdateBoardInput;
   UpdateBoardListInput: UpdateBoardListInput;
   UpdateBoardListPayload: Omit<UpdateBoardListPayload, 'list'> & { list?: Maybe<ResolversParentTypes['BoardList']> };
@@ -6258,6 +6345,7 @@ export type ResolversParentTypes = {
   UserAgentDetail: UserAgentDetailSchema;
   UserConnection: Connection<UserSchema>;
   UserEdge: Edge<UserSchema>;
+  UserID: Scalars['UserID']['output'];
   UserIdentity: UserIdentity;
   WikiAttachment: WikiAttachmentSchema;
   WikiAttachmentUploadInput: WikiAttachmentUploadInput;
@@ -6307,6 +6395,10 @@ export type BoardEdgeResolvers<ContextType = GatewayContext, ParentType extends 
   cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node?: Resolver<ResolversTypes['Board'], ParentType, ContextType>;
 };
+
+export interface BoardIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['BoardID'], any> {
+  name: 'BoardID';
+}
 
 export type BoardListResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['BoardList'] = ResolversParentTypes['BoardList']> = {
   assignee?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
@@ -6371,6 +6463,10 @@ export type CiJobArtifactResolvers<ContextType = GatewayContext, ParentType exte
   size?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
 };
 
+export interface CiJobArtifactIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['CiJobArtifactID'], any> {
+  name: 'CiJobArtifactID';
+}
+
 export type CiJobArtifactTextFileResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CiJobArtifactTextFile'] = ResolversParentTypes['CiJobArtifactTextFile']> = {
   content?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   path?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -6400,6 +6496,10 @@ export type CiJobRouterDiscoveryResolvers<ContextType = GatewayContext, ParentTy
 };
 
 export type CiJobStatusResolvers = { CANCELED: 'canceled', CANCELING: 'canceling', CREATED: 'created', FAILED: 'failed', MANUAL: 'manual', PENDING: 'pending', PREPARING: 'preparing', RUNNING: 'running', SCHEDULED: 'scheduled', SKIPPED: 'skipped', SUCCESS: 'success', WAITING_FOR_RESOURCE: 'waiting_for_resource' };
+
+export interface CiPipelineIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['CiPipelineID'], any> {
+  name: 'CiPipelineID';
+}
 
 export type CiRunnerResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CiRunner'] = ResolversParentTypes['CiRunner']> = {
   accessLevel?: Resolver<Maybe<ResolversTypes['CiRunnerAccessLevel']>, ParentType, ContextType>;
@@ -6444,6 +6544,10 @@ export type CiRunnerEdgeResolvers<ContextType = GatewayContext, ParentType exten
   node?: Resolver<ResolversTypes['CiRunner'], ParentType, ContextType>;
 };
 
+export interface CiRunnerIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['CiRunnerID'], any> {
+  name: 'CiRunnerID';
+}
+
 export type CiRunnerJobExecutionStatusResolvers = { ACTIVE: 'active', IDLE: 'idle' };
 
 export type CiRunnerJobStatusFilterResolvers = { CANCELED: 'canceled', FAILED: 'failed', RUNNING: 'running', SUCCESS: 'success' };
@@ -6475,6 +6579,10 @@ export type CiRunnerManagerEdgeResolvers<ContextType = GatewayContext, ParentTyp
   cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node?: Resolver<ResolversTypes['CiRunnerManager'], ParentType, ContextType>;
 };
+
+export interface CiRunnerManagerIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['CiRunnerManagerID'], any> {
+  name: 'CiRunnerManagerID';
+}
 
 export type CiRunnerScopeResolvers = { ACTIVE: 'active', OFFLINE: 'offline', ONLINE: 'online', PAUSED: 'paused', SHARED: 'shared', SPECIFIC: 'specific' };
 
@@ -6760,6 +6868,10 @@ export type DiscussionEdgeResolvers<ContextType = GatewayContext, ParentType ext
   node?: Resolver<ResolversTypes['Discussion'], ParentType, ContextType>;
 };
 
+export interface DiscussionIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['DiscussionID'], any> {
+  name: 'DiscussionID';
+}
+
 export type EnterpriseUserSshKeyResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['EnterpriseUserSshKey'] = ResolversParentTypes['EnterpriseUserSshKey']> = {
   createdAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   expiresAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
@@ -6868,6 +6980,10 @@ export type GroupEdgeResolvers<ContextType = GatewayContext, ParentType extends 
   node?: Resolver<ResolversTypes['Group'], ParentType, ContextType>;
 };
 
+export interface GroupIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['GroupID'], any> {
+  name: 'GroupID';
+}
+
 export type GroupProjectsOrderByResolvers = { CREATED_AT: 'created_at', ID: 'id', LAST_ACTIVITY_AT: 'last_activity_at', NAME: 'name', PATH: 'path', SIMILARITY: 'similarity', UPDATED_AT: 'updated_at' };
 
 export type GroupStatisticsResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['GroupStatistics'] = ResolversParentTypes['GroupStatistics']> = {
@@ -6937,6 +7053,10 @@ export type InvitationUpdatePayloadResolvers<ContextType = GatewayContext, Paren
   errors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   invitation?: Resolver<Maybe<ResolversTypes['Invitation']>, ParentType, ContextType>;
 };
+
+export interface IssuableIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['IssuableID'], any> {
+  name: 'IssuableID';
+}
 
 export type IssuableReferencesResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['IssuableReferences'] = ResolversParentTypes['IssuableReferences']> = {
   full?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -7014,6 +7134,10 @@ export type IssueEdgeResolvers<ContextType = GatewayContext, ParentType extends 
 
 export type IssueFilterWildcardResolvers = { ANY: 'Any', NONE: 'None' };
 
+export interface IssueIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['IssueID'], any> {
+  name: 'IssueID';
+}
+
 export type IssueLinksResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['IssueLinks'] = ResolversParentTypes['IssueLinks']> = {
   awardEmoji?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   closedAsDuplicateOf?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -7087,6 +7211,10 @@ export type JobArtifactsKeepPayloadResolvers<ContextType = GatewayContext, Paren
   job?: Resolver<Maybe<ResolversTypes['CiJob']>, ParentType, ContextType>;
 };
 
+export interface JobIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['JobID'], any> {
+  name: 'JobID';
+}
+
 export type LabelResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Label'] = ResolversParentTypes['Label']> = {
   color?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -7095,6 +7223,14 @@ export type LabelResolvers<ContextType = GatewayContext, ParentType extends Reso
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   textColor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
+
+export interface LabelIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['LabelID'], any> {
+  name: 'LabelID';
+}
+
+export interface ListIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['ListID'], any> {
+  name: 'ListID';
+}
 
 export type ManagedPersonalAccessTokenRotatePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ManagedPersonalAccessTokenRotatePayload'] = ResolversParentTypes['ManagedPersonalAccessTokenRotatePayload']> = {
   clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -7172,6 +7308,10 @@ export type MergeRequestEdgeResolvers<ContextType = GatewayContext, ParentType e
   node?: Resolver<ResolversTypes['MergeRequest'], ParentType, ContextType>;
 };
 
+export interface MergeRequestIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['MergeRequestID'], any> {
+  name: 'MergeRequestID';
+}
+
 export type MergeRequestPermissionsResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['MergeRequestPermissions'] = ResolversParentTypes['MergeRequestPermissions']> = {
   canMerge?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
 };
@@ -7231,6 +7371,10 @@ export type MilestoneResolvers<ContextType = GatewayContext, ParentType extends 
   updatedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   webUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
+
+export interface MilestoneIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['MilestoneID'], any> {
+  name: 'MilestoneID';
+}
 
 export type MilestoneStateEnumResolvers = { ACTIVE: 'active', CLOSED: 'closed' };
 
@@ -7292,6 +7436,10 @@ export type NamespaceResolvers<ContextType = GatewayContext, ParentType extends 
   webUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
+export interface NamespaceIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['NamespaceID'], any> {
+  name: 'NamespaceID';
+}
+
 export type NodeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Node'] = ResolversParentTypes['Node']> = {
   __resolveType: TypeResolveFn<'CiRunner' | 'Group' | 'Issue' | 'Project' | 'SnippetRepositoryStorageMove' | 'SshKey' | 'User', ParentType, ContextType>;
 };
@@ -7311,6 +7459,14 @@ export type NoteResolvers<ContextType = GatewayContext, ParentType extends Resol
   type?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
 };
+
+export interface NoteIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['NoteID'], any> {
+  name: 'NoteID';
+}
+
+export interface NoteableIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['NoteableID'], any> {
+  name: 'NoteableID';
+}
 
 export type PageInfoResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['PageInfo'] = ResolversParentTypes['PageInfo']> = {
   endCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -7451,6 +7607,10 @@ export type ProjectEdgeResolvers<ContextType = GatewayContext, ParentType extend
 };
 
 export type ProjectFeatureAccessLevelResolvers = { DISABLED: 'disabled', ENABLED: 'enabled', PRIVATE: 'private', PUBLIC: 'public' };
+
+export interface ProjectIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['ProjectID'], any> {
+  name: 'ProjectID';
+}
 
 export type ProjectLinksResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ProjectLinks'] = ResolversParentTypes['ProjectLinks']> = {
   clusterAgents?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -7692,6 +7852,10 @@ export type TimeStatsResolvers<ContextType = GatewayContext, ParentType extends 
   totalTimeSpent?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
 };
 
+export interface TimelogIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['TimelogID'], any> {
+  name: 'TimelogID';
+}
+
 export type TodoResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Todo'] = ResolversParentTypes['Todo']> = {
   actionName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   author?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
@@ -7712,7 +7876,15 @@ export type TodoCreatePayloadResolvers<ContextType = GatewayContext, ParentType 
   todo?: Resolver<Maybe<ResolversTypes['Todo']>, ParentType, ContextType>;
 };
 
+export interface TodoIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['TodoID'], any> {
+  name: 'TodoID';
+}
+
 export type TodoStateEnumResolvers = { DONE: 'done', PENDING: 'pending' };
+
+export interface TodoableIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['TodoableID'], any> {
+  name: 'TodoableID';
+}
 
 export type UpdateBoardListPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['UpdateBoardListPayload'] = ResolversParentTypes['UpdateBoardListPayload']> = {
   clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -7782,6 +7954,10 @@ export type UserEdgeResolvers<ContextType = GatewayContext, ParentType extends R
   cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node?: Resolver<ResolversTypes['User'], ParentType, ContextType>;
 };
+
+export interface UserIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['UserID'], any> {
+  name: 'UserID';
+}
 
 export type UserIdentityResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['UserIdentity'] = ResolversParentTypes['UserIdentity']> = {
   externUid?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -7877,28 +8053,33 @@ export type Resolvers<ContextType = GatewayContext> = {
   Board?: BoardResolvers<ContextType>;
   BoardConnection?: BoardConnectionResolvers<ContextType>;
   BoardEdge?: BoardEdgeResolvers<ContextType>;
+  BoardID?: GraphQLScalarType;
   BoardList?: BoardListResolvers<ContextType>;
   BoardListConnection?: BoardListConnectionResolvers<ContextType>;
   BoardListCreatePayload?: BoardListCreatePayloadResolvers<ContextType>;
   BoardListEdge?: BoardListEdgeResolvers<ContextType>;
   CiJob?: CiJobResolvers<ContextType>;
   CiJobArtifact?: CiJobArtifactResolvers<ContextType>;
+  CiJobArtifactID?: GraphQLScalarType;
   CiJobArtifactTextFile?: CiJobArtifactTextFileResolvers<ContextType>;
   CiJobArtifactsDownload?: CiJobArtifactsDownloadResolvers<ContextType>;
   CiJobConnection?: CiJobConnectionResolvers<ContextType>;
   CiJobEdge?: CiJobEdgeResolvers<ContextType>;
   CiJobRouterDiscovery?: CiJobRouterDiscoveryResolvers<ContextType>;
   CiJobStatus?: CiJobStatusResolvers;
+  CiPipelineID?: GraphQLScalarType;
   CiRunner?: CiRunnerResolvers<ContextType>;
   CiRunnerAccessLevel?: CiRunnerAccessLevelResolvers;
   CiRunnerConnection?: CiRunnerConnectionResolvers<ContextType>;
   CiRunnerEdge?: CiRunnerEdgeResolvers<ContextType>;
+  CiRunnerID?: GraphQLScalarType;
   CiRunnerJobExecutionStatus?: CiRunnerJobExecutionStatusResolvers;
   CiRunnerJobStatusFilter?: CiRunnerJobStatusFilterResolvers;
   CiRunnerJobsOrderBy?: CiRunnerJobsOrderByResolvers;
   CiRunnerManager?: CiRunnerManagerResolvers<ContextType>;
   CiRunnerManagerConnection?: CiRunnerManagerConnectionResolvers<ContextType>;
   CiRunnerManagerEdge?: CiRunnerManagerEdgeResolvers<ContextType>;
+  CiRunnerManagerID?: GraphQLScalarType;
   CiRunnerScope?: CiRunnerScopeResolvers;
   CiRunnerStatus?: CiRunnerStatusResolvers;
   CiRunnerStatusFilter?: CiRunnerStatusFilterResolvers;
@@ -7947,6 +8128,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   Discussion?: DiscussionResolvers<ContextType>;
   DiscussionConnection?: DiscussionConnectionResolvers<ContextType>;
   DiscussionEdge?: DiscussionEdgeResolvers<ContextType>;
+  DiscussionID?: GraphQLScalarType;
   EnterpriseUserSshKey?: EnterpriseUserSshKeyResolvers<ContextType>;
   EnterpriseUserSshKeyConnection?: EnterpriseUserSshKeyConnectionResolvers<ContextType>;
   EnterpriseUserSshKeyEdge?: EnterpriseUserSshKeyEdgeResolvers<ContextType>;
@@ -7956,6 +8138,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   GroupConnection?: GroupConnectionResolvers<ContextType>;
   GroupCreatePayload?: GroupCreatePayloadResolvers<ContextType>;
   GroupEdge?: GroupEdgeResolvers<ContextType>;
+  GroupID?: GraphQLScalarType;
   GroupProjectsOrderBy?: GroupProjectsOrderByResolvers;
   GroupStatistics?: GroupStatisticsResolvers<ContextType>;
   GroupUpdatePayload?: GroupUpdatePayloadResolvers<ContextType>;
@@ -7968,6 +8151,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   InvitationDeletePayload?: InvitationDeletePayloadResolvers<ContextType>;
   InvitationEdge?: InvitationEdgeResolvers<ContextType>;
   InvitationUpdatePayload?: InvitationUpdatePayloadResolvers<ContextType>;
+  IssuableID?: GraphQLScalarType;
   IssuableReferences?: IssuableReferencesResolvers<ContextType>;
   IssuableSeverity?: IssuableSeverityResolvers;
   Issue?: IssueResolvers<ContextType>;
@@ -7975,6 +8159,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   IssueDueDateFilter?: IssueDueDateFilterResolvers;
   IssueEdge?: IssueEdgeResolvers<ContextType>;
   IssueFilterWildcard?: IssueFilterWildcardResolvers;
+  IssueID?: GraphQLScalarType;
   IssueLinks?: IssueLinksResolvers<ContextType>;
   IssueOrderBy?: IssueOrderByResolvers;
   IssueScope?: IssueScopeResolvers;
@@ -7990,12 +8175,16 @@ export type Resolvers<ContextType = GatewayContext> = {
   IterationState?: IterationStateResolvers;
   JobArtifactsDestroyPayload?: JobArtifactsDestroyPayloadResolvers<ContextType>;
   JobArtifactsKeepPayload?: JobArtifactsKeepPayloadResolvers<ContextType>;
+  JobID?: GraphQLScalarType;
   Label?: LabelResolvers<ContextType>;
+  LabelID?: GraphQLScalarType;
+  ListID?: GraphQLScalarType;
   ManagedPersonalAccessTokenRotatePayload?: ManagedPersonalAccessTokenRotatePayloadResolvers<ContextType>;
   ManagedResourceAccessTokenRotatePayload?: ManagedResourceAccessTokenRotatePayloadResolvers<ContextType>;
   MergeRequest?: MergeRequestResolvers<ContextType>;
   MergeRequestConnection?: MergeRequestConnectionResolvers<ContextType>;
   MergeRequestEdge?: MergeRequestEdgeResolvers<ContextType>;
+  MergeRequestID?: GraphQLScalarType;
   MergeRequestPermissions?: MergeRequestPermissionsResolvers<ContextType>;
   MergeRequestPipeline?: MergeRequestPipelineResolvers<ContextType>;
   MergeRequestState?: MergeRequestStateResolvers;
@@ -8003,11 +8192,15 @@ export type Resolvers<ContextType = GatewayContext> = {
   MetricImageDeletePayload?: MetricImageDeletePayloadResolvers<ContextType>;
   MetricImageUploadPayload?: MetricImageUploadPayloadResolvers<ContextType>;
   Milestone?: MilestoneResolvers<ContextType>;
+  MilestoneID?: GraphQLScalarType;
   MilestoneStateEnum?: MilestoneStateEnumResolvers;
   Mutation?: MutationResolvers<ContextType>;
   Namespace?: NamespaceResolvers<ContextType>;
+  NamespaceID?: GraphQLScalarType;
   Node?: NodeResolvers<ContextType>;
   Note?: NoteResolvers<ContextType>;
+  NoteID?: GraphQLScalarType;
+  NoteableID?: GraphQLScalarType;
   PageInfo?: PageInfoResolvers<ContextType>;
   PersonalAccessToken?: PersonalAccessTokenResolvers<ContextType>;
   PersonalAccessTokenConnection?: PersonalAccessTokenConnectionResolvers<ContextType>;
@@ -8019,6 +8212,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   ProjectCreationLevel?: ProjectCreationLevelResolvers;
   ProjectEdge?: ProjectEdgeResolvers<ContextType>;
   ProjectFeatureAccessLevel?: ProjectFeatureAccessLevelResolvers;
+  ProjectID?: GraphQLScalarType;
   ProjectLinks?: ProjectLinksResolvers<ContextType>;
   ProjectTransferPayload?: ProjectTransferPayloadResolvers<ContextType>;
   PromoteToEpicPayload?: PromoteToEpicPayloadResolvers<ContextType>;
@@ -8053,9 +8247,12 @@ export type Resolvers<ContextType = GatewayContext> = {
   TaskCompletionStatus?: TaskCompletionStatusResolvers<ContextType>;
   Time?: GraphQLScalarType;
   TimeStats?: TimeStatsResolvers<ContextType>;
+  TimelogID?: GraphQLScalarType;
   Todo?: TodoResolvers<ContextType>;
   TodoCreatePayload?: TodoCreatePayloadResolvers<ContextType>;
+  TodoID?: GraphQLScalarType;
   TodoStateEnum?: TodoStateEnumResolvers;
+  TodoableID?: GraphQLScalarType;
   UpdateBoardListPayload?: UpdateBoardListPayloadResolvers<ContextType>;
   UpdateBoardPayload?: UpdateBoardPayloadResolvers<ContextType>;
   Upload?: GraphQLScalarType;
@@ -8063,6 +8260,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   UserAgentDetail?: UserAgentDetailResolvers<ContextType>;
   UserConnection?: UserConnectionResolvers<ContextType>;
   UserEdge?: UserEdgeResolvers<ContextType>;
+  UserID?: GraphQLScalarType;
   UserIdentity?: UserIdentityResolvers<ContextType>;
   VerificationStatus?: VerificationStatusResolvers;
   VisibilityLevel?: VisibilityLevelResolvers;

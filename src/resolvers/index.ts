@@ -14,6 +14,7 @@ import { runnerMutations } from './runners/Mutation.js';
 import { runnerQueries } from './runners/Query.js';
 import { runnerSubscriptions } from './runners/Subscription.js';
 import { DateScalar, Time, Upload } from './scalars.js';
+import { globalIdScalars } from './global-id-scalars.js';
 import { ciJobCommitFields, Commit } from './commits/Commit.js';
 import { commitMutations } from './commits/Mutation.js';
 import { projectRepositoryFields, Repository } from './commits/Repository.js';
@@ -56,6 +57,7 @@ export const resolvers: Resolvers = {
   Time,
   Date: DateScalar,
   Upload,
+  ...globalIdScalars,
   Query: {
     ...nodeQueries,
     ...userQueries,
