@@ -148,7 +148,7 @@ export type AccessTokenState =
 export type Board = {
   __typename?: 'Board';
   /** The assignee the board is scoped to, or null (PREMIUM). */
-  assignee?: Maybe<User>;
+  assignee?: Maybe<UserCore>;
   /** Global ID of the board, `gid://gitlab/Board/<id>`. */
   id: Scalars['ID']['output'];
   /** The labels the board is scoped to (PREMIUM). */
@@ -223,7 +223,7 @@ export type BoardEdge = {
 export type BoardList = {
   __typename?: 'BoardList';
   /** The user of an assignee list (PREMIUM), or null. */
-  assignee?: Maybe<User>;
+  assignee?: Maybe<UserCore>;
   /** Global ID of the list, `gid://gitlab/List/<id>`. */
   id: Scalars['ID']['output'];
   /** The label of a label list, or null. */
@@ -340,7 +340,7 @@ export type CiJob = {
   /** Whether `ref` is a tag. */
   tag?: Maybe<Scalars['Boolean']['output']>;
   /** User who started the job. */
-  user?: Maybe<User>;
+  user?: Maybe<UserCore>;
   /** URL of the job's page. */
   webUrl?: Maybe<Scalars['String']['output']>;
 };
@@ -1046,7 +1046,7 @@ export type CommitCherryPickPayload = {
 export type CommitComment = {
   __typename?: 'CommitComment';
   /** Who wrote it. */
-  author?: Maybe<User>;
+  author?: Maybe<UserCore>;
   /** When it was written. */
   createdAt?: Maybe<Scalars['Time']['output']>;
   /** Line the comment is on, or null. */
@@ -1299,7 +1299,7 @@ export type CommitStatus = {
   /** Whether the pipeline passes even when this status fails. */
   allowFailure?: Maybe<Scalars['Boolean']['output']>;
   /** Who created it. */
-  author?: Maybe<User>;
+  author?: Maybe<UserCore>;
   /** Code coverage reported with the status, in percent. */
   coverage?: Maybe<Scalars['Float']['output']>;
   /** When it was created. */
@@ -1662,7 +1662,7 @@ export type EnterpriseUserSshKey = {
   /** What the key may be used for. */
   usageType?: Maybe<SshKeyUsageType>;
   /** The user the key belongs to; fetched from `GET /users/:id` when more than its ID is asked for. */
-  user?: Maybe<User>;
+  user?: Maybe<UserCore>;
 };
 
 /** A page of enterprise users' SSH keys. */
@@ -2503,15 +2503,15 @@ export type Issue = Node & {
    * The first assignee.
    * @deprecated Use `assignees`, as the REST API does.
    */
-  assignee?: Maybe<User>;
+  assignee?: Maybe<UserCore>;
   /** The users the issue is assigned to. */
-  assignees: Array<User>;
+  assignees: Array<UserCore>;
   /** Who created the issue. */
-  author?: Maybe<User>;
+  author?: Maybe<UserCore>;
   /** When the issue was closed, or null. */
   closedAt?: Maybe<Scalars['Time']['output']>;
   /** Who closed the issue; null when it is open, was closed before 10.6, or the account is gone. */
-  closedBy?: Maybe<User>;
+  closedBy?: Maybe<UserCore>;
   /** Merge requests that close the issue when they are merged (REST `GET .../closed_by`). */
   closedByMergeRequests: MergeRequestConnection;
   /** Whether the issue is confidential: only its author, assignees, Reporters and above see it. */
@@ -2565,7 +2565,7 @@ export type Issue = Node & {
   /** Global ID of the issue this one was moved to, or null. */
   movedToId?: Maybe<Scalars['ID']['output']>;
   /** Users who took part: the author, the assignees and the commenters (REST `GET .../participants`). */
-  participants: UserConnection;
+  participants: UserCoreConnection;
   /** The project of the issue. */
   project: Project;
   /**
@@ -3053,9 +3053,9 @@ export type ManagedResourceAccessTokenRotatePayload = {
 export type MergeRequest = {
   __typename?: 'MergeRequest';
   /** The first assignee, or null. */
-  assignee?: Maybe<User>;
+  assignee?: Maybe<UserCore>;
   /** Who created it. */
-  author?: Maybe<User>;
+  author?: Maybe<UserCore>;
   /**
    * Number of changed files. REST sends it as a string because it caps it as `1000+`, so it stays a
    * string here.
@@ -3064,7 +3064,7 @@ export type MergeRequest = {
   /** When it was closed, or null. */
   closedAt?: Maybe<Scalars['Time']['output']>;
   /** Who closed it, or null. */
-  closedBy?: Maybe<User>;
+  closedBy?: Maybe<UserCore>;
   /** When it was created. */
   createdAt?: Maybe<Scalars['Time']['output']>;
   /** Description, in Markdown. */
@@ -3216,7 +3216,7 @@ export type MergeRequestPipeline = {
   /** When the pipeline was last updated. */
   updatedAt?: Maybe<Scalars['Time']['output']>;
   /** Who triggered the pipeline. */
-  user?: Maybe<User>;
+  user?: Maybe<UserCore>;
   /** URL of the pipeline's page. */
   webUrl?: Maybe<Scalars['String']['output']>;
   /** Errors of the CI configuration, or null. */
@@ -3820,7 +3820,7 @@ export type Note = {
   /** Attachment of the note, or null. */
   attachment?: Maybe<Scalars['String']['output']>;
   /** Who wrote it. */
-  author?: Maybe<User>;
+  author?: Maybe<UserCore>;
   /** Text of the note, without the quick actions it ran. */
   body?: Maybe<Scalars['String']['output']>;
   /** Whether the note is internal (confidential). */
@@ -3884,7 +3884,7 @@ export type PersonalAccessToken = {
   /** Scopes the token grants (`api`, `read_api`, `read_repository`, ...), as REST names them. */
   scopes?: Maybe<Array<Scalars['String']['output']>>;
   /** The user the token belongs to; fetched from `GET /users/:id` when more than its ID is asked for. */
-  user?: Maybe<User>;
+  user?: Maybe<UserCore>;
 };
 
 /** A page of personal access tokens. */
@@ -3996,7 +3996,7 @@ export type Project = Node & {
   /** When the project was created. */
   createdAt?: Maybe<Scalars['Time']['output']>;
   /** The user who created the project. */
-  creator?: Maybe<User>;
+  creator?: Maybe<UserCore>;
   /**
    * Custom attributes, for administrators, when the project comes from a list asked with
    * `withCustomAttributes: true`; null otherwise.
@@ -4075,7 +4075,7 @@ export type Project = Node & {
   /** Number of open issues. */
   openIssuesCount?: Maybe<Scalars['Int']['output']>;
   /** The owner, for projects in a personal namespace; null for group projects. */
-  owner?: Maybe<User>;
+  owner?: Maybe<UserCore>;
   /** Who may see the pages. */
   pagesAccessLevel?: Maybe<ProjectFeatureAccessLevel>;
   /** Path of the project within its namespace. */
@@ -4429,7 +4429,7 @@ export type Query = {
    */
   ciJobRouterDiscovery: CiJobRouterDiscovery;
   /** The user the request's credential belongs to (REST `GET /user`); null without a credential. */
-  currentUser?: Maybe<User>;
+  currentUser?: Maybe<UserCore>;
   /**
    * A group by full path (REST `GET /groups/:id` with the URL-encoded path). Public groups need no
    * credential. Null when it does not exist or the caller may not see it. The first pages of the lists
@@ -4754,7 +4754,7 @@ export type ResourceAccessToken = {
   /** Scopes the token grants, as REST names them. */
   scopes?: Maybe<Array<Scalars['String']['output']>>;
   /** The token's bot user; fetched from `GET /users/:id` when more than its ID is asked for. */
-  user?: Maybe<User>;
+  user?: Maybe<UserCore>;
 };
 
 /** A page of group and project access tokens. */
@@ -5170,7 +5170,7 @@ export type SshKey = Node & {
   /** What the key may be used for. */
   usageType?: Maybe<SshKeyUsageType>;
   /** Owner of an SSH key, creator of a deploy key: the full user record. */
-  user?: Maybe<User>;
+  user?: Maybe<UserCore>;
 };
 
 /** What an SSH key may be used for (REST `usage_type`). */
@@ -5276,7 +5276,7 @@ export type Todo = {
   /** Why it is a to-do: `marked`, `assigned`, `mentioned`, ... (REST's values). */
   actionName?: Maybe<Scalars['String']['output']>;
   /** Who caused the to-do. */
-  author?: Maybe<User>;
+  author?: Maybe<UserCore>;
   /** Text of the to-do (the target's title). */
   body?: Maybe<Scalars['String']['output']>;
   /** When the to-do was created. */
@@ -5385,11 +5385,55 @@ export type UpdateBoardPayload = {
 };
 
 /**
+ * A user of the service, as GitLab's GraphQL API shapes one: an interface that \`UserCore\` implements,
+ * so that documents written for GitLab (\`... on User\`, \`... on UserCore\`) run unchanged.
+ */
+export type User = {
+  /** URL of the avatar image, or null when none is set. */
+  avatarUrl?: Maybe<Scalars['String']['output']>;
+  /** Short biography. */
+  bio?: Maybe<Scalars['String']['output']>;
+  /** When the account was created. */
+  createdAt?: Maybe<Scalars['Time']['output']>;
+  /** Global ID of the user, `gid://gitlab/User/<id>`. */
+  id: Scalars['ID']['output'];
+  /** Location given by the user. */
+  location?: Maybe<Scalars['String']['output']>;
+  /** Display name. */
+  name: Scalars['String']['output'];
+  /** Organization. */
+  organization?: Maybe<Scalars['String']['output']>;
+  /** Public e-mail address, or null when not set. */
+  publicEmail?: Maybe<Scalars['String']['output']>;
+  /** Account state (`active` seen). */
+  state?: Maybe<Scalars['String']['output']>;
+  /** Username, unique across the instance. */
+  username: Scalars['String']['output'];
+  /** Path of the user's profile page on the instance (`/<username>`), `webUrl` without its origin. */
+  webPath?: Maybe<Scalars['String']['output']>;
+  /** URL of the user's profile page. */
+  webUrl?: Maybe<Scalars['String']['output']>;
+  /** Website URL. */
+  websiteUrl?: Maybe<Scalars['String']['output']>;
+};
+
+/** How an issue was filed, kept for spam checks (REST `user_agent_detail`, administrators only). */
+export type UserAgentDetail = {
+  __typename?: 'UserAgentDetail';
+  /** IP address it was filed from. */
+  ipAddress?: Maybe<Scalars['String']['output']>;
+  /** Whether the issue was submitted to the spam filter (REST `filter_submitted`, formerly `akismet_submitted`). */
+  submitted?: Maybe<Scalars['Boolean']['output']>;
+  /** User agent of the browser or client that filed the issue. */
+  userAgent?: Maybe<Scalars['String']['output']>;
+};
+
+/**
  * A user of the service. List and embedded records carry the summary fields; the others are fetched
  * from `GET /users/:id` only when a query asks for them.
  */
-export type User = Node & {
-  __typename?: 'User';
+export type UserCore = Node & User & {
+  __typename?: 'UserCore';
   /** URL of the avatar image, or null when none is set. */
   avatarUrl?: Maybe<Scalars['String']['output']>;
   /** Short biography. */
@@ -5448,43 +5492,34 @@ export type User = Node & {
   twoFactorEnabled?: Maybe<Scalars['Boolean']['output']>;
   /** Username, unique across the instance. */
   username: Scalars['String']['output'];
+  /** Path of the user's profile page on the instance (`/<username>`), `webUrl` without its origin. */
+  webPath?: Maybe<Scalars['String']['output']>;
   /** URL of the user's profile page. */
   webUrl?: Maybe<Scalars['String']['output']>;
   /** Website URL. */
   websiteUrl?: Maybe<Scalars['String']['output']>;
 };
 
-/** How an issue was filed, kept for spam checks (REST `user_agent_detail`, administrators only). */
-export type UserAgentDetail = {
-  __typename?: 'UserAgentDetail';
-  /** IP address it was filed from. */
-  ipAddress?: Maybe<Scalars['String']['output']>;
-  /** Whether the issue was submitted to the spam filter (REST `filter_submitted`, formerly `akismet_submitted`). */
-  submitted?: Maybe<Scalars['Boolean']['output']>;
-  /** User agent of the browser or client that filed the issue. */
-  userAgent?: Maybe<Scalars['String']['output']>;
-};
-
 /** A page of users. */
-export type UserConnection = {
-  __typename?: 'UserConnection';
+export type UserCoreConnection = {
+  __typename?: 'UserCoreConnection';
   /** Total number of users in the list, or null when REST gives no total. */
   count?: Maybe<Scalars['Int']['output']>;
   /** The users of this page with their cursors. */
-  edges: Array<UserEdge>;
+  edges: Array<UserCoreEdge>;
   /** The users of this page. */
-  nodes: Array<User>;
+  nodes: Array<UserCore>;
   /** Where this page stands in the list. */
   pageInfo: PageInfo;
 };
 
 /** A user with its cursor. */
-export type UserEdge = {
-  __typename?: 'UserEdge';
+export type UserCoreEdge = {
+  __typename?: 'UserCoreEdge';
   /** Opaque cursor of this user in the list. */
   cursor: Scalars['String']['output'];
   /** The user. */
-  node: User;
+  node: UserCore;
 };
 
 /** An identity of a user at an external authentication provider. */
@@ -5834,6 +5869,7 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
     | ( SshKeySchema )
     | ( UserSchema )
   ;
+  User: ( UserSchema );
 };
 
 /** Mapping between all available schema types and the resolvers types */
@@ -6100,8 +6136,9 @@ export type ResolversTypes = {
   Upload: ResolverTypeWrapper<Scalars['Upload']['output']>;
   User: ResolverTypeWrapper<UserSchema>;
   UserAgentDetail: ResolverTypeWrapper<UserAgentDetailSchema>;
-  UserConnection: ResolverTypeWrapper<Connection<UserSchema>>;
-  UserEdge: ResolverTypeWrapper<Edge<UserSchema>>;
+  UserCore: ResolverTypeWrapper<UserSchema>;
+  UserCoreConnection: ResolverTypeWrapper<Connection<UserSchema>>;
+  UserCoreEdge: ResolverTypeWrapper<Edge<UserSchema>>;
   UserID: ResolverTypeWrapper<Scalars['UserID']['output']>;
   UserIdentity: ResolverTypeWrapper<UserIdentity>;
   VerificationStatus: null;
@@ -6343,8 +6380,9 @@ export type ResolversParentTypes = {
   Upload: Scalars['Upload']['output'];
   User: UserSchema;
   UserAgentDetail: UserAgentDetailSchema;
-  UserConnection: Connection<UserSchema>;
-  UserEdge: Edge<UserSchema>;
+  UserCore: UserSchema;
+  UserCoreConnection: Connection<UserSchema>;
+  UserCoreEdge: Edge<UserSchema>;
   UserID: Scalars['UserID']['output'];
   UserIdentity: UserIdentity;
   WikiAttachment: WikiAttachmentSchema;
@@ -6373,7 +6411,7 @@ export type AccessTokenSortResolvers = { CREATED_ASC: 'created_asc', CREATED_DES
 export type AccessTokenStateResolvers = { ACTIVE: 'active', INACTIVE: 'inactive' };
 
 export type BoardResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Board'] = ResolversParentTypes['Board']> = {
-  assignee?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
+  assignee?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   labels?: Resolver<Maybe<Array<ResolversTypes['Label']>>, ParentType, ContextType>;
   list?: Resolver<Maybe<ResolversTypes['BoardList']>, ParentType, ContextType, RequireFields<BoardListArgs, 'id'>>;
@@ -6401,7 +6439,7 @@ export interface BoardIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTy
 }
 
 export type BoardListResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['BoardList'] = ResolversParentTypes['BoardList']> = {
-  assignee?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
+  assignee?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   label?: Resolver<Maybe<ResolversTypes['Label']>, ParentType, ContextType>;
   limitMetric?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -6452,7 +6490,7 @@ export type CiJobResolvers<ContextType = GatewayContext, ParentType extends Reso
   startedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes['CiJobStatus'], ParentType, ContextType>;
   tag?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
-  user?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
+  user?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
   webUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
@@ -6636,7 +6674,7 @@ export type CommitCherryPickPayloadResolvers<ContextType = GatewayContext, Paren
 };
 
 export type CommitCommentResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CommitComment'] = ResolversParentTypes['CommitComment']> = {
-  author?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
+  author?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
   createdAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   line?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   lineType?: Resolver<Maybe<ResolversTypes['DiffLineType']>, ParentType, ContextType>;
@@ -6728,7 +6766,7 @@ export type CommitStatsResolvers<ContextType = GatewayContext, ParentType extend
 
 export type CommitStatusResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CommitStatus'] = ResolversParentTypes['CommitStatus']> = {
   allowFailure?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
-  author?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
+  author?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
   coverage?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   createdAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -6879,7 +6917,7 @@ export type EnterpriseUserSshKeyResolvers<ContextType = GatewayContext, ParentTy
   lastUsedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   usageType?: Resolver<Maybe<ResolversTypes['SshKeyUsageType']>, ParentType, ContextType>;
-  user?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
+  user?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
 };
 
 export type EnterpriseUserSshKeyConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['EnterpriseUserSshKeyConnection'] = ResolversParentTypes['EnterpriseUserSshKeyConnection']> = {
@@ -7067,11 +7105,11 @@ export type IssuableReferencesResolvers<ContextType = GatewayContext, ParentType
 export type IssuableSeverityResolvers = { CRITICAL: 'CRITICAL', HIGH: 'HIGH', LOW: 'LOW', MEDIUM: 'MEDIUM', UNKNOWN: 'UNKNOWN' };
 
 export type IssueResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Issue'] = ResolversParentTypes['Issue']> = {
-  assignee?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
-  assignees?: Resolver<Array<ResolversTypes['User']>, ParentType, ContextType>;
-  author?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
+  assignee?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
+  assignees?: Resolver<Array<ResolversTypes['UserCore']>, ParentType, ContextType>;
+  author?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
   closedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
-  closedBy?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
+  closedBy?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
   closedByMergeRequests?: Resolver<ResolversTypes['MergeRequestConnection'], ParentType, ContextType, Partial<IssueClosedByMergeRequestsArgs>>;
   confidential?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   createdAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
@@ -7095,7 +7133,7 @@ export type IssueResolvers<ContextType = GatewayContext, ParentType extends Reso
   metricImages?: Resolver<Maybe<Array<ResolversTypes['MetricImage']>>, ParentType, ContextType>;
   milestone?: Resolver<Maybe<ResolversTypes['Milestone']>, ParentType, ContextType>;
   movedToId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
-  participants?: Resolver<ResolversTypes['UserConnection'], ParentType, ContextType, Partial<IssueParticipantsArgs>>;
+  participants?: Resolver<ResolversTypes['UserCoreConnection'], ParentType, ContextType, Partial<IssueParticipantsArgs>>;
   project?: Resolver<ResolversTypes['Project'], ParentType, ContextType>;
   reference?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   references?: Resolver<Maybe<ResolversTypes['IssuableReferences']>, ParentType, ContextType>;
@@ -7247,11 +7285,11 @@ export type ManagedResourceAccessTokenRotatePayloadResolvers<ContextType = Gatew
 };
 
 export type MergeRequestResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['MergeRequest'] = ResolversParentTypes['MergeRequest']> = {
-  assignee?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
-  author?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
+  assignee?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
+  author?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
   changesCount?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   closedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
-  closedBy?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
+  closedBy?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
   createdAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   diffRefs?: Resolver<Maybe<ResolversTypes['DiffRefs']>, ParentType, ContextType>;
@@ -7330,7 +7368,7 @@ export type MergeRequestPipelineResolvers<ContextType = GatewayContext, ParentTy
   status?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   tag?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
-  user?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
+  user?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
   webUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   yamlErrors?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
@@ -7441,12 +7479,12 @@ export interface NamespaceIdScalarConfig extends GraphQLScalarTypeConfig<Resolve
 }
 
 export type NodeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Node'] = ResolversParentTypes['Node']> = {
-  __resolveType: TypeResolveFn<'CiRunner' | 'Group' | 'Issue' | 'Project' | 'SnippetRepositoryStorageMove' | 'SshKey' | 'User', ParentType, ContextType>;
+  __resolveType: TypeResolveFn<'CiRunner' | 'Group' | 'Issue' | 'Project' | 'SnippetRepositoryStorageMove' | 'SshKey' | 'UserCore', ParentType, ContextType>;
 };
 
 export type NoteResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Note'] = ResolversParentTypes['Note']> = {
   attachment?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  author?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
+  author?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
   body?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   confidential?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   createdAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
@@ -7485,7 +7523,7 @@ export type PersonalAccessTokenResolvers<ContextType = GatewayContext, ParentTyp
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   revoked?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   scopes?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
-  user?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
+  user?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
 };
 
 export type PersonalAccessTokenConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['PersonalAccessTokenConnection'] = ResolversParentTypes['PersonalAccessTokenConnection']> = {
@@ -7528,7 +7566,7 @@ export type ProjectResolvers<ContextType = GatewayContext, ParentType extends Re
   containerExpirationPolicy?: Resolver<Maybe<ResolversTypes['ContainerExpirationPolicy']>, ParentType, ContextType>;
   containerRegistryEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   createdAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
-  creator?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
+  creator?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
   customAttributes?: Resolver<Maybe<Array<ResolversTypes['CustomAttribute']>>, ParentType, ContextType>;
   defaultBranch?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -7560,7 +7598,7 @@ export type ProjectResolvers<ContextType = GatewayContext, ParentType extends Re
   onlyAllowMergeIfAllDiscussionsAreResolved?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   onlyAllowMergeIfPipelineSucceeds?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   openIssuesCount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
-  owner?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
+  owner?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
   pagesAccessLevel?: Resolver<Maybe<ResolversTypes['ProjectFeatureAccessLevel']>, ParentType, ContextType>;
   path?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   printingMergeRequestLinkEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
@@ -7640,7 +7678,7 @@ export type PromoteToEpicPayloadResolvers<ContextType = GatewayContext, ParentTy
 export type QueryResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   allRunners?: Resolver<ResolversTypes['CiRunnerConnection'], ParentType, ContextType, Partial<QueryAllRunnersArgs>>;
   ciJobRouterDiscovery?: Resolver<ResolversTypes['CiJobRouterDiscovery'], ParentType, ContextType, RequireFields<QueryCiJobRouterDiscoveryArgs, 'runnerToken'>>;
-  currentUser?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
+  currentUser?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
   group?: Resolver<Maybe<ResolversTypes['Group']>, ParentType, ContextType, RequireFields<QueryGroupArgs, 'fullPath'>>;
   groups?: Resolver<ResolversTypes['GroupConnection'], ParentType, ContextType, Partial<QueryGroupsArgs>>;
   issue?: Resolver<Maybe<ResolversTypes['Issue']>, ParentType, ContextType, RequireFields<QueryIssueArgs, 'id'>>;
@@ -7677,7 +7715,7 @@ export type ResourceAccessTokenResolvers<ContextType = GatewayContext, ParentTyp
   resourceType?: Resolver<Maybe<ResolversTypes['AccessTokenResourceType']>, ParentType, ContextType>;
   revoked?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   scopes?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
-  user?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
+  user?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
 };
 
 export type ResourceAccessTokenConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ResourceAccessTokenConnection'] = ResolversParentTypes['ResourceAccessTokenConnection']> = {
@@ -7811,7 +7849,7 @@ export type SshKeyResolvers<ContextType = GatewayContext, ParentType extends Res
   lastUsedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   usageType?: Resolver<Maybe<ResolversTypes['SshKeyUsageType']>, ParentType, ContextType>;
-  user?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
+  user?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
@@ -7858,7 +7896,7 @@ export interface TimelogIdScalarConfig extends GraphQLScalarTypeConfig<Resolvers
 
 export type TodoResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Todo'] = ResolversParentTypes['Todo']> = {
   actionName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  author?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
+  author?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
   body?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   createdAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -7903,6 +7941,16 @@ export interface UploadScalarConfig extends GraphQLScalarTypeConfig<ResolversTyp
 }
 
 export type UserResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['User'] = ResolversParentTypes['User']> = {
+  __resolveType: TypeResolveFn<'UserCore', ParentType, ContextType>;
+};
+
+export type UserAgentDetailResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['UserAgentDetail'] = ResolversParentTypes['UserAgentDetail']> = {
+  ipAddress?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  submitted?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  userAgent?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type UserCoreResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['UserCore'] = ResolversParentTypes['UserCore']> = {
   avatarUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   bio?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   canCreateGroup?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
@@ -7932,27 +7980,22 @@ export type UserResolvers<ContextType = GatewayContext, ParentType extends Resol
   twitter?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   twoFactorEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   username?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  webPath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   webUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   websiteUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
-export type UserAgentDetailResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['UserAgentDetail'] = ResolversParentTypes['UserAgentDetail']> = {
-  ipAddress?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  submitted?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
-  userAgent?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-};
-
-export type UserConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['UserConnection'] = ResolversParentTypes['UserConnection']> = {
+export type UserCoreConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['UserCoreConnection'] = ResolversParentTypes['UserCoreConnection']> = {
   count?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
-  edges?: Resolver<Array<ResolversTypes['UserEdge']>, ParentType, ContextType>;
-  nodes?: Resolver<Array<ResolversTypes['User']>, ParentType, ContextType>;
+  edges?: Resolver<Array<ResolversTypes['UserCoreEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['UserCore']>, ParentType, ContextType>;
   pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
 };
 
-export type UserEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['UserEdge'] = ResolversParentTypes['UserEdge']> = {
+export type UserCoreEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['UserCoreEdge'] = ResolversParentTypes['UserCoreEdge']> = {
   cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  node?: Resolver<ResolversTypes['User'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['UserCore'], ParentType, ContextType>;
 };
 
 export interface UserIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['UserID'], any> {
@@ -8258,8 +8301,9 @@ export type Resolvers<ContextType = GatewayContext> = {
   Upload?: GraphQLScalarType;
   User?: UserResolvers<ContextType>;
   UserAgentDetail?: UserAgentDetailResolvers<ContextType>;
-  UserConnection?: UserConnectionResolvers<ContextType>;
-  UserEdge?: UserEdgeResolvers<ContextType>;
+  UserCore?: UserCoreResolvers<ContextType>;
+  UserCoreConnection?: UserCoreConnectionResolvers<ContextType>;
+  UserCoreEdge?: UserCoreEdgeResolvers<ContextType>;
   UserID?: GraphQLScalarType;
   UserIdentity?: UserIdentityResolvers<ContextType>;
   VerificationStatus?: VerificationStatusResolvers;

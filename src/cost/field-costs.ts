@@ -86,7 +86,7 @@ const NODE_SHAPES: Readonly<Record<string, RecordShape>> = {
   CiRunner: RUNNER_LOADED,
   Project: PROJECT_LOADED,
   Group: GROUP_LOADED,
-  User: USER_LOADED,
+  UserCore: USER_LOADED,
   // GET /issues/:id answers a whole record (with `_links`).
   Issue: ISSUE_RECORD,
 };

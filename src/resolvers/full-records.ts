@@ -10,7 +10,7 @@ export const FULL_RECORD_LOADERS: Readonly<Record<string, FullRecordLoader>> = {
   CiRunner: (runner, { loaders }) => loaders.runner.load(runner.id),
   Project: (project, { loaders }) => loaders.project.load(project.id),
   Group: (group, { loaders }) => loaders.group.load(group.id),
-  User: (user, { loaders }) => loaders.user.load(user.id),
+  UserCore: (user, { loaders }) => loaders.user.load(user.id),
   // List and single reads are whole issue records (`_links` marks them): a field they lack is one
   // REST does not send, so only an embedded issue (a to-do's target) fetches its record.
   Issue: (issue, { loaders }) => {

@@ -19,7 +19,7 @@ import { ciJobCommitFields, Commit } from './commits/Commit.js';
 import { commitMutations } from './commits/Mutation.js';
 import { projectRepositoryFields, Repository } from './commits/Repository.js';
 import { CommitSignature, CommitStatus, Discussion, X509Certificate } from './commits/types.js';
-import { User } from './users/User.js';
+import { User, UserCore } from './users/User.js';
 import { userQueries } from './users/Query.js';
 import { ciJobArtifactFields } from './artifacts/CiJob.js';
 import { CiJobArtifactsDownload } from './artifacts/CiJobArtifactsDownload.js';
@@ -86,6 +86,7 @@ export const resolvers: Resolvers = {
   },
   Node,
   User,
+  UserCore,
   CiRunner,
   CiJob: { ...CiJob, ...ciJobArtifactFields, ...ciJobCommitFields },
   CiRunnerManager,

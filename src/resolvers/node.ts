@@ -11,7 +11,7 @@ const NODE_FETCHERS: Readonly<Record<string, { typename: string; load: (id: numb
   'Ci::Runner': { typename: 'CiRunner', load: (id, { loaders }) => loaders.runner.load(id) },
   Project: { typename: 'Project', load: (id, { loaders }) => loaders.project.load(id) },
   Group: { typename: 'Group', load: (id, { loaders }) => loaders.group.load(id) },
-  User: { typename: 'User', load: (id, { loaders }) => loaders.user.load(id) },
+  User: { typename: 'UserCore', load: (id, { loaders }) => loaders.user.load(id) },
   'Snippets::RepositoryStorageMove': { typename: 'SnippetRepositoryStorageMove', load: (id, { api }) => api.snippets.showStorageMove(id) },
   Key: { typename: 'SshKey', load: (id, { api }) => api.keys.show(id) },
   // GET /issues/:id is for administrators; others get FORBIDDEN for the entry.

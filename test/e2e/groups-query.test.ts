@@ -486,7 +486,7 @@ describe('groups and projects over real HTTP', () => {
         { __typename: 'Group', id: 'gid://gitlab/Group/1', fullPath: 'gitlab-org' },
         { __typename: 'Project', id: 'gid://gitlab/Project/6', fullPath: 'gitlab-org/frontend/web-ui' },
         { __typename: 'CiRunner', id: 'gid://gitlab/Ci::Runner/1' },
-        { __typename: 'User', id: 'gid://gitlab/User/3' },
+        { __typename: 'UserCore', id: 'gid://gitlab/User/3' },
         null,
       ]);
       expect(restCalls(harness.simulator).sort()).toEqual(['GET /groups/1', 'GET /groups/12', 'GET /projects/6', 'GET /runners/1', 'GET /users/3']);
