@@ -129,6 +129,8 @@ const METHOD = [
   'The embedded v4 server and every client (GraphQL, REST baseline, WebSocket subscribers) run in a separate driver process, on loopback.',
   'Every response body is checked: a GraphQL response with `errors`, or data that differs from REST, fails its scenario.',
 ];
+const REPLICAS_METHOD = (replicas: number) =>
+  `With --replicas ${replicas}, the subscriptions' gateway is ${replicas} server processes of its own (each measuring itself, as the naive BFF does) sharing one redis-server, not the bench process: their memory and CPU time are summed. With the driver and Redis, that is ${replicas + 2} busy processes on this machine's CPUs.`;
 
 async function main(): Promise<number> {
   const { options, only, fromSource } = parseOptions();
@@ -207,10 +209,11 @@ async function main(): Promise<number> {
     clearTimeout(watchdog);
   }
 
-  const report: BenchReport = { startedAt, finishedAt: new Date().toISOString(), options, machine: startMachine, method: METHOD, scenarios: outcomes };
+  const method = options.replicas > 0 ? [...METHOD, REPLICAS_METHOD(options.replicas)] : METHOD;
+  const report: BenchReport = { startedAt, finishedAt: new Date().toISOString(), options, machine: startMachine, method, scenarios: outcomes };
   report.machine.loadAverageAtEnd = loadavg();
   console.log(renderTable(outcomes));
-  console.log(`\n${METHOD.join('\n')}`);
+  console.log(`\n${method.join('\n')}`);
   const warning = loadWarning(startMachine.cpus);
   if (warning) console.log(warning);
   const file = await writeReport(report);

@@ -203,7 +203,7 @@ export const subscriptions: Scenario = {
       const mostPerRunner = Math.max(0, ...perRunner.values());
       const maxAllowed = Math.floor(idle.wallMs / interval) + 1;
       const onePollerEach = perRunner.size === runners && mostPerRunner <= maxAllowed;
-      const byReplica = replicas.map((replica, index) => ({
+      const pollsByReplica = replicas.map((replica, index) => ({
         name: replica.name,
         pid: replica.pid,
         pollsPerInterval: ((countsAfter[index]!.runnerPolls - countsBefore[index]!.runnerPolls) * interval) / countedMs,
@@ -228,6 +228,10 @@ export const subscriptions: Scenario = {
       const delivery = summarize(delays);
       const lastSubscriber = Math.max(...rounds.map((round) => (round.delaysMs.length ? Math.max(...round.delaysMs) : Number.NaN)));
       const deliveryLimit = interval + DELIVERY_SLACK_MS;
+      const byReplica = pollsByReplica.map((replica, index) => ({
+        ...replica,
+        lastSubscriberMs: Math.max(...rounds.map((round) => round.maxDelayMsByGateway[index] ?? Number.NaN)),
+      }));
       // The gateways' CPU per message told: CPU while changes fanned out, less what idle polling
       // costs over the same time.
       const idleCpuRate = idle.cpuMs / idle.wallMs;
@@ -241,13 +245,9 @@ export const subscriptions: Scenario = {
       const left = await countsWhen(replicas, (counts) => sum(counts, 'pollers') === 0, 10_000);
       if (!left.held) report.failures.push(`${sum(left.counts, 'pollers')} pollers still running 10 s after every subscriber left`);
 
+      // With replicas, each one's share under the figure of them all.
       const several = options.replicas > 0;
-      const replicaRows: Row[] = several
-        ? byReplica.flatMap((replica): Row[] => [
-            { metric: `  ${replica.name}: polls / interval`, unit: 'polls', gateway: replica.pollsPerInterval },
-            { metric: `  ${replica.name}: runners polled`, unit: 'runners', gateway: replica.runnersPolled },
-          ])
-        : [];
+      const perReplica = (rows: (replica: (typeof byReplica)[number]) => Row[]) => (several ? byReplica.flatMap(rows) : []);
       report.rows.push(
         {
           metric: 'REST polls / interval',
@@ -256,7 +256,10 @@ export const subscriptions: Scenario = {
           floor: runners,
           budget: { text: `= runners (${runners}), 1 poller each`, pass: onePollerEach },
         },
-        ...replicaRows,
+        ...perReplica((replica) => [
+          { metric: `  ${replica.name}: polls / interval`, unit: 'polls', gateway: replica.pollsPerInterval },
+          { metric: `  ${replica.name}: runners polled`, unit: 'runners', gateway: replica.runnersPolled },
+        ]),
         {
           metric: 'heap / subscription',
           unit: 'KB',
@@ -270,6 +273,7 @@ export const subscriptions: Scenario = {
           gateway: lastSubscriber,
           budget: { text: `<= interval + ${DELIVERY_SLACK_MS} (${deliveryLimit})`, pass: missing === 0 && lastSubscriber <= deliveryLimit },
         },
+        ...perReplica((replica) => [{ metric: `  ${replica.name}: change -> last`, unit: 'ms', gateway: replica.lastSubscriberMs }]),
         { metric: 'change -> subscriber p50', unit: 'ms', gateway: delivery.p50 },
         { metric: 'gateway CPU / message', unit: 'ms', gateway: cpuPerMessage },
         { metric: 'gateway CPU / interval', unit: 'ms', gateway: (idle.cpuMs * interval) / idle.wallMs },
@@ -284,7 +288,7 @@ export const subscriptions: Scenario = {
       if (several) {
         report.notes.push(
           `${replicas.length} gateway replicas, each in a server process of its own with the same Redis URL and key secret (REDIS_URL, REDIS_KEY_SECRET), over one redis-server on loopback; connection i goes to replica i % ${replicas.length}, and the k-th subscriber of the runner at index r to replica (r + k) % ${replicas.length}, so that every runner is watched on every replica (${byReplica.map((replica) => replica.runnersWatched).join(', ')} runners watched; ${byReplica.map((replica) => replica.subscriptions).join(', ')} subscriptions).`,
-          `Per replica, from its /metrics: polls / interval = the increase of gateway_rest_calls_total{endpoint="${POLL_ENDPOINT}"} over ${(countedMs / 1000).toFixed(1)} s; runners polled = gateway_runners_polled (the runner leases it holds) at the end. Memory and CPU are the replicas' summed.`,
+          `Per replica, from its /metrics: polls / interval = the increase of gateway_rest_calls_total{endpoint="${POLL_ENDPOINT}"} over ${(countedMs / 1000).toFixed(1)} s; runners polled = gateway_runners_polled (the runner leases it holds) at the end; change -> last, the last of its own subscribers (the holder's hear from its poll, the others' through Redis). Memory and CPU are the replicas' summed.`,
         );
       }
       report.details = {

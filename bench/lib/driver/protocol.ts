@@ -73,6 +73,8 @@ export interface ChangeRound {
   runners: number;
   /** Per subscriber: ms from its runner's PUT response to its message. */
   delaysMs: number[];
+  /** The longest of those among the subscribers of each gateway replica, in the order of `openSubscribers`'s URLs. */
+  maxDelayMsByGateway: number[];
   /** Subscribers that got no matching message before the timeout. */
   missing: number;
   /** Round trip of each PUT /runners/:id. */

@@ -8,6 +8,8 @@ import type { ChangeRound, SubscriberStats } from './protocol.js';
 
 interface Subscriber {
   runnerId: number;
+  /** The gateway replica it subscribed on (an index into the URLs `open` was given). */
+  gateway: number;
   /** The paused state the current change round waits for. */
   expected?: boolean;
   /** When the message with the expected state arrived (performance.now()). */
@@ -87,7 +89,7 @@ export class Subscribers {
       this.assigned[replica]!++;
       const runnerId = runnerIds[index % runnerIds.length];
       if (!client || runnerId === undefined) throw new Error('open connections and give runner ids first');
-      const subscriber: Subscriber = { runnerId, dispose: () => {} };
+      const subscriber: Subscriber = { runnerId, gateway: replica, dispose: () => {} };
       subscriber.dispose = client.subscribe<RunnerEvent['data']>(
         { query, variables: { id: gid(runnerId) } },
         {
@@ -151,14 +153,19 @@ export class Subscribers {
     const deadline = performance.now() + timeoutMs;
     while (this.waiting > 0 && performance.now() < deadline) await sleep(5);
     const delaysMs: number[] = [];
+    const maxDelayMsByGateway = this.clients.map(() => 0);
     let missing = 0;
     for (const subscriber of watched) {
       if (subscriber.arrivedAt === undefined) missing++;
-      // A poll already on the wire may read the change before the PUT's answer reaches us: 0.
-      else delaysMs.push(Math.max(0, subscriber.arrivedAt - committedAt.get(subscriber.runnerId)!));
+      else {
+        // A poll already on the wire may read the change before the PUT's answer reaches us: 0.
+        const delay = Math.max(0, subscriber.arrivedAt - committedAt.get(subscriber.runnerId)!);
+        delaysMs.push(delay);
+        maxDelayMsByGateway[subscriber.gateway] = Math.max(maxDelayMsByGateway[subscriber.gateway]!, delay);
+      }
       delete subscriber.expected;
     }
-    return { runners: runnerIds.length, delaysMs, missing, putMs };
+    return { runners: runnerIds.length, delaysMs, maxDelayMsByGateway, missing, putMs };
   }
 
   stats(): SubscriberStats {
