@@ -520,11 +520,18 @@ export interface MetricImage {
   createdAt: string;
 }
 
-/** A project issue board; the scope fields (milestone, assignee, labels, weight) are PREMIUM. */
+/**
+ * An issue board of a project or (GitLab's group boards) of a group: exactly one of `projectId` and
+ * `groupId` is set. The scope fields (milestone, assignee, labels, weight) are PREMIUM.
+ */
 export interface Board {
   id: number;
-  projectId: number;
+  projectId: number | null;
+  groupId: number | null;
   name: string;
+  /** GitLab's board settings: hide the Open (backlog) list, hide the Closed list. */
+  hideBacklogList: boolean;
+  hideClosedList: boolean;
   milestoneId: number | null;
   assigneeId: number | null;
   labelIds: number[];

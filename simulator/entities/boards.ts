@@ -1,7 +1,8 @@
-// Board and board list shapes (rest-v4-api.md "Issue board", "Board list"; fixtures/boards/*.json).
+// Board and board list shapes (rest-v4-api.md "Issue board", "Board list"; fixtures/boards/*.json;
+// GitLab 13.8 added `hide_backlog_list` and `hide_closed_list`, and a group board names its group).
 // Lists and single boards give the milestone's id and title; an update gives the whole milestone
 // and more project fields.
-import type { Board, BoardList, Project } from '../data/model.js';
+import type { Board, BoardList, Group, Project } from '../data/model.js';
 import type { PresentContext } from './context.js';
 import { extend } from './extend.js';
 import { labelBasic, milestoneEntity, milestoneReference } from './labels.js';
@@ -49,18 +50,26 @@ function boardProject(ctx: PresentContext, project: Project, detailed: boolean) 
   });
 }
 
+/** A group board's `group` (GitLab's BasicGroupDetails: id, name, web_url). */
+function boardGroup(ctx: PresentContext, group: Group) {
+  return { id: group.id, name: group.name, web_url: `${ctx.origin}/groups/${ctx.state.groupFullPath(group)}` };
+}
+
 export function boardEntity(ctx: PresentContext, board: Board, options: { updated?: boolean } = {}) {
-  const project = ctx.state.projects.get(board.projectId);
-  if (!project) throw new Error(`board ${board.id} has no project`);
+  const project = board.projectId === null ? undefined : ctx.state.projects.get(board.projectId);
+  const group = board.groupId === null ? undefined : ctx.state.groups.get(board.groupId);
+  if (!project && !group) throw new Error(`board ${board.id} has no project and no group`);
   const milestone = board.milestoneId === null ? undefined : ctx.state.milestones.get(board.milestoneId);
   const assignee = board.assigneeId === null ? undefined : ctx.state.users.get(board.assigneeId);
   return {
     id: board.id,
     name: board.name,
-    project: boardProject(ctx, project, options.updated === true),
+    hide_backlog_list: board.hideBacklogList,
+    hide_closed_list: board.hideClosedList,
+    project: project ? boardProject(ctx, project, options.updated === true) : null,
     milestone: milestone ? (options.updated ? milestoneEntity(ctx, milestone) : milestoneReference(milestone)) : null,
     lists: listsOfBoard(ctx, board).map((list) => boardListEntity(ctx, list)),
-    group: null,
+    group: group ? boardGroup(ctx, group) : null,
     assignee: assignee ? userSummary(ctx, assignee) : null,
     labels: board.labelIds.flatMap((id) => {
       const label = ctx.state.labels.get(id);

@@ -134,3 +134,83 @@ describe('board lists', () => {
     expect((await call(sim, `/projects/23/boards/${board.id}/lists/${ownList.id}`, { method: 'DELETE', token: maintainer })).status).toBe(204);
   });
 });
+
+describe('board settings (GitLab 13.8)', () => {
+  it('shows and changes hide_backlog_list and hide_closed_list', async () => {
+    const board = record(await call(sim, '/projects/1/boards/1', { token: guest }));
+    expect(board).toMatchObject({ hide_backlog_list: false, hide_closed_list: false });
+    const updated = record(await call(sim, '/projects/1/boards/1', { method: 'PUT', token: developer, json: { hide_backlog_list: true, hide_closed_list: true } }));
+    expect(updated).toMatchObject({ hide_backlog_list: true, hide_closed_list: true });
+    const restored = record(await call(sim, '/projects/1/boards/1', { method: 'PUT', token: developer, form: 'hide_backlog_list=false&hide_closed_list=false' }));
+    expect(restored).toMatchObject({ hide_backlog_list: false, hide_closed_list: false });
+  });
+});
+
+describe('group boards (/groups/:id/boards)', () => {
+  it('lists a group\'s boards, each naming its group and no project', async () => {
+    const boards = list(await call(sim, '/groups/gitlab-org/boards', { token: guest }));
+    expect(boards.map((board) => board['name'])).toEqual(['Planning']);
+    expect(boards[0]).toMatchObject({ project: null, group: { id: 1, name: 'GitLab.org', web_url: expect.stringMatching(/\/groups\/gitlab-org$/) as string }, hide_backlog_list: false });
+    expect((boards[0]!['lists'] as unknown[]).length).toBeGreaterThan(0);
+    // A project board is not the group's, and a group board is not a project's.
+    const projectBoard = [...sim.state.boards.values()].find((board) => board.projectId === 1)!;
+    expect((await call(sim, `/groups/1/boards/${projectBoard.id}`, { token: guest })).status).toBe(404);
+    expect((await call(sim, `/projects/1/boards/${String(boards[0]!['id'])}`, { token: guest })).status).toBe(404);
+  });
+
+  it('hides a private group\'s boards from outsiders and needs a credential', async () => {
+    expect((await call(sim, '/groups/acme/boards', { token: outsider })).status).toBe(404);
+    expect((await call(sim, '/groups/gitlab-org/boards')).status).toBe(401);
+  });
+
+  it('creates, updates and deletes a group board, and manages its lists', async () => {
+    expect((await call(sim, '/groups/gitlab-org/boards', { method: 'POST', token: outsider, form: 'name=Mine' })).status).toBe(403);
+    const created = await call(sim, '/groups/gitlab-org/boards', { method: 'POST', token: admin, form: 'name=Roadmap' });
+    expect(created.status).toBe(201);
+    const boardId = String(record(created)['id']);
+    expect(record(await call(sim, `/groups/1/boards/${boardId}`, { method: 'PUT', token: admin, json: { name: 'Roadmap 2', hide_closed_list: true } }))).toMatchObject({ name: 'Roadmap 2', hide_closed_list: true, group: { id: 1 } });
+    const label = record(await call(sim, `/groups/1/boards/${boardId}/lists`, { method: 'POST', token: admin, form: `label_id=${labelId(1, 'bug')}` }));
+    expect(label).toMatchObject({ label: { name: 'bug' }, position: 0 });
+    expect(record(await call(sim, `/groups/1/boards/${boardId}/lists/${String(label['id'])}`, { token: guest }))).toEqual(label);
+    expect((await call(sim, `/groups/1/boards/${boardId}/lists/${String(label['id'])}`, { method: 'DELETE', token: admin })).status).toBe(204);
+    expect(list(await call(sim, `/groups/1/boards/${boardId}/lists`, { token: guest }))).toEqual([]);
+    expect((await call(sim, `/groups/1/boards/${boardId}`, { method: 'DELETE', token: admin })).status).toBe(204);
+    expect((await call(sim, `/groups/1/boards/${boardId}`, { token: admin })).status).toBe(404);
+  });
+});
+
+describe('PUT /projects/:id/issues/:issue_iid/reorder', () => {
+  const boardOrder = (projectId: number) =>
+    [...sim.state.issues.values()].filter((issue) => issue.projectId === projectId).sort((a, b) => a.relativePosition - b.relativePosition || b.id - a.id).map((issue) => issue.id);
+
+  it('puts the issue between the two it is given, in the order relative_position lists', async () => {
+    const [first, second, third] = boardOrder(1);
+    const moving = [...sim.state.issues.values()].find((issue) => issue.id === third)!;
+    const answer = await call(sim, `/projects/1/issues/${moving.iid}/reorder`, { method: 'PUT', token: developer, form: `move_before_id=${first}&move_after_id=${second}` });
+    expect(answer.status).toBe(200);
+    expect(record(answer)).toMatchObject({ id: moving.id, iid: moving.iid });
+    expect(boardOrder(1).slice(0, 3)).toEqual([first, third, second]);
+    const listed = list(await call(sim, '/projects/1/issues?order_by=relative_position&sort=asc&state=all&per_page=3', { token: admin }));
+    expect(listed.map((issue) => issue['id'])).toEqual([first, third, second]);
+  });
+
+  it('moves an issue to either end when given one neighbour', async () => {
+    const order = boardOrder(1);
+    const moving = [...sim.state.issues.values()].find((issue) => issue.id === order[1])!;
+    await call(sim, `/projects/1/issues/${moving.iid}/reorder`, { method: 'PUT', token: developer, form: `move_before_id=${order[order.length - 1]}` });
+    expect(boardOrder(1).at(-1)).toBe(moving.id);
+    await call(sim, `/projects/1/issues/${moving.iid}/reorder`, { method: 'PUT', token: developer, form: `move_after_id=${order[0]}` });
+    expect(boardOrder(1)[0]).toBe(moving.id);
+  });
+
+  it('answers 422 without a neighbour of the project, 403 for a guest, 404 for an unknown issue', async () => {
+    const guestId = [...sim.state.users.values()].find((user) => user.username === 'guest')!.id;
+    const issue = [...sim.state.issues.values()].find((candidate) => candidate.projectId === 1 && !candidate.confidential && candidate.authorId !== guestId && !candidate.assigneeIds.includes(guestId))!;
+    const foreign = [...sim.state.issues.values()].find((candidate) => candidate.projectId === 2)!;
+    const alone = await call(sim, `/projects/1/issues/${issue.iid}/reorder`, { method: 'PUT', token: developer, form: `move_after_id=${foreign.id}` });
+    expect(alone.status).toBe(422);
+    expect(record(alone)).toEqual({ message: { error: 'Unprocessable Entity' } });
+    expect((await call(sim, `/projects/1/issues/${issue.iid}/reorder`, { method: 'PUT', token: guest, form: `move_after_id=${foreign.id}` })).status).toBe(403);
+    expect((await call(sim, '/projects/1/issues/99999/reorder', { method: 'PUT', token: developer, form: 'move_after_id=1' })).status).toBe(404);
+  });
+});

@@ -1,6 +1,7 @@
 // Demo issue boards: most projects with issues have a "Development" board whose lists follow the
 // workflow labels; some also have a PREMIUM-scoped "Bugs" board (milestone, assignee, labels,
-// weight), and every fourth project has none, for the documented empty list.
+// weight) that hides its Open list, and every fourth project has none, for the documented empty
+// list. Each top-level group has a "Planning" group board over its projects' workflow labels.
 import { projectAccessLevel } from '../access.js';
 import { AccessLevel, type Board, type Label, type Project } from '../model.js';
 import type { Rng } from '../rng.js';
@@ -13,9 +14,11 @@ function labelOf(state: SimulatorState, project: Project, name: string): Label |
   return undefined;
 }
 
-function addBoard(state: SimulatorState, board: Omit<Board, 'id'>, listLabels: Label[]): void {
+type BoardSeed = Pick<Board, 'name' | 'milestoneId' | 'assigneeId' | 'labelIds' | 'weight'> & Partial<Board>;
+
+function addBoard(state: SimulatorState, seed: BoardSeed, listLabels: Label[]): void {
   const id = state.nextId('boards');
-  state.boards.set(id, { id, ...board });
+  state.boards.set(id, { id, projectId: null, groupId: null, hideBacklogList: false, hideClosedList: false, ...seed });
   for (const [position, label] of listLabels.entries()) {
     const listId = state.nextId('boardLists');
     state.boardLists.set(listId, { id: listId, boardId: id, labelId: label.id, assigneeId: null, milestoneId: null, position, maxIssueCount: 0, maxIssueWeight: 0, limitMetric: null });
@@ -33,8 +36,20 @@ export function seedBoards(state: SimulatorState, rng: Rng): void {
     const assignee = [...state.users.values()].find((user) => projectAccessLevel(state, user, project) >= AccessLevel.DEVELOPER);
     addBoard(
       state,
-      { projectId: project.id, name: 'Bugs', milestoneId: milestone?.id ?? null, assigneeId: assignee?.id ?? null, labelIds: bug ? [bug.id] : [], weight: rng.int(0, 9) },
+      { projectId: project.id, name: 'Bugs', hideBacklogList: true, milestoneId: milestone?.id ?? null, assigneeId: assignee?.id ?? null, labelIds: bug ? [bug.id] : [], weight: rng.int(0, 9) },
       workflow.slice(0, 2),
     );
+  }
+  seedGroupBoards(state);
+}
+
+/** One group board per top-level group, listing the workflow labels of its first project that has them. */
+function seedGroupBoards(state: SimulatorState): void {
+  for (const group of state.groups.values()) {
+    if (group.parentId !== null) continue;
+    const groupIds = new Set(state.groupSubtree(group).map((g) => g.id));
+    const project = [...state.projects.values()].find((candidate) => candidate.namespace.kind === 'group' && groupIds.has(candidate.namespace.groupId) && labelOf(state, candidate, WORKFLOW[0]!));
+    const workflow = project ? WORKFLOW.map((name) => labelOf(state, project, name)).filter((label): label is Label => label !== undefined) : [];
+    addBoard(state, { groupId: group.id, name: 'Planning', milestoneId: null, assigneeId: null, labelIds: [], weight: null }, workflow);
   }
 }

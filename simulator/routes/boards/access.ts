@@ -1,33 +1,61 @@
-// Who may see and change a project's boards (GitLab's `read_issue_board`, `admin_issue_board`,
-// `admin_issue_board_list`). rest-v4-api.md: every board call must be authenticated; deleting a
-// list takes an administrator or a project owner.
-import { projectAccessLevel } from '../../data/access.js';
-import { AccessLevel, type Board, type BoardList, type Project } from '../../data/model.js';
+// Who may see and change a project's or a group's boards (GitLab's `read_issue_board`,
+// `admin_issue_board`, `admin_issue_board_list`). rest-v4-api.md: every board call must be
+// authenticated; deleting a list takes an administrator or an owner of the board's project or group.
+import { groupAccessLevel, projectAccessLevel } from '../../data/access.js';
+import { AccessLevel, type Board, type BoardList, type Group, type Label, type Milestone, type Project } from '../../data/model.js';
 import { forbidden, messageError } from '../../http/errors.js';
 import type { RequestContext } from '../../http/router.js';
-import { visibleProject } from '../lookup.js';
+import { visibleGroup, visibleProject } from '../lookup.js';
+
+/** Where a board lives: `/projects/:id/boards` or `/groups/:id/boards` (GitLab's `board_parent`). */
+export type BoardParent = { kind: 'project'; project: Project } | { kind: 'group'; group: Group };
+
+/** The two route prefixes, each with how it finds its parent. */
+export const BOARD_PARENTS = [
+  { prefix: '/projects/:id', find: boardsProject },
+  { prefix: '/groups/:id', find: boardsGroup },
+] as const;
 
 /** The project of a board route: visible (404) and with issues on (403). */
-export function boardsProject(ctx: RequestContext<unknown>, idOrPath: string): Project {
+export function boardsProject(ctx: RequestContext<unknown>, idOrPath: string): BoardParent {
   const project = visibleProject(ctx, idOrPath);
   if (!project.issuesEnabled) throw forbidden();
-  return project;
+  return { kind: 'project', project };
+}
+
+/** The group of a group board route: visible (404). */
+export function boardsGroup(ctx: RequestContext<unknown>, idOrPath: string): BoardParent {
+  return { kind: 'group', group: visibleGroup(ctx, idOrPath) };
+}
+
+function accessLevel(ctx: RequestContext<unknown>, parent: BoardParent): number {
+  return parent.kind === 'project' ? projectAccessLevel(ctx.state, ctx.user, parent.project) : groupAccessLevel(ctx.state, ctx.user, parent.group);
 }
 
 /** Creating, updating and deleting boards, and creating and moving lists: Reporter and above. */
-export function requireBoardAdmin(ctx: RequestContext<unknown>, project: Project): void {
-  if (!ctx.user?.isAdmin && projectAccessLevel(ctx.state, ctx.user, project) < AccessLevel.REPORTER) throw forbidden();
+export function requireBoardAdmin(ctx: RequestContext<unknown>, parent: BoardParent): void {
+  if (!ctx.user?.isAdmin && accessLevel(ctx, parent) < AccessLevel.REPORTER) throw forbidden();
 }
 
-/** Deleting a list: administrators and project owners only. */
-export function requireListDestroyer(ctx: RequestContext<unknown>, project: Project): void {
-  if (!ctx.user?.isAdmin && projectAccessLevel(ctx.state, ctx.user, project) < AccessLevel.OWNER) throw forbidden();
+/** Deleting a list: administrators and owners of the project or group only. */
+export function requireListDestroyer(ctx: RequestContext<unknown>, parent: BoardParent): void {
+  if (!ctx.user?.isAdmin && accessLevel(ctx, parent) < AccessLevel.OWNER) throw forbidden();
+}
+
+/** Whether the board belongs to this parent. */
+export function isBoardOf(board: Board, parent: BoardParent): boolean {
+  return parent.kind === 'project' ? board.projectId === parent.project.id : board.groupId === parent.group.id;
+}
+
+/** The parent's boards, in id order. */
+export function boardsOf(ctx: RequestContext<unknown>, parent: BoardParent): Board[] {
+  return [...ctx.state.boards.values()].filter((board) => isBoardOf(board, parent));
 }
 
 /** `board_parent.boards.find(id)`: ActiveRecord's RecordNotFound answers `404 Not found`. */
-export function boardOf(ctx: RequestContext<unknown>, project: Project, boardId: number): Board {
+export function boardOf(ctx: RequestContext<unknown>, parent: BoardParent, boardId: number): Board {
   const board = ctx.state.boards.get(boardId);
-  if (!board || board.projectId !== project.id) throw messageError(404, '404 Not found');
+  if (!board || !isBoardOf(board, parent)) throw messageError(404, '404 Not found');
   return board;
 }
 
@@ -35,4 +63,38 @@ export function listOf(ctx: RequestContext<unknown>, board: Board, listId: numbe
   const list = ctx.state.boardLists.get(listId);
   if (!list || list.boardId !== board.id) throw messageError(404, '404 Not found');
   return list;
+}
+
+/** The projects whose labels and milestones a board may use: its project, or every project of its group's subtree. */
+function projectIdsOfBoard(ctx: RequestContext<unknown>, board: Board): Set<number> {
+  if (board.projectId !== null) return new Set([board.projectId]);
+  const group = ctx.state.groups.get(board.groupId!);
+  if (!group) return new Set();
+  const groupIds = new Set(ctx.state.groupSubtree(group).map((g) => g.id));
+  return new Set([...ctx.state.projects.values()].filter((project) => project.namespace.kind === 'group' && groupIds.has(project.namespace.groupId)).map((project) => project.id));
+}
+
+/**
+ * A label a board may use. GitLab's group boards take group labels; the demo data has project labels
+ * only, so a group board takes those of the projects under it.
+ */
+export function isBoardLabel(ctx: RequestContext<unknown>, board: Board, label: Label | undefined): label is Label {
+  return label !== undefined && projectIdsOfBoard(ctx, board).has(label.projectId);
+}
+
+/** A milestone a board may use, by the same rule as its labels. */
+export function isBoardMilestone(ctx: RequestContext<unknown>, board: Board, milestone: Milestone | undefined): milestone is Milestone {
+  return milestone !== undefined && projectIdsOfBoard(ctx, board).has(milestone.projectId);
+}
+
+/** A user a board's assignee list may name: a member (Guest and above) of the board's project or group. */
+export function isBoardMember(ctx: RequestContext<unknown>, board: Board, userId: number): boolean {
+  const user = ctx.state.users.get(userId);
+  if (!user) return false;
+  if (board.projectId !== null) {
+    const project = ctx.state.projects.get(board.projectId);
+    return project !== undefined && projectAccessLevel(ctx.state, user, project) >= AccessLevel.GUEST;
+  }
+  const group = ctx.state.groups.get(board.groupId!);
+  return group !== undefined && groupAccessLevel(ctx.state, user, group) >= AccessLevel.GUEST;
 }
