@@ -17,6 +17,9 @@ const CONNECTION_NODES: Record<string, string> = {
   Issue: 'IssueSchema',
   MergeRequest: 'MergeRequestSchema',
   UserCore: 'UserSchema',
+  Label: 'LabelSchema',
+  Milestone: 'MilestoneSchema',
+  Todo: 'TodoSchema',
   Board: 'BoardSchema',
   BoardList: 'BoardListSchema',
   WikiPage: 'WikiPageRecord',
@@ -54,7 +57,7 @@ const config: CodegenConfig = {
         useIndexSignature: false,
         enumsAsTypes: true,
         enumValues: restEnumValues(buildSchemaFromFiles()),
-        scalars: { Time: 'string', Date: 'string', ID: 'string', Upload: '../datasources/file-upload.js#FileUpload', ...GLOBAL_ID_SCALARS },
+        scalars: { Time: 'string', Date: 'string', ISO8601Date: 'string', ID: 'string', Upload: '../datasources/file-upload.js#FileUpload', ...GLOBAL_ID_SCALARS },
         // Resolvers receive REST bodies; each GraphQL object type maps to its REST schema.
         mappers: {
           CiRunner: '../datasources/runners.js#RunnerSchema',
@@ -97,6 +100,7 @@ const config: CodegenConfig = {
           Iteration: '../datasources/issues.js#IterationSchema',
           UserAgentDetail: '../datasources/issues.js#UserAgentDetailSchema',
           MergeRequest: '../datasources/merge-requests.js#MergeRequestSchema',
+          UserStatus: '../datasources/users.js#UserStatusSchema',
           MergeRequestPipeline: '../datasources/merge-requests.js#MergeRequestPipelineSchema',
           DiffRefs: '../datasources/merge-requests.js#DiffRefsSchema',
           MergeRequestPermissions: '../datasources/merge-requests.js#MergeRequestPermissionsSchema',

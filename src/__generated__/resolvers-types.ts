@@ -5,18 +5,23 @@ import type { RunnerSchema, RunnerJobSchema, RunnerManagerSchema, PipelineSummar
 import type { CommitRecord, RepositoryRecord } from '../resolvers/commits/record.js';
 import type { CommitStatsSchema, CommitRefSchema, DiffSchema, CommitCommentSchema, DiscussionSchema, CommitSignatureSchema, GpgSignatureSchema, X509SignatureSchema, X509CertificateSchema, X509IssuerSchema, SshSignatureSchema } from '../datasources/commits.js';
 import type { CommitStatusSchema } from '../datasources/commit-statuses.js';
-import type { ProjectSchema, NamespaceSchema, ProjectLinksSchema, ContainerExpirationPolicySchema } from '../datasources/projects.js';
+import type { ProjectSchema, NamespaceSchema, ProjectLinksSchema, ContainerExpirationPolicySchema, ProjectStatisticsSchema } from '../datasources/projects.js';
 import type { GroupSchema, GroupStatisticsSchema } from '../datasources/groups.js';
 import type { GroupShareSchema, CustomAttributeSchema } from '../datasources/namespace-schemas.js';
+import type { ProjectAbilities } from '../resolvers/projects/permissions.js';
+import type { GroupAbilities } from '../resolvers/groups/permissions.js';
+import type { MemberRecord, AccessLevelValue } from '../datasources/members.js';
+import type { CommitReferencesRecord, TreeRecord } from '../resolvers/commits/references.js';
 import type { InvitationRecord } from '../resolvers/invitations/record.js';
-import type { UserSchema } from '../datasources/users.js';
+import type { UserSchema, UserStatusSchema } from '../datasources/users.js';
 import type { IssueSchema, LabelSchema, IssueLinksSchema, EpicSummarySchema, IterationSchema, UserAgentDetailSchema } from '../datasources/issues.js';
 import type { MilestoneSchema, TimeStatsSchema, ReferencesSchema, TaskCompletionStatusSchema } from '../datasources/issuable-schemas.js';
 import type { MergeRequestSchema, MergeRequestPipelineSchema, DiffRefsSchema, MergeRequestPermissionsSchema } from '../datasources/merge-requests.js';
 import type { MetricImageSchema } from '../datasources/metric-images.js';
 import type { NoteSchema } from '../datasources/notes.js';
 import type { TodoSchema } from '../datasources/todos.js';
-import type { BoardSchema, BoardListSchema } from '../datasources/boards.js';
+import type { BoardSchema } from '../datasources/boards.js';
+import type { BoardListRecord } from '../resolvers/boards/record.js';
 import type { WikiPageRecord } from '../resolvers/wikis/record.js';
 import type { WikiAttachmentSchema } from '../datasources/wikis.js';
 import type { SnippetSchema, SnippetRepositoryStorageMoveSchema } from '../datasources/snippets.js';
@@ -52,6 +57,7 @@ export type Scalars = {
   DiscussionID: { input: string; output: string; }
   /** A global ID of a Group (`gid://gitlab/Group/1`). */
   GroupID: { input: string; output: string; }
+  ISO8601Date: { input: string; output: string; }
   /** A global ID of a Issue or MergeRequest or Epic (`gid://gitlab/Issue/1`). */
   IssuableID: { input: string; output: string; }
   /** A global ID of a Issue (`gid://gitlab/Issue/1`). */
@@ -91,8 +97,19 @@ export type Scalars = {
   UserID: { input: string; output: string; }
 };
 
+/** A role as GitLab's GraphQL gives it: REST's integer and its name. */
+export type AccessLevel = {
+  __typename?: 'AccessLevel';
+  /** REST's `access_level` (10 Guest, 20 Reporter, 30 Developer, 40 Maintainer, 50 Owner). */
+  integerValue?: Maybe<Scalars['Int']['output']>;
+  /** The name of the level. */
+  stringValue?: Maybe<AccessLevelEnum>;
+};
+
 /** A role in a group or project, as REST's integer `access_level` (rest-v4-api.md "Access levels"). */
 export type AccessLevelEnum =
+  /** Administrator (`60`): an instance administrator's level, never a membership's. */
+  | 60
   /** Developer (`30`). */
   | 30
   /** Guest (`10`). */
@@ -141,56 +158,79 @@ export type AccessTokenState =
   /** Revoked or expired (`inactive`). */
   | 'inactive';
 
+/** The assignee wildcards of the issue lists (REST `assignee_id=None|Any`). */
+export type AssigneeWildcardId =
+  /** Issues with at least one assignee (`Any`). */
+  | 'Any'
+  /** Unassigned issues (`None`). */
+  | 'None';
+
+/** Whether a user says they are busy (REST `availability`). */
+export type AvailabilityEnum =
+  /** Busy (`busy`). */
+  | 'busy'
+  /** No availability set (`not_set`). */
+  | 'not_set';
+
 /**
- * A project issue board (rest-v4-api.md "Issue board"). The scope fields (milestone, assignee,
+ * An issue board of a project or a group (REST "Issue board"). The scope fields (milestone, assignee,
  * labels, weight) are PREMIUM.
  */
 export type Board = {
   __typename?: 'Board';
   /** The assignee the board is scoped to, or null (PREMIUM). */
   assignee?: Maybe<UserCore>;
+  /** Whether the board hides its Open list (REST `hide_backlog_list`). */
+  hideBacklogList?: Maybe<Scalars['Boolean']['output']>;
+  /** Whether the board hides its Closed list (REST `hide_closed_list`). */
+  hideClosedList?: Maybe<Scalars['Boolean']['output']>;
   /** Global ID of the board, `gid://gitlab/Board/<id>`. */
   id: Scalars['ID']['output'];
-  /** The labels the board is scoped to (PREMIUM). */
-  labels?: Maybe<Array<Label>>;
+  /** The labels the board is scoped to (PREMIUM), from the board record. */
+  labels?: Maybe<LabelConnection>;
   /**
-   * One list of the board (REST `GET .../lists/:list_id` unless the board record already holds it);
-   * null when it does not exist.
+   * The board's lists in GitLab's order: Open, the label lists, Closed, then the assignee and milestone
+   * lists, each kind by position. REST embeds the stored lists in the board record, so they cost no
+   * call; only a record without them is completed by `GET .../boards/:board_id/lists`.
    */
-  list?: Maybe<BoardList>;
-  /**
-   * The board's lists in position order. REST embeds them in the board, so they cost no call; only a
-   * board record without them is completed by `GET .../boards/:board_id/lists`.
-   */
-  lists: BoardListConnection;
+  lists?: Maybe<BoardListConnection>;
   /** The milestone the board is scoped to, or null (PREMIUM). */
   milestone?: Maybe<Milestone>;
   /** Name of the board. */
   name?: Maybe<Scalars['String']['output']>;
-  /** The project of the board. */
+  /** The project of a project board; null for a group board. */
   project?: Maybe<Project>;
+  /** Path of the board's web page, from its project's or group's `web_url`. */
+  webPath: Scalars['String']['output'];
+  /** URL of the board's web page. */
+  webUrl: Scalars['String']['output'];
   /** The weight the board is scoped to, 0 to 9, or null (PREMIUM). */
   weight?: Maybe<Scalars['Int']['output']>;
 };
 
 
 /**
- * A project issue board (rest-v4-api.md "Issue board"). The scope fields (milestone, assignee,
+ * An issue board of a project or a group (REST "Issue board"). The scope fields (milestone, assignee,
  * labels, weight) are PREMIUM.
  */
-export type BoardListArgs = {
-  id: Scalars['ID']['input'];
+export type BoardLabelsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
 /**
- * A project issue board (rest-v4-api.md "Issue board"). The scope fields (milestone, assignee,
+ * An issue board of a project or a group (REST "Issue board"). The scope fields (milestone, assignee,
  * labels, weight) are PREMIUM.
  */
 export type BoardListsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+  id?: InputMaybe<Scalars['ListID']['input']>;
+  issueFilters?: InputMaybe<BoardIssueInput>;
   last?: InputMaybe<Scalars['Int']['input']>;
 };
 
@@ -217,27 +257,105 @@ export type BoardEdge = {
 };
 
 /**
- * A list of an issue board: the issues with one label, or (PREMIUM) one assignee or one milestone
- * (rest-v4-api.md "Board list"). The open and closed lists are not among them.
+ * Filters of a board's issues (GitLab's `BoardIssueInput`), sent as the REST issue list's filters.
+ * GitLab's `epicId`, `epicWildcardId`, `healthStatusFilter`, `iterationId`, `iterationCadenceId`,
+ * `releaseTag` and `or` are absent: the REST issue lists take none of them.
+ */
+export type BoardIssueInput = {
+  /** Issues assigned to this user (REST `assignee_username`; GitLab's free tier takes one). */
+  assigneeUsername?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
+  /** Unassigned issues (NONE) or issues with any assignee (ANY). */
+  assigneeWildcardId?: InputMaybe<AssigneeWildcardId>;
+  /** Issues by this author. */
+  authorUsername?: InputMaybe<Scalars['String']['input']>;
+  /** Confidential issues only, or non-confidential ones only. */
+  confidential?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Issues with these internal IDs. */
+  iids?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Issues in an iteration with this title (PREMIUM). */
+  iterationTitle?: InputMaybe<Scalars['String']['input']>;
+  /** Issues in no iteration (NONE) or in any (ANY); CURRENT is refused, REST has no such filter (PREMIUM). */
+  iterationWildcardId?: InputMaybe<IterationWildcardId>;
+  /** Issues with all these labels. */
+  labelName?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
+  /** Issues in the milestone with this title. */
+  milestoneTitle?: InputMaybe<Scalars['String']['input']>;
+  /** Issues without a milestone, with any, or in an upcoming or started one. */
+  milestoneWildcardId?: InputMaybe<MilestoneWildcardId>;
+  /** Issues the caller reacted to with this emoji. */
+  myReactionEmoji?: InputMaybe<Scalars['String']['input']>;
+  /** Issues that do not match these. */
+  not?: InputMaybe<NegatedBoardIssueInput>;
+  /** Issues whose title or description contains this text. */
+  search?: InputMaybe<Scalars['String']['input']>;
+  /** Issues of this type; REST filters by one. */
+  types?: InputMaybe<Array<IssueType>>;
+  /** Issues of this weight, 0 to 9 as text (PREMIUM). */
+  weight?: InputMaybe<Scalars['String']['input']>;
+  /** Issues without a weight (NONE) or with any (ANY) (PREMIUM). */
+  weightWildcardId?: InputMaybe<WeightWildcardId>;
+};
+
+/**
+ * A list of a board. Besides the lists REST stores (one label, or PREMIUM one assignee or one
+ * milestone), a GitLab board shows an Open list (`backlog`: open issues in no label list of the
+ * board) first and a Closed list last, unless the board hides them. REST never returns those two, so
+ * the gateway composes them from the board record; having no REST id, they are identified as
+ * `gid://gitlab/List/backlog<boardId>` and `gid://gitlab/List/closed<boardId>`.
  */
 export type BoardList = {
   __typename?: 'BoardList';
   /** The user of an assignee list (PREMIUM), or null. */
   assignee?: Maybe<UserCore>;
-  /** Global ID of the list, `gid://gitlab/List/<id>`. */
+  /** Global ID of the list: `gid://gitlab/List/<id>`, or the Open and Closed lists' IDs above. */
   id: Scalars['ID']['output'];
+  /**
+   * The list's issues in the board's order: by relative position (REST
+   * `order_by=relative_position&sort=asc`), and the Closed list's by last update, newest first, since
+   * REST cannot order by closing time. A list holds the board's scope (its PREMIUM milestone,
+   * assignee, labels and weight) and open issues, but for the Closed list.
+   */
+  issues?: Maybe<IssueConnection>;
+  /**
+   * Number of issues in the list, with the board's scope and the `issueFilters` the list was read
+   * with (REST `X-Total` of the list's issues, one call of one item).
+   */
+  issuesCount?: Maybe<Scalars['Int']['output']>;
   /** The label of a label list, or null. */
   label?: Maybe<Label>;
-  /** What the limits count (`all_metrics`, `issue_count`, `issue_weights`), or null. */
-  limitMetric?: Maybe<Scalars['String']['output']>;
-  /** Most issues the list should hold; 0 for no limit. */
+  /** What the limits count, or null (PREMIUM). */
+  limitMetric?: Maybe<ListLimitMetric>;
+  /** Kind of the list, as GitLab names it: `backlog`, `label`, `closed`, `assignee` or `milestone`. */
+  listType: Scalars['String']['output'];
+  /** Most issues the list should hold; 0 for no limit (PREMIUM). */
   maxIssueCount?: Maybe<Scalars['Int']['output']>;
-  /** Largest total weight of its issues; 0 for no limit. */
+  /** Largest total weight of its issues; 0 for no limit (PREMIUM). */
   maxIssueWeight?: Maybe<Scalars['Int']['output']>;
   /** The milestone of a milestone list (PREMIUM), or null. */
   milestone?: Maybe<Milestone>;
-  /** Position of the list on the board. */
+  /** Position of a stored list on the board, from 0; null for the Open and Closed lists. */
   position?: Maybe<Scalars['Int']['output']>;
+  /**
+   * Title, as GitLab computes it: the label's name, `Open` and `Closed`, the milestone's title, or the
+   * assignee's reference (`@username`).
+   */
+  title: Scalars['String']['output'];
+};
+
+
+/**
+ * A list of a board. Besides the lists REST stores (one label, or PREMIUM one assignee or one
+ * milestone), a GitLab board shows an Open list (`backlog`: open issues in no label list of the
+ * board) first and a Closed list last, unless the board hides them. REST never returns those two, so
+ * the gateway composes them from the board record; having no REST id, they are identified as
+ * `gid://gitlab/List/backlog<boardId>` and `gid://gitlab/List/closed<boardId>`.
+ */
+export type BoardListIssuesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  filters?: InputMaybe<BoardIssueInput>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
 };
 
 /** A page of board lists. */
@@ -254,22 +372,28 @@ export type BoardListConnection = {
 };
 
 /**
- * Input of `boardListCreate` (REST `POST .../boards/:board_id/lists`): exactly one of `labelId`,
- * `assigneeId` (PREMIUM) and `milestoneId` (PREMIUM); anything else is refused before any REST call.
+ * Input of `boardListCreate` (REST `POST .../boards/:board_id/lists`): exactly one of `backlog`,
+ * `labelId`, `assigneeId` (PREMIUM) and `milestoneId` (PREMIUM); anything else is refused before any
+ * REST call. `backlog` shows the board's Open list (REST `PUT` of `hide_backlog_list=false`), which
+ * REST cannot create otherwise.
  */
 export type BoardListCreateInput = {
   /** Global ID of the user of an assignee list (PREMIUM). */
-  assigneeId?: InputMaybe<Scalars['ID']['input']>;
+  assigneeId?: InputMaybe<Scalars['UserID']['input']>;
+  /** The Open list. */
+  backlog?: InputMaybe<Scalars['Boolean']['input']>;
   /** Global ID of the board. */
-  boardId: Scalars['ID']['input'];
+  boardId: Scalars['BoardID']['input'];
   /** A unique identifier for the client performing the mutation. */
   clientMutationId?: InputMaybe<Scalars['String']['input']>;
+  /** Full path of the board's group, for a group board. */
+  groupPath?: InputMaybe<Scalars['ID']['input']>;
   /** Global ID of the label of a label list. */
-  labelId?: InputMaybe<Scalars['ID']['input']>;
+  labelId?: InputMaybe<Scalars['LabelID']['input']>;
   /** Global ID of the milestone of a milestone list (PREMIUM). */
-  milestoneId?: InputMaybe<Scalars['ID']['input']>;
-  /** Full path of the board's project. */
-  projectPath: Scalars['ID']['input'];
+  milestoneId?: InputMaybe<Scalars['MilestoneID']['input']>;
+  /** Full path of the board's project, for a project board. */
+  projectPath?: InputMaybe<Scalars['ID']['input']>;
 };
 
 /** Result of `boardListCreate`. */
@@ -782,8 +906,19 @@ export type CiRunnerType =
  */
 export type Commit = {
   __typename?: 'Commit';
+  /**
+   * The user whose e-mail address the commit's author e-mail is (REST `GET /users?search=<e-mail>`,
+   * one call per distinct address in a request, keeping only an exact match of the public e-mail, or
+   * of any e-mail for administrators); null when no such user is visible.
+   */
+  author?: Maybe<UserCore>;
   /** E-mail address of the author. */
   authorEmail?: Maybe<Scalars['String']['output']>;
+  /**
+   * Gravatar URL of the author's e-mail address, as GitLab builds it for commits
+   * (`https://www.gravatar.com/avatar/<md5 of the lower-case address>?s=80&d=identicon`).
+   */
+  authorGravatar?: Maybe<Scalars['String']['output']>;
   /** Name of the author. */
   authorName?: Maybe<Scalars['String']['output']>;
   /** When the commit was authored. */
@@ -798,6 +933,17 @@ export type Commit = {
   committerName?: Maybe<Scalars['String']['output']>;
   /** When the commit was created (its committed date). */
   createdAt?: Maybe<Scalars['Time']['output']>;
+  /**
+   * The message after its title line, as GitLab cuts it: null for a one-line message; a title longer
+   * than 100 characters was cut with an ellipsis, and the description then starts with the ellipsis
+   * and the rest of the title.
+   */
+  description?: Maybe<Scalars['String']['output']>;
+  /**
+   * The description rendered to HTML as GitLab Flavored Markdown in the project's context (REST
+   * `POST /markdown`); null when the commit has no description.
+   */
+  descriptionHtml?: Maybe<Scalars['String']['output']>;
   /** Changes of the commit, one per file, against its first parent (REST `GET .../commits/:sha/diff`). */
   diffs: DiffConnection;
   /**
@@ -832,7 +978,7 @@ export type Commit = {
   /** Full SHA of the commit. */
   sha: Scalars['String']['output'];
   /** Short SHA of the commit. */
-  shortId?: Maybe<Scalars['String']['output']>;
+  shortId: Scalars['String']['output'];
   /**
    * The commit's signature as the server verified it (PGP, X.509 or SSH), or null for an unsigned
    * commit (REST `GET .../commits/:sha/signature`, which answers 404 then).
@@ -850,13 +996,20 @@ export type Commit = {
   /** First line of the commit message. */
   title?: Maybe<Scalars['String']['output']>;
   /**
+   * The title rendered to HTML as GitLab Flavored Markdown in the project's context (REST
+   * `POST /markdown`, one call per distinct text in a request).
+   */
+  titleHtml?: Maybe<Scalars['String']['output']>;
+  /**
    * Git trailers of the message (`Key: value` lines of its last paragraph), the last value of each
    * key. REST fills them only for a commit list asked with `trailers: true`; empty otherwise, null when
    * REST sent none.
    */
   trailers?: Maybe<Array<CommitTrailer>>;
+  /** Path of the commit's page on the server, for example `/gitlab-org/gitlab/-/commit/<sha>`. */
+  webPath: Scalars['String']['output'];
   /** URL of the commit's page. */
-  webUrl?: Maybe<Scalars['String']['output']>;
+  webUrl: Scalars['String']['output'];
 };
 
 
@@ -1195,6 +1348,13 @@ export type CommitExtendedTrailer = {
   values: Array<Scalars['String']['output']>;
 };
 
+/** Names of branches or tags. */
+export type CommitParentNames = {
+  __typename?: 'CommitParentNames';
+  /** The names. */
+  names?: Maybe<Array<Scalars['String']['output']>>;
+};
+
 /** A branch or tag that contains a commit. */
 export type CommitRef = {
   __typename?: 'CommitRef';
@@ -1241,6 +1401,66 @@ export type CommitRefTypeFilter =
   | 'branch'
   /** Tags only (`tag`). */
   | 'tag';
+
+/**
+ * The refs of a project that hold a commit (GitLab's commit page: "Branches containing" and "Tags
+ * containing").
+ */
+export type CommitReferences = {
+  __typename?: 'CommitReferences';
+  /**
+   * Branches that contain the commit (REST `GET .../commits/:sha/refs?type=branch`), in REST's order;
+   * `excludeTipped` leaves out the branches whose tip is the commit (one more REST list of branches).
+   */
+  containingBranches?: Maybe<CommitParentNames>;
+  /**
+   * Tags that contain the commit (REST `GET .../commits/:sha/refs?type=tag`); `excludeTipped` leaves
+   * out the tags that point at the commit itself.
+   */
+  containingTags?: Maybe<CommitParentNames>;
+  /** Branches whose tip is the commit (REST `GET /projects/:id/repository/branches`, filtered by tip). */
+  tippingBranches?: Maybe<CommitParentNames>;
+  /** Tags that point at the commit (REST `GET /projects/:id/repository/tags`, filtered by target). */
+  tippingTags?: Maybe<CommitParentNames>;
+};
+
+
+/**
+ * The refs of a project that hold a commit (GitLab's commit page: "Branches containing" and "Tags
+ * containing").
+ */
+export type CommitReferencesContainingBranchesArgs = {
+  excludeTipped?: Scalars['Boolean']['input'];
+  limit?: Scalars['Int']['input'];
+};
+
+
+/**
+ * The refs of a project that hold a commit (GitLab's commit page: "Branches containing" and "Tags
+ * containing").
+ */
+export type CommitReferencesContainingTagsArgs = {
+  excludeTipped?: Scalars['Boolean']['input'];
+  limit?: Scalars['Int']['input'];
+};
+
+
+/**
+ * The refs of a project that hold a commit (GitLab's commit page: "Branches containing" and "Tags
+ * containing").
+ */
+export type CommitReferencesTippingBranchesArgs = {
+  limit?: Scalars['Int']['input'];
+};
+
+
+/**
+ * The refs of a project that hold a commit (GitLab's commit page: "Branches containing" and "Tags
+ * containing").
+ */
+export type CommitReferencesTippingTagsArgs = {
+  limit?: Scalars['Int']['input'];
+};
 
 /** Input of `commitRevert` (REST `POST /projects/:id/repository/commits/:sha/revert`). */
 export type CommitRevertInput = {
@@ -1436,14 +1656,33 @@ export type ContainerExpirationPolicy = {
   olderThan?: Maybe<Scalars['String']['output']>;
 };
 
-/** Input of `createBoard` (REST `POST /projects/:id/boards`; Reporter and above). */
+/**
+ * Input of `createBoard` (REST `POST /projects/:id/boards` or `POST /groups/:id/boards`, Reporter and
+ * above; the settings and scope go in a following `PUT`, which REST's create does not take).
+ * GitLab's `iterationId` and `iterationCadenceId` are absent: REST boards have no iteration scope;
+ * `labelIds` is absent too, since REST scopes a board by label names (`labels`).
+ */
 export type CreateBoardInput = {
+  /** Scope the board to this assignee (PREMIUM). */
+  assigneeId?: InputMaybe<Scalars['UserID']['input']>;
   /** A unique identifier for the client performing the mutation. */
   clientMutationId?: InputMaybe<Scalars['String']['input']>;
-  /** Name of the board. */
-  name: Scalars['String']['input'];
-  /** Full path of the project. */
-  projectPath: Scalars['ID']['input'];
+  /** Full path of the group, for a group board. */
+  groupPath?: InputMaybe<Scalars['ID']['input']>;
+  /** Hide the Open list. */
+  hideBacklogList?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Hide the Closed list. */
+  hideClosedList?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Scope the board to these labels, by name (PREMIUM). */
+  labels?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Scope the board to this milestone (PREMIUM). */
+  milestoneId?: InputMaybe<Scalars['MilestoneID']['input']>;
+  /** Name of the board; REST requires one. */
+  name?: InputMaybe<Scalars['String']['input']>;
+  /** Full path of the project, for a project board; give this or `groupPath`. */
+  projectPath?: InputMaybe<Scalars['ID']['input']>;
+  /** Scope the board to this weight, 0 to 9 (PREMIUM). */
+  weight?: InputMaybe<Scalars['Int']['input']>;
 };
 
 /** Result of `createBoard`. */
@@ -1455,6 +1694,49 @@ export type CreateBoardPayload = {
   clientMutationId?: Maybe<Scalars['String']['output']>;
   /** Why REST refused the board; empty on success. */
   errors: Array<Scalars['String']['output']>;
+};
+
+/** Input of `createIssue` (REST `POST /projects/:id/issues`). */
+export type CreateIssueInput = {
+  /** The assignees (global user IDs). */
+  assigneeIds?: InputMaybe<Array<Scalars['UserID']['input']>>;
+  /** A unique identifier for the client performing the mutation. */
+  clientMutationId?: InputMaybe<Scalars['String']['input']>;
+  /** Whether the issue is confidential. */
+  confidential?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Creation time; administrators and project owners only (REST `created_at`). */
+  createdAt?: InputMaybe<Scalars['Time']['input']>;
+  /** Description, in Markdown. */
+  description?: InputMaybe<Scalars['String']['input']>;
+  /** Due date. */
+  dueDate?: InputMaybe<Scalars['ISO8601Date']['input']>;
+  /** Internal ID to give the issue; administrators and project owners only (REST `iid`). */
+  iid?: InputMaybe<Scalars['Int']['input']>;
+  /** The labels, by global ID; their titles are read from the project's labels (one REST call). */
+  labelIds?: InputMaybe<Array<Scalars['LabelID']['input']>>;
+  /** The labels, by title; a label that does not exist yet is created by REST. */
+  labels?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** The milestone (global ID). */
+  milestoneId?: InputMaybe<Scalars['MilestoneID']['input']>;
+  /** Full path of the project. */
+  projectPath: Scalars['ID']['input'];
+  /** Title of the issue. */
+  title: Scalars['String']['input'];
+  /** Type of the issue (ISSUE, INCIDENT or TEST_CASE). */
+  type?: InputMaybe<IssueType>;
+  /** Weight, 0 to 9 (PREMIUM). */
+  weight?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** Result of `createIssue`. */
+export type CreateIssuePayload = {
+  __typename?: 'CreateIssuePayload';
+  /** The client's identifier of the mutation, echoed. */
+  clientMutationId?: Maybe<Scalars['String']['output']>;
+  /** Why REST refused the issue; empty on success. */
+  errors: Array<Scalars['String']['output']>;
+  /** The new issue, or null when refused. */
+  issue?: Maybe<Issue>;
 };
 
 /**
@@ -1503,26 +1785,33 @@ export type DeployKeysProject = {
   updatedAt?: Maybe<Scalars['Time']['output']>;
 };
 
-/** Input of `destroyBoard` (REST `DELETE /projects/:id/boards/:board_id`). */
+/** Input of `destroyBoard` (REST `DELETE .../boards/:board_id`). */
 export type DestroyBoardInput = {
   /** A unique identifier for the client performing the mutation. */
   clientMutationId?: InputMaybe<Scalars['String']['input']>;
+  /** Full path of the board's group, for a group board. */
+  groupPath?: InputMaybe<Scalars['ID']['input']>;
   /** Global ID of the board. */
-  id: Scalars['ID']['input'];
-  /** Full path of the board's project. */
-  projectPath: Scalars['ID']['input'];
+  id: Scalars['BoardID']['input'];
+  /** Full path of the board's project, for a project board. */
+  projectPath?: InputMaybe<Scalars['ID']['input']>;
 };
 
-/** Input of `destroyBoardList` (REST `DELETE .../lists/:list_id`; administrators and project owners). */
+/**
+ * Input of `destroyBoardList` (REST `DELETE .../lists/:list_id`; administrators and owners). The Open
+ * and Closed lists cannot be destroyed, as in GitLab.
+ */
 export type DestroyBoardListInput = {
-  /** Global ID of the board. */
-  boardId: Scalars['ID']['input'];
+  /** Global ID of the list's board. */
+  boardId: Scalars['BoardID']['input'];
   /** A unique identifier for the client performing the mutation. */
   clientMutationId?: InputMaybe<Scalars['String']['input']>;
+  /** Full path of the board's group, for a group board. */
+  groupPath?: InputMaybe<Scalars['ID']['input']>;
   /** Global ID of the list. */
-  listId: Scalars['ID']['input'];
-  /** Full path of the board's project. */
-  projectPath: Scalars['ID']['input'];
+  listId: Scalars['ListID']['input'];
+  /** Full path of the board's project, for a project board. */
+  projectPath?: InputMaybe<Scalars['ID']['input']>;
 };
 
 /** Result of `destroyBoardList`. */
@@ -1532,11 +1821,15 @@ export type DestroyBoardListPayload = {
   clientMutationId?: Maybe<Scalars['String']['output']>;
   /** Why REST refused; empty on success. */
   errors: Array<Scalars['String']['output']>;
+  /** The list when it was not deleted (from one `GET` of the board); null once deleted, as in GitLab. */
+  list?: Maybe<BoardList>;
 };
 
 /** Result of `destroyBoard`. */
 export type DestroyBoardPayload = {
   __typename?: 'DestroyBoardPayload';
+  /** The board when REST refused to delete it (one `GET` of it); null once deleted, as in GitLab. */
+  board?: Maybe<Board>;
   /** The client's identifier of the mutation, echoed. */
   clientMutationId?: Maybe<Scalars['String']['output']>;
   /** Why REST refused; empty on success. */
@@ -1731,6 +2024,13 @@ export type Group = Node & {
   autoDevopsEnabled?: Maybe<Scalars['Boolean']['output']>;
   /** URL of the group's avatar, or null. */
   avatarUrl?: Maybe<Scalars['String']['output']>;
+  /** One board of the group (REST `GET /groups/:id/boards/:board_id`); null when it does not exist. */
+  board?: Maybe<Board>;
+  /**
+   * The group's issue boards (REST `GET /groups/:id/boards`). With `id`, only that board (REST
+   * `GET /groups/:id/boards/:board_id`; empty when missing).
+   */
+  boards?: Maybe<BoardConnection>;
   /** When the group was created. */
   createdAt?: Maybe<Scalars['Time']['output']>;
   /**
@@ -1741,12 +2041,17 @@ export type Group = Node & {
   /** How the default branch of new projects is protected. */
   defaultBranchProtection?: Maybe<DefaultBranchProtection>;
   /**
-   * Every group below this one, at any depth (REST `GET /groups/:id/descendant_groups`), with the same
-   * rules as `subgroups`.
+   * Every group below this one, at any depth (REST `GET /groups/:id/descendant_groups`), or only the
+   * direct subgroups with `includeParentDescendants: false`, with the same rules as `subgroups`.
    */
   descendantGroups: GroupConnection;
   /** Description of the group. */
   description?: Maybe<Scalars['String']['output']>;
+  /**
+   * The description rendered to HTML as GitLab Flavored Markdown (REST `POST /markdown`, one call per
+   * distinct text in a request); null when the group has no description.
+   */
+  descriptionHtml?: Maybe<Scalars['String']['output']>;
   /** Whether e-mail notifications are off for the group. */
   emailsDisabled?: Maybe<Scalars['Boolean']['output']>;
   /**
@@ -1769,6 +2074,11 @@ export type Group = Node & {
   fullName?: Maybe<Scalars['String']['output']>;
   /** Full path of the group, for example `gitlab-org/frontend`. */
   fullPath: Scalars['ID']['output'];
+  /**
+   * Members of the group (REST `GET /groups/:id/members`, or `.../members/all` for inherited and
+   * invited members too).
+   */
+  groupMembers?: Maybe<GroupMemberConnection>;
   /** Global ID of the group, `gid://gitlab/Group/<id>`. */
   id: Scalars['ID']['output'];
   /**
@@ -1781,6 +2091,8 @@ export type Group = Node & {
    * caller may see.
    */
   issues: IssueConnection;
+  /** The group's labels (REST `GET /groups/:id/labels`). */
+  labels?: Maybe<LabelConnection>;
   /** Whether Git LFS is on for the group's projects. */
   lfsEnabled?: Maybe<Scalars['Boolean']['output']>;
   /**
@@ -1808,6 +2120,8 @@ export type Group = Node & {
   membershipLock?: Maybe<Scalars['Boolean']['output']>;
   /** Whether group mentions are off. */
   mentionsDisabled?: Maybe<Scalars['Boolean']['output']>;
+  /** The group's milestones (REST `GET /groups/:id/milestones`). */
+  milestones?: Maybe<MilestoneConnection>;
   /** Name of the group. */
   name: Scalars['String']['output'];
   /** The parent group, or null for a top-level group. */
@@ -1867,10 +2181,38 @@ export type Group = Node & {
   subgroups: GroupConnection;
   /** Hours members have to set up two-factor authentication when it is required. */
   twoFactorGracePeriod?: Maybe<Scalars['Int']['output']>;
-  /** Visibility of the group. */
-  visibility?: Maybe<VisibilityLevel>;
+  /**
+   * What the caller may do in the group, from their access level (REST
+   * `GET /groups/:id/members/all/:user_id`) and whether they are an administrator (`GET /user`), by
+   * GitLab's group policy.
+   */
+  userPermissions: GroupPermissions;
+  /** Visibility of the group: `private`, `internal` or `public` (REST's strings, as GitLab's GraphQL has them). */
+  visibility?: Maybe<Scalars['String']['output']>;
   /** URL of the group's page. */
   webUrl?: Maybe<Scalars['String']['output']>;
+};
+
+
+/**
+ * A group or subgroup (REST `/groups/:id`). Fields missing from a list record are fetched once per
+ * group per request from `GET /groups/:id`, and only when a query asks for them.
+ */
+export type GroupBoardArgs = {
+  id: Scalars['BoardID']['input'];
+};
+
+
+/**
+ * A group or subgroup (REST `/groups/:id`). Fields missing from a list record are fetched once per
+ * group per request from `GET /groups/:id`, and only when a query asks for them.
+ */
+export type GroupBoardsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  id?: InputMaybe<Scalars['BoardID']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -1884,6 +2226,7 @@ export type GroupDescendantGroupsArgs = {
   before?: InputMaybe<Scalars['String']['input']>;
   customAttributes?: InputMaybe<Array<CustomAttributeFilter>>;
   first?: InputMaybe<Scalars['Int']['input']>;
+  includeParentDescendants?: InputMaybe<Scalars['Boolean']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
   minAccessLevel?: InputMaybe<AccessLevelEnum>;
   orderBy?: InputMaybe<GroupsOrderBy>;
@@ -1893,6 +2236,20 @@ export type GroupDescendantGroupsArgs = {
   sort?: InputMaybe<SortDirection>;
   statistics?: InputMaybe<Scalars['Boolean']['input']>;
   withCustomAttributes?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+/**
+ * A group or subgroup (REST `/groups/:id`). Fields missing from a list record are fetched once per
+ * group per request from `GET /groups/:id`, and only when a query asks for them.
+ */
+export type GroupGroupMembersArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  relations?: InputMaybe<Array<GroupMemberRelation>>;
+  search?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -1915,10 +2272,11 @@ export type GroupInvitationsArgs = {
  */
 export type GroupIssuesArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
-  assigneeId?: InputMaybe<Scalars['ID']['input']>;
+  assigneeId?: InputMaybe<Scalars['String']['input']>;
+  assigneeUsername?: InputMaybe<Scalars['String']['input']>;
   assigneeUsernames?: InputMaybe<Array<Scalars['String']['input']>>;
-  assigneeWildcardId?: InputMaybe<IssueFilterWildcard>;
-  authorId?: InputMaybe<Scalars['ID']['input']>;
+  assigneeWildcardId?: InputMaybe<AssigneeWildcardId>;
+  authorId?: InputMaybe<Scalars['UserID']['input']>;
   authorUsername?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
   confidential?: InputMaybe<Scalars['Boolean']['input']>;
@@ -1926,30 +2284,48 @@ export type GroupIssuesArgs = {
   createdBefore?: InputMaybe<Scalars['Time']['input']>;
   dueDate?: InputMaybe<IssueDueDateFilter>;
   first?: InputMaybe<Scalars['Int']['input']>;
+  iid?: InputMaybe<Scalars['String']['input']>;
   iids?: InputMaybe<Array<Scalars['String']['input']>>;
-  issueType?: InputMaybe<IssueType>;
-  iterationId?: InputMaybe<Scalars['ID']['input']>;
+  in?: InputMaybe<Array<IssuableSearchableField>>;
+  includeArchived?: InputMaybe<Scalars['Boolean']['input']>;
+  includeSubgroups?: InputMaybe<Scalars['Boolean']['input']>;
+  iterationId?: InputMaybe<Array<InputMaybe<Scalars['ID']['input']>>>;
   iterationTitle?: InputMaybe<Scalars['String']['input']>;
-  iterationWildcardId?: InputMaybe<IssueFilterWildcard>;
+  iterationWildcardId?: InputMaybe<IterationWildcardId>;
+  labelName?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
   labelWildcardId?: InputMaybe<IssueFilterWildcard>;
-  labels?: InputMaybe<Array<Scalars['String']['input']>>;
   last?: InputMaybe<Scalars['Int']['input']>;
-  milestone?: InputMaybe<Scalars['String']['input']>;
-  milestoneWildcardId?: InputMaybe<IssueFilterWildcard>;
+  milestoneTitle?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
+  milestoneWildcardId?: InputMaybe<MilestoneWildcardId>;
   myReactionEmoji?: InputMaybe<Scalars['String']['input']>;
   myReactionEmojiWildcardId?: InputMaybe<IssueFilterWildcard>;
-  nonArchived?: InputMaybe<Scalars['Boolean']['input']>;
   not?: InputMaybe<NegatedIssueFilterInput>;
-  orderBy?: InputMaybe<IssueOrderBy>;
   scope?: InputMaybe<IssueScope>;
   search?: InputMaybe<Scalars['String']['input']>;
-  sort?: InputMaybe<SortDirection>;
-  state?: InputMaybe<IssueStateFilter>;
+  sort?: InputMaybe<IssueSort>;
+  state?: InputMaybe<IssuableState>;
+  types?: InputMaybe<Array<IssueType>>;
   updatedAfter?: InputMaybe<Scalars['Time']['input']>;
   updatedBefore?: InputMaybe<Scalars['Time']['input']>;
-  weight?: InputMaybe<Scalars['Int']['input']>;
-  weightWildcardId?: InputMaybe<IssueFilterWildcard>;
+  weight?: InputMaybe<Scalars['String']['input']>;
+  weightWildcardId?: InputMaybe<WeightWildcardId>;
   withLabelsDetails?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+/**
+ * A group or subgroup (REST `/groups/:id`). Fields missing from a list record are fetched once per
+ * group per request from `GET /groups/:id`, and only when a query asks for them.
+ */
+export type GroupLabelsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  includeAncestorGroups?: InputMaybe<Scalars['Boolean']['input']>;
+  includeDescendantGroups?: InputMaybe<Scalars['Boolean']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  onlyGroupLabels?: InputMaybe<Scalars['Boolean']['input']>;
+  searchTerm?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -2017,6 +2393,23 @@ export type GroupManagedSshKeysArgs = {
  * A group or subgroup (REST `/groups/:id`). Fields missing from a list record are fetched once per
  * group per request from `GET /groups/:id`, and only when a query asks for them.
  */
+export type GroupMilestonesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  includeAncestors?: InputMaybe<Scalars['Boolean']['input']>;
+  includeDescendants?: InputMaybe<Scalars['Boolean']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  searchTitle?: InputMaybe<Scalars['String']['input']>;
+  state?: InputMaybe<MilestoneStateEnum>;
+  title?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+/**
+ * A group or subgroup (REST `/groups/:id`). Fields missing from a list record are fetched once per
+ * group per request from `GET /groups/:id`, and only when a query asks for them.
+ */
 export type GroupProjectsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   archived?: InputMaybe<Scalars['Boolean']['input']>;
@@ -2028,9 +2421,10 @@ export type GroupProjectsArgs = {
   orderBy?: InputMaybe<GroupProjectsOrderBy>;
   owned?: InputMaybe<Scalars['Boolean']['input']>;
   search?: InputMaybe<Scalars['String']['input']>;
-  sort?: InputMaybe<SortDirection>;
+  sort?: InputMaybe<NamespaceProjectSort>;
+  sortDirection?: InputMaybe<SortDirection>;
   starred?: InputMaybe<Scalars['Boolean']['input']>;
-  visibility?: InputMaybe<VisibilityLevel>;
+  visibility?: InputMaybe<VisibilityLevelsEnum>;
   withCustomAttributes?: InputMaybe<Scalars['Boolean']['input']>;
   withIssuesEnabled?: InputMaybe<Scalars['Boolean']['input']>;
   withMergeRequestsEnabled?: InputMaybe<Scalars['Boolean']['input']>;
@@ -2067,9 +2461,10 @@ export type GroupSharedProjectsArgs = {
   minAccessLevel?: InputMaybe<AccessLevelEnum>;
   orderBy?: InputMaybe<GroupProjectsOrderBy>;
   search?: InputMaybe<Scalars['String']['input']>;
-  sort?: InputMaybe<SortDirection>;
+  sort?: InputMaybe<NamespaceProjectSort>;
+  sortDirection?: InputMaybe<SortDirection>;
   starred?: InputMaybe<Scalars['Boolean']['input']>;
-  visibility?: InputMaybe<VisibilityLevel>;
+  visibility?: InputMaybe<VisibilityLevelsEnum>;
   withCustomAttributes?: InputMaybe<Scalars['Boolean']['input']>;
   withIssuesEnabled?: InputMaybe<Scalars['Boolean']['input']>;
   withMergeRequestsEnabled?: InputMaybe<Scalars['Boolean']['input']>;
@@ -2160,7 +2555,7 @@ export type GroupCreateInput = {
   /** Hours members have to set up two-factor authentication. */
   twoFactorGracePeriod?: InputMaybe<Scalars['Int']['input']>;
   /** Visibility; private when not given, and never more visible than the parent. */
-  visibility?: InputMaybe<VisibilityLevel>;
+  visibility?: InputMaybe<VisibilityLevelsEnum>;
 };
 
 /** Result of `groupCreate`. */
@@ -2181,6 +2576,76 @@ export type GroupEdge = {
   cursor: Scalars['String']['output'];
   /** The group. */
   node: Group;
+};
+
+/** A member of a group. */
+export type GroupMember = MemberInterface & {
+  __typename?: 'GroupMember';
+  /** The member's role. */
+  accessLevel?: Maybe<AccessLevel>;
+  /** When the membership was created. */
+  createdAt?: Maybe<Scalars['Time']['output']>;
+  /** Who added the member, or null. */
+  createdBy?: Maybe<UserCore>;
+  /** When the membership ends, or null. */
+  expiresAt?: Maybe<Scalars['Time']['output']>;
+  /** The group whose list holds the member. */
+  group?: Maybe<Group>;
+  /** Global ID of the membership, `gid://gitlab/GroupMember/<group id>-<user id>`. */
+  id: Scalars['ID']['output'];
+  /** The member. */
+  user?: Maybe<UserCore>;
+};
+
+/** A page of group members. */
+export type GroupMemberConnection = {
+  __typename?: 'GroupMemberConnection';
+  /** Total number of members, or null when REST gives no total. */
+  count?: Maybe<Scalars['Int']['output']>;
+  /** The members of this page with their cursors. */
+  edges: Array<GroupMemberEdge>;
+  /** The members of this page. */
+  nodes: Array<GroupMember>;
+  /** Where this page stands in the list. */
+  pageInfo: PageInfo;
+};
+
+/** A group member with its cursor. */
+export type GroupMemberEdge = {
+  __typename?: 'GroupMemberEdge';
+  /** Opaque cursor of this member in the list. */
+  cursor: Scalars['String']['output'];
+  /** The member. */
+  node: GroupMember;
+};
+
+/** Which memberships of a group to list. */
+export type GroupMemberRelation =
+  /** Members of its descendant groups (no REST list: refused). */
+  | 'descendants'
+  /** Members of the group itself. */
+  | 'direct'
+  /** Members of its ancestor groups. */
+  | 'inherited'
+  /** Members of the groups it is shared with. */
+  | 'shared_from_groups';
+
+/**
+ * What the caller may do in a group, by GitLab's group policy applied to their access level (REST
+ * `GET /groups/:id/members/all/:user_id`) and administrator flag (`GET /user`).
+ */
+export type GroupPermissions = {
+  __typename?: 'GroupPermissions';
+  /** Whether the caller may add custom emoji to the group: Developers and above. */
+  createCustomEmoji: Scalars['Boolean']['output'];
+  /**
+   * Whether the caller may create projects in the group, by its `projectCreationLevel`: Developers
+   * and above for `developer`, Maintainers and above for `maintainer` (administrators in both), nobody
+   * for `noone`.
+   */
+  createProjects: Scalars['Boolean']['output'];
+  /** Whether the caller may see the group: true for any group the caller can fetch. */
+  readGroup: Scalars['Boolean']['output'];
 };
 
 /** Order of a group's project list (REST `order_by` of `GET /groups/:id/projects`). */
@@ -2283,7 +2748,7 @@ export type GroupUpdateInput = {
   /** Hours members have to set up two-factor authentication. */
   twoFactorGracePeriod?: InputMaybe<Scalars['Int']['input']>;
   /** Visibility; never more than the parent's, never less than a subgroup's or project's. */
-  visibility?: InputMaybe<VisibilityLevel>;
+  visibility?: InputMaybe<VisibilityLevelsEnum>;
 };
 
 /** Result of `groupUpdate`. */
@@ -2479,6 +2944,13 @@ export type IssuableReferences = {
   short?: Maybe<Scalars['String']['output']>;
 };
 
+/** Where a search of `issues` looks (REST `in`). */
+export type IssuableSearchableField =
+  /** The description. */
+  | 'description'
+  /** The title. */
+  | 'title';
+
 /** Severity of an incident (REST `severity`); issues that are not incidents say UNKNOWN. */
 export type IssuableSeverity =
   /** Critical (`CRITICAL`). */
@@ -2492,6 +2964,17 @@ export type IssuableSeverity =
   /** Unknown (`UNKNOWN`). */
   | 'UNKNOWN';
 
+/** Which issues a list returns by state (REST `state` of the issue lists), in GitLab's values. */
+export type IssuableState =
+  /** Open and closed issues (`all`). */
+  | 'all'
+  /** Closed issues only (`closed`). */
+  | 'closed'
+  /** Locked issues (`locked`): REST has no such list state, so it is refused before any call. */
+  | 'locked'
+  /** Open issues only (`opened`). */
+  | 'opened';
+
 /**
  * An issue (rest-v4-api.md "Issue"). Lists and single reads carry every field but `subscribed`;
  * an issue embedded in a to-do carries fewer, and any other field is fetched once per issue per
@@ -2504,8 +2987,8 @@ export type Issue = Node & {
    * @deprecated Use `assignees`, as the REST API does.
    */
   assignee?: Maybe<UserCore>;
-  /** The users the issue is assigned to. */
-  assignees: Array<UserCore>;
+  /** The users the issue is assigned to (from the issue record: no further call). */
+  assignees?: Maybe<UserCoreConnection>;
   /** Who created the issue. */
   author?: Maybe<UserCore>;
   /** When the issue was closed, or null. */
@@ -2518,14 +3001,27 @@ export type Issue = Node & {
   confidential?: Maybe<Scalars['Boolean']['output']>;
   /** When the issue was created. */
   createdAt?: Maybe<Scalars['Time']['output']>;
+  /**
+   * The caller's to-dos on the issue (REST `GET /todos` of the issue's project, filtered to the issue;
+   * one call per project, state and request). Empty for anonymous callers.
+   */
+  currentUserTodos: TodoConnection;
   /** Description, in Markdown. */
   description?: Maybe<Scalars['String']['output']>;
   /** Whether the discussion is locked to project members. */
   discussionLocked?: Maybe<Scalars['Boolean']['output']>;
   /** Number of downvotes (thumbs down). */
   downvotes?: Maybe<Scalars['Int']['output']>;
-  /** Due date, or null. */
-  dueDate?: Maybe<Scalars['Date']['output']>;
+  /** Due date (`YYYY-MM-DD`), or null. */
+  dueDate?: Maybe<Scalars['Time']['output']>;
+  /**
+   * Whether e-mail notifications are off for the issue's project (REST `emails_disabled` of the
+   * project, read once per project and request).
+   * @deprecated Use `emailsEnabled`, as GitLab does.
+   */
+  emailsDisabled: Scalars['Boolean']['output'];
+  /** Whether e-mail notifications are on for the issue's project. */
+  emailsEnabled: Scalars['Boolean']['output'];
   /** The epic the issue belongs to (PREMIUM). */
   epic?: Maybe<Epic>;
   /**
@@ -2537,20 +3033,25 @@ export type Issue = Node & {
   hasTasks?: Maybe<Scalars['Boolean']['output']>;
   /** Health of the issue (ULTIMATE). */
   healthStatus?: Maybe<HealthStatus>;
+  /** Time estimate in GitLab's human form (`1w 2d 3h 30m`, 8-hour days, 5-day weeks), or null when none. */
+  humanTimeEstimate?: Maybe<Scalars['String']['output']>;
+  /** Total time spent in GitLab's human form, or null when none. */
+  humanTotalTimeSpent?: Maybe<Scalars['String']['output']>;
   /** Global ID of the issue, `gid://gitlab/Issue/<id>`. */
   id: Scalars['ID']['output'];
   /** Internal ID of the issue within its project. */
-  iid: Scalars['String']['output'];
+  iid: Scalars['ID']['output'];
   /** Whether the issue was imported. */
   imported?: Maybe<Scalars['Boolean']['output']>;
   /** Where the issue was imported from (`none` when it was not). */
   importedFrom?: Maybe<Scalars['String']['output']>;
-  /** Type of the issue. */
-  issueType?: Maybe<IssueType>;
   /** The iteration of the issue (PREMIUM). */
   iteration?: Maybe<Iteration>;
-  /** The labels of the issue; names only unless the list was asked `withLabelsDetails`. */
-  labels: Array<Label>;
+  /**
+   * The labels of the issue. REST's issue records name them; their other fields come from the list
+   * asked `withLabelsDetails`, or else from one `GET /projects/:id/labels` per project and request.
+   */
+  labels?: Maybe<LabelConnection>;
   /** REST API links of the issue. */
   links?: Maybe<IssueLinks>;
   /** Number of merge requests that close the issue when merged. */
@@ -2562,17 +3063,18 @@ export type Issue = Node & {
   metricImages?: Maybe<Array<MetricImage>>;
   /** The milestone of the issue, or null. */
   milestone?: Maybe<Milestone>;
+  /** Whether the issue was moved to another project (REST `moved_to_id` is set). */
+  moved?: Maybe<Scalars['Boolean']['output']>;
   /** Global ID of the issue this one was moved to, or null. */
   movedToId?: Maybe<Scalars['ID']['output']>;
   /** Users who took part: the author, the assignees and the commenters (REST `GET .../participants`). */
   participants: UserCoreConnection;
   /** The project of the issue. */
   project: Project;
-  /**
-   * The short reference, such as `#1`.
-   * @deprecated Use `references`, as the REST API does.
-   */
-  reference?: Maybe<Scalars['String']['output']>;
+  /** Numeric ID of the issue's project. */
+  projectId: Scalars['Int']['output'];
+  /** The reference of the issue: `#1`, or with `full` the project's full path too (`group/project#1`). */
+  reference: Scalars['String']['output'];
   /** How the issue is referenced in Markdown. */
   references?: Maybe<IssuableReferences>;
   /**
@@ -2590,17 +3092,21 @@ export type Issue = Node & {
    * Whether the caller gets notifications of the issue. List records lack it: asking for it costs one
    * `GET /projects/:id/issues/:issue_iid` per issue.
    */
-  subscribed?: Maybe<Scalars['Boolean']['output']>;
+  subscribed: Scalars['Boolean']['output'];
   /** Checklist progress as numbers. */
   taskCompletionStatus?: Maybe<TaskCompletionStatus>;
   /** Checklist progress as text, such as `10 of 15 tasks completed`. */
   taskStatus?: Maybe<Scalars['String']['output']>;
+  /** Time estimate, in seconds. */
+  timeEstimate: Scalars['Int']['output'];
   /** Time estimated and spent (also REST `GET .../time_stats` when the record lacks it). */
   timeStats?: Maybe<TimeStats>;
   /** Title of the issue. */
   title: Scalars['String']['output'];
-  /** Kind of record, in upper case (`ISSUE`). */
-  type?: Maybe<Scalars['String']['output']>;
+  /** Total time spent, in seconds. */
+  totalTimeSpent: Scalars['Int']['output'];
+  /** Type of the issue (REST `issue_type`). */
+  type?: Maybe<IssueType>;
   /** When the issue was last updated. */
   updatedAt?: Maybe<Scalars['Time']['output']>;
   /** Number of upvotes (thumbs up). */
@@ -2612,10 +3118,25 @@ export type Issue = Node & {
   userAgentDetail?: Maybe<UserAgentDetail>;
   /** Number of comments by users. */
   userNotesCount?: Maybe<Scalars['Int']['output']>;
+  /** Path of the issue's page on the instance, `webUrl` without its origin. */
+  webPath: Scalars['String']['output'];
   /** URL of the issue's page. */
-  webUrl?: Maybe<Scalars['String']['output']>;
+  webUrl: Scalars['String']['output'];
   /** Weight, 0 to 9 (PREMIUM). */
   weight?: Maybe<Scalars['Int']['output']>;
+};
+
+
+/**
+ * An issue (rest-v4-api.md "Issue"). Lists and single reads carry every field but `subscribed`;
+ * an issue embedded in a to-do carries fewer, and any other field is fetched once per issue per
+ * request from `GET /projects/:id/issues/:issue_iid`, only when a query asks for it.
+ */
+export type IssueAssigneesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -2637,11 +3158,48 @@ export type IssueClosedByMergeRequestsArgs = {
  * an issue embedded in a to-do carries fewer, and any other field is fetched once per issue per
  * request from `GET /projects/:id/issues/:issue_iid`, only when a query asks for it.
  */
+export type IssueCurrentUserTodosArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  state?: InputMaybe<TodoStateEnum>;
+};
+
+
+/**
+ * An issue (rest-v4-api.md "Issue"). Lists and single reads carry every field but `subscribed`;
+ * an issue embedded in a to-do carries fewer, and any other field is fetched once per issue per
+ * request from `GET /projects/:id/issues/:issue_iid`, only when a query asks for it.
+ */
+export type IssueLabelsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * An issue (rest-v4-api.md "Issue"). Lists and single reads carry every field but `subscribed`;
+ * an issue embedded in a to-do carries fewer, and any other field is fetched once per issue per
+ * request from `GET /projects/:id/issues/:issue_iid`, only when a query asks for it.
+ */
 export type IssueParticipantsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * An issue (rest-v4-api.md "Issue"). Lists and single reads carry every field but `subscribed`;
+ * an issue embedded in a to-do carries fewer, and any other field is fetched once per issue per
+ * request from `GET /projects/:id/issues/:issue_iid`, only when a query asks for it.
+ */
+export type IssueReferenceArgs = {
+  full?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
 
@@ -2714,26 +3272,73 @@ export type IssueLinks = {
   self?: Maybe<Scalars['String']['output']>;
 };
 
-/** Order of an issue list (REST `order_by`). */
-export type IssueOrderBy =
-  /** By creation time (`created_at`), the default. */
-  | 'created_at'
-  /** By due date, issues without one last (`due_date`). */
-  | 'due_date'
-  /** By the highest priority of the issue's labels (`label_priority`). */
-  | 'label_priority'
-  /** By the due date of the milestone (`milestone_due`). */
-  | 'milestone_due'
-  /** By upvotes (`popularity`). */
-  | 'popularity'
-  /** By milestone due date, then label priority (`priority`). */
-  | 'priority'
-  /** By manual position on boards (`relative_position`). */
-  | 'relative_position'
-  /** By last update (`updated_at`). */
-  | 'updated_at'
-  /** By weight (`weight`, PREMIUM). */
-  | 'weight';
+/** Input of `issueMove` (REST `POST /projects/:id/issues/:issue_iid/move`). */
+export type IssueMoveInput = {
+  /** A unique identifier for the client performing the mutation. */
+  clientMutationId?: InputMaybe<Scalars['String']['input']>;
+  /** Internal ID of the issue. */
+  iid: Scalars['String']['input'];
+  /** Full path of the issue's project. */
+  projectPath: Scalars['ID']['input'];
+  /** Full path of the project to move the issue to. */
+  targetProjectPath: Scalars['ID']['input'];
+};
+
+/**
+ * Input of `issueMoveList`: move a card between the lists of a board and within one. Between lists it
+ * is one REST `PUT /projects/:id/issues/:issue_iid` that relabels the issue (the target list's label
+ * added, the source list's removed, every label list's removed on the way to Open or Closed), closes it
+ * into the Closed list and reopens it out of it, sets a milestone list's milestone and swaps an
+ * assignee list's assignee; within a list, `PUT .../issues/:issue_iid/reorder`. GitLab's `epicId` is
+ * absent (epic boards are not REST's).
+ */
+export type IssueMoveListInput = {
+  /** Global ID of the board. */
+  boardId: Scalars['BoardID']['input'];
+  /** A unique identifier for the client performing the mutation. */
+  clientMutationId?: InputMaybe<Scalars['String']['input']>;
+  /** The list the card leaves: a list's global ID or its numeric id. Give both or neither list. */
+  fromListId?: InputMaybe<Scalars['ID']['input']>;
+  /** Full path of the group, when the board is a group board. */
+  groupPath?: InputMaybe<Scalars['ID']['input']>;
+  /** Internal ID of the issue. */
+  iid: Scalars['String']['input'];
+  /** The issue to sit just after this one: a global ID or a numeric issue id. */
+  moveAfterId?: InputMaybe<Scalars['ID']['input']>;
+  /** The issue to sit just before this one: a global ID or a numeric issue id. */
+  moveBeforeId?: InputMaybe<Scalars['ID']['input']>;
+  /**
+   * Position in the target list, from 0, or -1 for its end: the neighbours are read from the list (one
+   * REST call) when `moveBeforeId` and `moveAfterId` are not given.
+   */
+  positionInList?: InputMaybe<Scalars['Int']['input']>;
+  /** Full path of the issue's project; the board is this project's unless `groupPath` is given. */
+  projectPath: Scalars['ID']['input'];
+  /** The list the card goes to: a list's global ID or its numeric id. */
+  toListId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+/** Result of `issueMoveList`. */
+export type IssueMoveListPayload = {
+  __typename?: 'IssueMoveListPayload';
+  /** The client's identifier of the mutation, echoed. */
+  clientMutationId?: Maybe<Scalars['String']['output']>;
+  /** Why REST refused the move; empty on success. */
+  errors: Array<Scalars['String']['output']>;
+  /** The issue after the move, or null when refused. */
+  issue?: Maybe<Issue>;
+};
+
+/** Result of `issueMove`. */
+export type IssueMovePayload = {
+  __typename?: 'IssueMovePayload';
+  /** The client's identifier of the mutation, echoed. */
+  clientMutationId?: Maybe<Scalars['String']['output']>;
+  /** Why REST refused the move; empty on success. */
+  errors: Array<Scalars['String']['output']>;
+  /** The new issue in the target project (the old one is closed), or null when refused. */
+  issue?: Maybe<Issue>;
+};
 
 /** Whose issues a list returns (REST `scope`). */
 export type IssueScope =
@@ -2744,12 +3349,199 @@ export type IssueScope =
   /** Issues the caller created (`created_by_me`); REST's default at instance level. */
   | 'created_by_me';
 
-/** Where a search of `issues` looks (REST `in`). */
-export type IssueSearchField =
-  /** The description. */
-  | 'description'
-  /** The title. */
-  | 'title';
+/** Input of `issueSetAssignees` (REST `PUT /projects/:id/issues/:issue_iid` with `assignee_ids`). */
+export type IssueSetAssigneesInput = {
+  /** Usernames of the users; an empty list with REPLACE unassigns everyone. */
+  assigneeUsernames: Array<Scalars['String']['input']>;
+  /** A unique identifier for the client performing the mutation. */
+  clientMutationId?: InputMaybe<Scalars['String']['input']>;
+  /** Internal ID of the issue. */
+  iid: Scalars['String']['input'];
+  /** How to combine them with the current assignees; REPLACE when not given. */
+  operationMode?: InputMaybe<MutationOperationMode>;
+  /** Full path of the issue's project. */
+  projectPath: Scalars['ID']['input'];
+};
+
+/** Result of `issueSetAssignees`. */
+export type IssueSetAssigneesPayload = {
+  __typename?: 'IssueSetAssigneesPayload';
+  /** The client's identifier of the mutation, echoed. */
+  clientMutationId?: Maybe<Scalars['String']['output']>;
+  /** Why REST refused the change; empty on success. */
+  errors: Array<Scalars['String']['output']>;
+  /** The issue after the change, or null when refused. */
+  issue?: Maybe<Issue>;
+};
+
+/** Input of `issueSetConfidential` (REST `PUT .../issues/:issue_iid` with `confidential`). */
+export type IssueSetConfidentialInput = {
+  /** A unique identifier for the client performing the mutation. */
+  clientMutationId?: InputMaybe<Scalars['String']['input']>;
+  /** Whether the issue becomes confidential. */
+  confidential: Scalars['Boolean']['input'];
+  /** Internal ID of the issue. */
+  iid: Scalars['String']['input'];
+  /** Full path of the issue's project. */
+  projectPath: Scalars['ID']['input'];
+};
+
+/** Result of `issueSetConfidential`. */
+export type IssueSetConfidentialPayload = {
+  __typename?: 'IssueSetConfidentialPayload';
+  /** The client's identifier of the mutation, echoed. */
+  clientMutationId?: Maybe<Scalars['String']['output']>;
+  /** Why REST refused the change; empty on success. */
+  errors: Array<Scalars['String']['output']>;
+  /** The issue after the change, or null when refused. */
+  issue?: Maybe<Issue>;
+};
+
+/** Input of `issueSetDueDate` (REST `PUT .../issues/:issue_iid` with `due_date`). */
+export type IssueSetDueDateInput = {
+  /** A unique identifier for the client performing the mutation. */
+  clientMutationId?: InputMaybe<Scalars['String']['input']>;
+  /** The new due date (its date part counts), or null to remove it. */
+  dueDate?: InputMaybe<Scalars['Time']['input']>;
+  /** Internal ID of the issue. */
+  iid: Scalars['String']['input'];
+  /** Full path of the issue's project. */
+  projectPath: Scalars['ID']['input'];
+};
+
+/** Result of `issueSetDueDate`. */
+export type IssueSetDueDatePayload = {
+  __typename?: 'IssueSetDueDatePayload';
+  /** The client's identifier of the mutation, echoed. */
+  clientMutationId?: Maybe<Scalars['String']['output']>;
+  /** Why REST refused the change; empty on success. */
+  errors: Array<Scalars['String']['output']>;
+  /** The issue after the change, or null when refused. */
+  issue?: Maybe<Issue>;
+};
+
+/** Input of `issueSetLocked` (REST `PUT .../issues/:issue_iid` with `discussion_locked`). */
+export type IssueSetLockedInput = {
+  /** A unique identifier for the client performing the mutation. */
+  clientMutationId?: InputMaybe<Scalars['String']['input']>;
+  /** Internal ID of the issue. */
+  iid: Scalars['String']['input'];
+  /** Whether the discussion becomes locked. */
+  locked: Scalars['Boolean']['input'];
+  /** Full path of the issue's project. */
+  projectPath: Scalars['ID']['input'];
+};
+
+/** Result of `issueSetLocked`. */
+export type IssueSetLockedPayload = {
+  __typename?: 'IssueSetLockedPayload';
+  /** The client's identifier of the mutation, echoed. */
+  clientMutationId?: Maybe<Scalars['String']['output']>;
+  /** Why REST refused the change; empty on success. */
+  errors: Array<Scalars['String']['output']>;
+  /** The issue after the change, or null when refused. */
+  issue?: Maybe<Issue>;
+};
+
+/** Input of `issueSetSubscription` (REST `POST .../subscribe` or `POST .../unsubscribe`). */
+export type IssueSetSubscriptionInput = {
+  /** A unique identifier for the client performing the mutation. */
+  clientMutationId?: InputMaybe<Scalars['String']['input']>;
+  /** Internal ID of the issue. */
+  iid: Scalars['String']['input'];
+  /** Full path of the issue's project. */
+  projectPath: Scalars['ID']['input'];
+  /** Whether the caller is to get notifications of the issue. */
+  subscribedState: Scalars['Boolean']['input'];
+};
+
+/** Result of `issueSetSubscription`. */
+export type IssueSetSubscriptionPayload = {
+  __typename?: 'IssueSetSubscriptionPayload';
+  /** The client's identifier of the mutation, echoed. */
+  clientMutationId?: Maybe<Scalars['String']['output']>;
+  /** Always empty: being subscribed already (REST 304) is not an error. */
+  errors: Array<Scalars['String']['output']>;
+  /** The issue after the change. */
+  issue?: Maybe<Issue>;
+};
+
+/** Order of an issue list, as GitLab names it; the gateway sends REST's `order_by` and `sort`. */
+export type IssueSort =
+  /** By the number of issues it blocks, ascending; REST cannot, so refused. */
+  | 'blocking_issues_asc'
+  /** By the number of issues it blocks, descending; refused. */
+  | 'blocking_issues_desc'
+  /** By closing time, ascending; REST cannot, so refused. */
+  | 'closed_at_asc'
+  /** By closing time, descending; refused. */
+  | 'closed_at_desc'
+  /** Oldest first (`order_by=created_at&sort=asc`). */
+  | 'created_asc'
+  /** Newest first, the default (`created_at`, `desc`). */
+  | 'created_desc'
+  /** By due date, soonest first, issues without one last (`due_date`). */
+  | 'due_date_asc'
+  /** By due date, latest first (`due_date`). */
+  | 'due_date_desc'
+  /** By escalation status; REST cannot, so refused. */
+  | 'escalation_status_asc'
+  /** By escalation status; refused. */
+  | 'escalation_status_desc'
+  /** By health status; REST cannot, so refused. */
+  | 'health_status_asc'
+  /** By health status; refused. */
+  | 'health_status_desc'
+  /** By the highest priority of the issue's labels (`label_priority`). */
+  | 'label_priority_asc'
+  /** By label priority, descending (`label_priority`). */
+  | 'label_priority_desc'
+  /** By the milestone's due date (`milestone_due`). */
+  | 'milestone_due_asc'
+  /** By the milestone's due date, descending (`milestone_due`). */
+  | 'milestone_due_desc'
+  /** By upvotes, fewest first (`popularity`). */
+  | 'popularity_asc'
+  /** By upvotes, most first (`popularity`). */
+  | 'popularity_desc'
+  /** By milestone due date, then label priority (`priority`). */
+  | 'priority_asc'
+  /** By priority, descending (`priority`). */
+  | 'priority_desc'
+  /** By status page publication; REST cannot, so refused. */
+  | 'published_asc'
+  /** By status page publication; refused. */
+  | 'published_desc'
+  /** By manual position on boards (`relative_position`). */
+  | 'relative_position_asc'
+  /** By incident severity; REST cannot, so refused. */
+  | 'severity_asc'
+  /** By incident severity; refused. */
+  | 'severity_desc'
+  /** By SLA due time; REST cannot, so refused. */
+  | 'sla_due_at_asc'
+  /** By SLA due time; refused. */
+  | 'sla_due_at_desc'
+  /** By title; REST cannot, so refused. */
+  | 'title_asc'
+  /** By title; refused. */
+  | 'title_desc'
+  /** Least recently updated first (`updated_at`, `asc`). */
+  | 'updated_asc'
+  /** Most recently updated first (`updated_at`, `desc`). */
+  | 'updated_desc'
+  /** By weight, lightest first (`weight`, PREMIUM). */
+  | 'weight_asc'
+  /** By weight, heaviest first (`weight`, PREMIUM). */
+  | 'weight_desc'
+  /** Oldest first. */
+  | 'created_asc'
+  /** Newest first. */
+  | 'created_desc'
+  /** Least recently updated first. */
+  | 'updated_asc'
+  /** Most recently updated first. */
+  | 'updated_desc';
 
 /** Input of `issueSpentTimeAdd` (REST `POST .../add_spent_time`). */
 export type IssueSpentTimeAddInput = {
@@ -2797,21 +3589,23 @@ export type IssueSpentTimeResetPayload = {
   timeStats?: Maybe<TimeStats>;
 };
 
-/** State of an issue (REST `state`). */
+/** State of an issue (REST `state`), in GitLab's lower-case values. */
 export type IssueState =
+  /** Any state (`all`); a filter value, never an issue's state. */
+  | 'all'
   /** Closed (`closed`). */
   | 'closed'
+  /** Locked (`locked`); REST reports locked issues as open, so only a filter meets it. */
+  | 'locked'
   /** Open (`opened`). */
   | 'opened';
 
-/** Which issues a list returns by state (REST `state` of the issue lists). */
-export type IssueStateFilter =
-  /** Open and closed issues (`all`). */
-  | 'all'
-  /** Closed issues only (`closed`). */
-  | 'closed'
-  /** Open issues only (`opened`). */
-  | 'opened';
+/** What `updateIssue` does to the issue's state (REST `state_event`). */
+export type IssueStateEvent =
+  /** Close the issue (`close`). */
+  | 'close'
+  /** Reopen the issue (`reopen`). */
+  | 'reopen';
 
 /** Input of `issueTimeEstimateReset` (REST `POST .../reset_time_estimate`). */
 export type IssueTimeEstimateResetInput = {
@@ -2916,6 +3710,15 @@ export type IterationState =
   /** Upcoming (`1`). */
   | 1;
 
+/** The iteration wildcards of the issue lists (REST `iteration_id=None|Any`, PREMIUM). */
+export type IterationWildcardId =
+  /** Issues in an iteration (`Any`). */
+  | 'Any'
+  /** Issues in the current iteration: REST has no such filter, so it is refused. */
+  | 'Current'
+  /** Issues in no iteration (`None`). */
+  | 'None';
+
 /** Input of `jobArtifactsDestroy` (REST `DELETE /projects/:id/jobs/:job_id/artifacts`). */
 export type JobArtifactsDestroyInput = {
   /** A unique identifier for the client performing the mutation. */
@@ -2959,24 +3762,56 @@ export type JobArtifactsKeepPayload = {
 };
 
 /**
- * A label of a project or group. Issue lists name labels only, unless asked `withLabelsDetails`;
- * boards and board lists give the details.
+ * A label of a project or group. Issue records name their labels; the other fields come from a list
+ * that carries the objects (`withLabelsDetails`, boards, the label lists), or else from the project's
+ * label list, read once per project and request.
  */
 export type Label = {
   __typename?: 'Label';
   /** Background color, `#RRGGBB`. */
-  color?: Maybe<Scalars['String']['output']>;
+  color: Scalars['String']['output'];
   /** Description, or null. */
   description?: Maybe<Scalars['String']['output']>;
   /** Description rendered as HTML. */
   descriptionHtml?: Maybe<Scalars['String']['output']>;
-  /** Global ID of the label, `gid://gitlab/Label/<id>`; null when REST gave only the name. */
-  id?: Maybe<Scalars['ID']['output']>;
-  /** Name (title) of the label. */
-  name: Scalars['String']['output'];
+  /** Global ID of the label, `gid://gitlab/Label/<id>`. */
+  id: Scalars['ID']['output'];
   /** Text color that reads on the background color. */
-  textColor?: Maybe<Scalars['String']['output']>;
+  textColor: Scalars['String']['output'];
+  /** Title (REST `name`) of the label. */
+  title: Scalars['String']['output'];
 };
+
+/** A page of labels. */
+export type LabelConnection = {
+  __typename?: 'LabelConnection';
+  /** Total number of labels in the list, or null when REST gives no total. */
+  count?: Maybe<Scalars['Int']['output']>;
+  /** The labels of this page with their cursors. */
+  edges: Array<LabelEdge>;
+  /** The labels of this page. */
+  nodes: Array<Label>;
+  /** Where this page stands in the list. */
+  pageInfo: PageInfo;
+};
+
+/** A label with its cursor. */
+export type LabelEdge = {
+  __typename?: 'LabelEdge';
+  /** Opaque cursor of this label in the list. */
+  cursor: Scalars['String']['output'];
+  /** The label. */
+  node: Label;
+};
+
+/** What a list's limits count (GitLab's `ListLimitMetric`, REST `limit_metric`; PREMIUM). */
+export type ListLimitMetric =
+  /** Both the number of issues and their total weight (`all_metrics`). */
+  | 'all_metrics'
+  /** The number of issues (`issue_count`). */
+  | 'issue_count'
+  /** The total weight of the issues (`issue_weights`). */
+  | 'issue_weights';
 
 /**
  * Input of `managedPersonalAccessTokenRotate` (REST
@@ -3044,6 +3879,48 @@ export type ManagedResourceAccessTokenRotatePayload = {
    * now. The gateway neither stores nor logs it.
    */
   token?: Maybe<Scalars['String']['output']>;
+};
+
+/**
+ * A membership of a user in a group or project (a REST member record). REST names a membership by
+ * its source and its user, not by an ID of its own, so the ID is built from the two:
+ * `gid://gitlab/GroupMember/<group id>-<user id>` or `gid://gitlab/ProjectMember/<project id>-<user id>`.
+ */
+export type MemberInterface = {
+  /** The member's role. */
+  accessLevel?: Maybe<AccessLevel>;
+  /** When the membership was created. */
+  createdAt?: Maybe<Scalars['Time']['output']>;
+  /** Who added the member, or null. */
+  createdBy?: Maybe<UserCore>;
+  /** When the membership ends, or null. */
+  expiresAt?: Maybe<Scalars['Time']['output']>;
+  /** Global ID of the membership (source and user; see the type's description). */
+  id: Scalars['ID']['output'];
+  /** The member. */
+  user?: Maybe<UserCore>;
+};
+
+/** A page of members of any kind. */
+export type MemberInterfaceConnection = {
+  __typename?: 'MemberInterfaceConnection';
+  /** Total number of members, or null when REST gives no total. */
+  count?: Maybe<Scalars['Int']['output']>;
+  /** The members of this page with their cursors. */
+  edges: Array<MemberInterfaceEdge>;
+  /** The members of this page. */
+  nodes: Array<MemberInterface>;
+  /** Where this page stands in the list. */
+  pageInfo: PageInfo;
+};
+
+/** A member with its cursor. */
+export type MemberInterfaceEdge = {
+  __typename?: 'MemberInterfaceEdge';
+  /** Opaque cursor of this member in the list. */
+  cursor: Scalars['String']['output'];
+  /** The member. */
+  node: MemberInterface;
 };
 
 /**
@@ -3303,8 +4180,8 @@ export type MetricImageUploadPayload = {
 };
 
 /**
- * A milestone of a project, as issues, boards and merge requests embed it. Boards' lists and reads
- * give only the ID and the title; the other fields are then null.
+ * A milestone of a project or group, as issues embed it and the milestone lists return it. Boards give
+ * only its ID and title; the other fields are then null.
  */
 export type Milestone = {
   __typename?: 'Milestone';
@@ -3314,32 +4191,73 @@ export type Milestone = {
   createdAt?: Maybe<Scalars['Time']['output']>;
   /** Description. */
   description?: Maybe<Scalars['String']['output']>;
-  /** Due date, or null. */
-  dueDate?: Maybe<Scalars['Date']['output']>;
+  /** Due date (`YYYY-MM-DD`), or null. */
+  dueDate?: Maybe<Scalars['Time']['output']>;
+  /** Whether the due date has passed (GitLab's `expired?`: false without a due date); null when the record has no dates (boards). */
+  expired?: Maybe<Scalars['Boolean']['output']>;
+  /** Whether it is a group's milestone (REST `group_id` is set). */
+  groupMilestone?: Maybe<Scalars['Boolean']['output']>;
   /** Global ID of the milestone, `gid://gitlab/Milestone/<id>`. */
   id: Scalars['ID']['output'];
-  /** Internal ID of the milestone within its project. */
+  /** Internal ID of the milestone within its project or group. */
   iid?: Maybe<Scalars['ID']['output']>;
-  /** The project of the milestone. */
+  /** The project of a project milestone, or null. */
   project?: Maybe<Project>;
-  /** Start date, or null. */
-  startDate?: Maybe<Scalars['Date']['output']>;
+  /** Whether it is a project's milestone (REST `project_id` is set). */
+  projectMilestone?: Maybe<Scalars['Boolean']['output']>;
+  /** Start date (`YYYY-MM-DD`), or null. */
+  startDate?: Maybe<Scalars['Time']['output']>;
   /** State of the milestone. */
   state?: Maybe<MilestoneStateEnum>;
   /** Title of the milestone. */
-  title?: Maybe<Scalars['String']['output']>;
+  title: Scalars['String']['output'];
   /** When the milestone was last updated. */
   updatedAt?: Maybe<Scalars['Time']['output']>;
+  /** Path of the milestone's page on the instance, `webUrl` without its origin. */
+  webPath?: Maybe<Scalars['String']['output']>;
   /** URL of the milestone's page. */
   webUrl?: Maybe<Scalars['String']['output']>;
 };
 
-/** State of a milestone (REST `state`). */
+/** A page of milestones. */
+export type MilestoneConnection = {
+  __typename?: 'MilestoneConnection';
+  /** Total number of milestones in the list, or null when REST gives no total. */
+  count?: Maybe<Scalars['Int']['output']>;
+  /** The milestones of this page with their cursors. */
+  edges: Array<MilestoneEdge>;
+  /** The milestones of this page. */
+  nodes: Array<Milestone>;
+  /** Where this page stands in the list. */
+  pageInfo: PageInfo;
+};
+
+/** A milestone with its cursor. */
+export type MilestoneEdge = {
+  __typename?: 'MilestoneEdge';
+  /** Opaque cursor of this milestone in the list. */
+  cursor: Scalars['String']['output'];
+  /** The milestone. */
+  node: Milestone;
+};
+
+/** State of a milestone (REST `state`), in GitLab's lower-case values. */
 export type MilestoneStateEnum =
   /** Active (`active`). */
   | 'active'
   /** Closed (`closed`). */
   | 'closed';
+
+/** The milestone wildcards of the issue lists (REST `milestone=None|Any|Upcoming|Started`). */
+export type MilestoneWildcardId =
+  /** Issues with a milestone (`Any`). */
+  | 'Any'
+  /** Issues without a milestone (`None`). */
+  | 'None'
+  /** Issues whose milestone has started and is open (`Started`). */
+  | 'Started'
+  /** Issues whose milestone starts in the future (`Upcoming`). */
+  | 'Upcoming';
 
 /** The root of every write. Domains add their fields with `extend type Mutation`. */
 export type Mutation = {
@@ -3359,11 +4277,13 @@ export type Mutation = {
   commitRevert?: Maybe<CommitRevertPayload>;
   /** Add a status to a commit, or update the caller's running or pending one (Developer or higher). */
   commitStatusCreate?: Maybe<CommitStatusCreatePayload>;
-  /** Create an issue board in a project (REST `POST /projects/:id/boards`). */
+  /** Create an issue board in a project or a group. */
   createBoard?: Maybe<CreateBoardPayload>;
-  /** Delete a board (REST `DELETE /projects/:id/boards/:board_id`). */
+  /** Create an issue (REST `POST /projects/:id/issues`). */
+  createIssue?: Maybe<CreateIssuePayload>;
+  /** Delete a board (REST `DELETE .../boards/:board_id`). */
   destroyBoard?: Maybe<DestroyBoardPayload>;
-  /** Remove a list from a board (REST `DELETE .../lists/:list_id`; administrators and project owners). */
+  /** Remove a list from a board (REST `DELETE .../lists/:list_id`; administrators and owners). */
   destroyBoardList?: Maybe<DestroyBoardListPayload>;
   /** Create a group, or a subgroup with `parentId` (REST `POST /groups`). */
   groupCreate?: Maybe<GroupCreatePayload>;
@@ -3382,6 +4302,20 @@ export type Mutation = {
   invitationDelete?: Maybe<InvitationDeletePayload>;
   /** Change the role or expiry of a pending invitation (REST `PUT .../invitations/:email`). */
   invitationUpdate?: Maybe<InvitationUpdatePayload>;
+  /** Move an issue to another project (REST `POST .../move`). */
+  issueMove?: Maybe<IssueMovePayload>;
+  /** Move a card to another list of its board, or within its list. */
+  issueMoveList?: Maybe<IssueMoveListPayload>;
+  /** Set, add or remove an issue's assignees by username (REST `PUT .../issues/:issue_iid`). */
+  issueSetAssignees?: Maybe<IssueSetAssigneesPayload>;
+  /** Make an issue confidential or public (REST `PUT .../issues/:issue_iid`). */
+  issueSetConfidential?: Maybe<IssueSetConfidentialPayload>;
+  /** Set or remove an issue's due date (REST `PUT .../issues/:issue_iid`). */
+  issueSetDueDate?: Maybe<IssueSetDueDatePayload>;
+  /** Lock or unlock an issue's discussion (REST `PUT .../issues/:issue_iid`). */
+  issueSetLocked?: Maybe<IssueSetLockedPayload>;
+  /** Subscribe the caller to an issue's notifications, or unsubscribe (REST `POST .../subscribe`, `.../unsubscribe`). */
+  issueSetSubscription?: Maybe<IssueSetSubscriptionPayload>;
   /** Add time spent on an issue, or subtract it with a negative duration (REST `POST .../add_spent_time`). */
   issueSpentTimeAdd?: Maybe<IssueSpentTimeAddPayload>;
   /** Remove all time spent on an issue (REST `POST .../reset_spent_time`). */
@@ -3452,15 +4386,21 @@ export type Mutation = {
   snippetRepositoryStorageMoveScheduleAll?: Maybe<SnippetRepositoryStorageMoveScheduleAllPayload>;
   /** Point a submodule at another commit, committing the change to a branch (Developer or higher). */
   submoduleUpdate?: Maybe<SubmoduleUpdatePayload>;
+  /** Log time spent on an issue (REST `POST .../add_spent_time`). */
+  timelogCreate?: Maybe<TimelogCreatePayload>;
   /**
    * Add the issue to the caller's to-do list (REST `POST .../todo`). An existing pending to-do is
    * not an error: the payload says `alreadyPending`.
    */
   todoCreate?: Maybe<TodoCreatePayload>;
-  /** Rename a board or change its scope (REST `PUT /projects/:id/boards/:board_id`). */
+  /** Mark one of the caller's to-dos as done (REST `POST /todos/:id/mark_as_done`). */
+  todoMarkDone?: Maybe<TodoMarkDonePayload>;
+  /** Rename a board, change its settings or its scope (REST `PUT .../boards/:board_id`). */
   updateBoard?: Maybe<UpdateBoardPayload>;
   /** Move a list of a board (REST `PUT .../lists/:list_id`). */
   updateBoardList?: Maybe<UpdateBoardListPayload>;
+  /** Change an issue's fields (REST `PUT /projects/:id/issues/:issue_iid`). */
+  updateIssue?: Maybe<UpdateIssuePayload>;
   /** Upload a file to a project's wiki (REST `POST /projects/:id/wikis/attachments`). */
   wikiAttachmentUpload?: Maybe<WikiAttachmentUploadPayload>;
   /** Create a wiki page (REST `POST /projects/:id/wikis`; Developer or higher). */
@@ -3515,6 +4455,12 @@ export type MutationCreateBoardArgs = {
 
 
 /** The root of every write. Domains add their fields with `extend type Mutation`. */
+export type MutationCreateIssueArgs = {
+  input: CreateIssueInput;
+};
+
+
+/** The root of every write. Domains add their fields with `extend type Mutation`. */
 export type MutationDestroyBoardArgs = {
   input: DestroyBoardInput;
 };
@@ -3553,6 +4499,48 @@ export type MutationInvitationDeleteArgs = {
 /** The root of every write. Domains add their fields with `extend type Mutation`. */
 export type MutationInvitationUpdateArgs = {
   input: InvitationUpdateInput;
+};
+
+
+/** The root of every write. Domains add their fields with `extend type Mutation`. */
+export type MutationIssueMoveArgs = {
+  input: IssueMoveInput;
+};
+
+
+/** The root of every write. Domains add their fields with `extend type Mutation`. */
+export type MutationIssueMoveListArgs = {
+  input: IssueMoveListInput;
+};
+
+
+/** The root of every write. Domains add their fields with `extend type Mutation`. */
+export type MutationIssueSetAssigneesArgs = {
+  input: IssueSetAssigneesInput;
+};
+
+
+/** The root of every write. Domains add their fields with `extend type Mutation`. */
+export type MutationIssueSetConfidentialArgs = {
+  input: IssueSetConfidentialInput;
+};
+
+
+/** The root of every write. Domains add their fields with `extend type Mutation`. */
+export type MutationIssueSetDueDateArgs = {
+  input: IssueSetDueDateInput;
+};
+
+
+/** The root of every write. Domains add their fields with `extend type Mutation`. */
+export type MutationIssueSetLockedArgs = {
+  input: IssueSetLockedInput;
+};
+
+
+/** The root of every write. Domains add their fields with `extend type Mutation`. */
+export type MutationIssueSetSubscriptionArgs = {
+  input: IssueSetSubscriptionInput;
 };
 
 
@@ -3695,8 +4683,20 @@ export type MutationSubmoduleUpdateArgs = {
 
 
 /** The root of every write. Domains add their fields with `extend type Mutation`. */
+export type MutationTimelogCreateArgs = {
+  input: TimelogCreateInput;
+};
+
+
+/** The root of every write. Domains add their fields with `extend type Mutation`. */
 export type MutationTodoCreateArgs = {
   input: TodoCreateInput;
+};
+
+
+/** The root of every write. Domains add their fields with `extend type Mutation`. */
+export type MutationTodoMarkDoneArgs = {
+  input: TodoMarkDoneInput;
 };
 
 
@@ -3709,6 +4709,12 @@ export type MutationUpdateBoardArgs = {
 /** The root of every write. Domains add their fields with `extend type Mutation`. */
 export type MutationUpdateBoardListArgs = {
   input: UpdateBoardListInput;
+};
+
+
+/** The root of every write. Domains add their fields with `extend type Mutation`. */
+export type MutationUpdateIssueArgs = {
+  input: UpdateIssueInput;
 };
 
 
@@ -3735,11 +4741,25 @@ export type MutationWikiPageUpdateArgs = {
   input: WikiPageUpdateInput;
 };
 
+/** How `issueSetAssignees` combines the given users with the current assignees. */
+export type MutationOperationMode =
+  /** The given users are added to the assignees. */
+  | 'append'
+  /** The given users are removed from the assignees. */
+  | 'remove'
+  /** The given users become the assignees. */
+  | 'replace';
+
 /** The namespace of a project: a group or a user's personal namespace. */
 export type Namespace = {
   __typename?: 'Namespace';
   /** URL of the namespace's avatar, or null. */
   avatarUrl?: Maybe<Scalars['String']['output']>;
+  /**
+   * Full name of the namespace: a group's names from the top down joined by ` / `, or the user's
+   * name. Read from the group record for a group (one group look-up when the namespace summary lacks it).
+   */
+  fullName: Scalars['String']['output'];
   /** Full path of the namespace. */
   fullPath: Scalars['ID']['output'];
   /** Global ID of the namespace, `gid://gitlab/Namespace/<id>`. */
@@ -3757,55 +4777,76 @@ export type Namespace = {
 };
 
 /**
- * The negated filters of `issues` at instance level (REST `not[...]` of `GET /issues`): an issue
- * that matches any of them is left out.
+ * GitLab's orders of a namespace's project list. REST orders a group's projects by activity and by
+ * similarity; the storage orders have no REST equivalent there and are refused as BAD_USER_INPUT.
  */
-export type NegatedInstanceIssueFilterInput = {
-  /** Leave out issues assigned to this user (global ID). */
-  assigneeId?: InputMaybe<Scalars['ID']['input']>;
+export type NamespaceProjectSort =
+  /** Most recent activity first (REST `order_by=last_activity_at&sort=desc`). */
+  | 'activity_desc'
+  /** Most similar to `search` first (REST `order_by=similarity`). */
+  | 'similarity'
+  /** By storage size (no REST equivalent for a group's projects: refused). */
+  | 'storage'
+  /** By storage size, smallest first (no REST equivalent for a group's projects: refused). */
+  | 'storage_size_asc'
+  /** By storage size, largest first (no REST equivalent for a group's projects: refused). */
+  | 'storage_size_desc';
+
+/** The negated filters of a board's issues (GitLab's `NegatedBoardIssueInput`, REST `not[...]`). */
+export type NegatedBoardIssueInput = {
+  /** Leave out issues assigned to these users. */
+  assigneeUsername?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
+  /** Leave out issues by this author. */
+  authorUsername?: InputMaybe<Scalars['String']['input']>;
+  /** Leave out the issues with these internal IDs. */
+  iids?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Leave out issues in an iteration with this title (PREMIUM). */
+  iterationTitle?: InputMaybe<Scalars['String']['input']>;
+  /** Leave out issues with any of these labels. */
+  labelName?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
+  /** Leave out issues in the milestone with this title. */
+  milestoneTitle?: InputMaybe<Scalars['String']['input']>;
+  /** Leave out issues the caller reacted to with this emoji. */
+  myReactionEmoji?: InputMaybe<Scalars['String']['input']>;
+  /** Leave out issues of this weight (PREMIUM). */
+  weight?: InputMaybe<Scalars['String']['input']>;
+};
+
+/**
+ * The negated filters of the issue lists (REST `not[...]`): an issue that matches any of them is left
+ * out. `GET /issues` accepts `assigneeId`, `assigneeUsernames`, `authorId`, `authorUsername`, `iids`,
+ * `iterationId`, `iterationTitle`, `labelName`, `milestoneTitle` and `weight`; the group and project
+ * lists accept `labelName`, `milestoneTitle`, `authorId`, `authorUsername`, `assigneeId`,
+ * `assigneeUsernames`, `myReactionEmoji`, `search` and `in`. Any other key at a level is refused before
+ * any REST call, since REST would ignore it.
+ */
+export type NegatedIssueFilterInput = {
+  /** Leave out issues assigned to this user: a numeric user ID or a `gid://gitlab/User/<id>`. */
+  assigneeId?: InputMaybe<Scalars['String']['input']>;
   /** Leave out issues assigned to any of these users. */
   assigneeUsernames?: InputMaybe<Array<Scalars['String']['input']>>;
-  /** Leave out issues by this author (global ID). */
-  authorId?: InputMaybe<Scalars['ID']['input']>;
+  /** Leave out issues by this author (REST `not[author_id]`). */
+  authorId?: InputMaybe<Scalars['UserID']['input']>;
   /** Leave out issues by this author, by username. */
   authorUsername?: InputMaybe<Scalars['String']['input']>;
   /** Leave out the issues with these internal IDs. */
   iids?: InputMaybe<Array<Scalars['String']['input']>>;
-  /** Leave out issues in this iteration (global ID, PREMIUM). */
-  iterationId?: InputMaybe<Scalars['ID']['input']>;
+  /** Where the negated `search` looks; both when not given. */
+  in?: InputMaybe<Array<IssuableSearchableField>>;
+  /** Leave out issues in this iteration (one global ID, PREMIUM). */
+  iterationId?: InputMaybe<Array<Scalars['ID']['input']>>;
   /** Leave out issues in an iteration with this title (PREMIUM). */
   iterationTitle?: InputMaybe<Scalars['String']['input']>;
   /** Leave out issues with any of these labels. */
-  labels?: InputMaybe<Array<Scalars['String']['input']>>;
-  /** Leave out issues in the milestone with this title. */
-  milestone?: InputMaybe<Scalars['String']['input']>;
-  /** Leave out issues of this weight (PREMIUM); issues without a weight stay. */
-  weight?: InputMaybe<Scalars['Int']['input']>;
-};
-
-/**
- * The negated filters of a group's or a project's issues (REST `not[...]`): an issue that matches
- * any of them is left out.
- */
-export type NegatedIssueFilterInput = {
-  /** Leave out issues assigned to this user (global ID). */
-  assigneeId?: InputMaybe<Scalars['ID']['input']>;
-  /** Leave out issues assigned to any of these users. */
-  assigneeUsernames?: InputMaybe<Array<Scalars['String']['input']>>;
-  /** Leave out issues by this author (global ID). */
-  authorId?: InputMaybe<Scalars['ID']['input']>;
-  /** Leave out issues by this author, by username. */
-  authorUsername?: InputMaybe<Scalars['String']['input']>;
-  /** Where the negated `search` looks; both when not given. */
-  in?: InputMaybe<Array<IssueSearchField>>;
-  /** Leave out issues with any of these labels. */
-  labels?: InputMaybe<Array<Scalars['String']['input']>>;
-  /** Leave out issues in the milestone with this title. */
-  milestone?: InputMaybe<Scalars['String']['input']>;
+  labelName?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Leave out issues in the milestone with this title (REST negates one). */
+  milestoneTitle?: InputMaybe<Array<Scalars['String']['input']>>;
   /** Leave out issues the caller reacted to with this emoji. */
   myReactionEmoji?: InputMaybe<Scalars['String']['input']>;
   /** Leave out issues whose title or description contains this text. */
   search?: InputMaybe<Scalars['String']['input']>;
+  /** Leave out issues of this weight (PREMIUM); issues without a weight stay. */
+  weight?: InputMaybe<Scalars['String']['input']>;
 };
 
 /** An object with a global ID that `node(id:)` can fetch on its own. */
@@ -3971,10 +5012,11 @@ export type Project = Node & {
   /** One board of the project (REST `GET /projects/:id/boards/:board_id`); null when it does not exist. */
   board?: Maybe<Board>;
   /**
-   * The project's issue boards (REST `GET /projects/:id/boards`); empty when it has none. Every board
-   * call needs a credential.
+   * The project's issue boards (REST `GET /projects/:id/boards`); empty when it has none. With `id`,
+   * only that board (REST `GET /projects/:id/boards/:board_id`; empty when missing). Every board call
+   * needs a credential.
    */
-  boards: BoardConnection;
+  boards?: Maybe<BoardConnection>;
   /** Regular expression that reads coverage from job logs, or null. */
   buildCoverageRegex?: Maybe<Scalars['String']['output']>;
   /** Job timeout in seconds. */
@@ -3989,6 +5031,12 @@ export type Project = Node & {
   ciDefaultGitDepth?: Maybe<Scalars['Int']['output']>;
   /** Whether outdated deployment jobs are skipped. */
   ciForwardDeploymentEnabled?: Maybe<Scalars['Boolean']['output']>;
+  /**
+   * Branches and tags that contain a commit, and those whose tip it is (REST
+   * `GET .../commits/:sha/refs` for the containing refs, and the branch or tag list for the tips).
+   * Null when the project has no such commit.
+   */
+  commitReferences?: Maybe<CommitReferences>;
   /** Clean-up policy of the container registry. */
   containerExpirationPolicy?: Maybe<ContainerExpirationPolicy>;
   /** Whether the container registry is on. */
@@ -4006,6 +5054,12 @@ export type Project = Node & {
   defaultBranch?: Maybe<Scalars['String']['output']>;
   /** Description of the project. */
   description?: Maybe<Scalars['String']['output']>;
+  /**
+   * The description rendered to HTML as GitLab Flavored Markdown in the project's context (REST
+   * `POST /markdown` with `gfm` and `project`, one call per distinct text in a request); null when the
+   * project has no description.
+   */
+  descriptionHtml?: Maybe<Scalars['String']['output']>;
   /** Whether e-mail notifications are off. */
   emailsDisabled?: Maybe<Scalars['Boolean']['output']>;
   /** Whether the repository is empty. */
@@ -4050,6 +5104,11 @@ export type Project = Node & {
   jobArtifacts?: Maybe<CiJobArtifactsDownload>;
   /** Whether CI/CD jobs are on. */
   jobsEnabled?: Maybe<Scalars['Boolean']['output']>;
+  /**
+   * The project's labels (REST `GET /projects/:id/labels`), with those of its ancestor groups when
+   * asked.
+   */
+  labels?: Maybe<LabelConnection>;
   /** When the project last had activity. */
   lastActivityAt?: Maybe<Scalars['Time']['output']>;
   /** Whether Git LFS is on. */
@@ -4062,10 +5121,12 @@ export type Project = Node & {
   mergeRequestsAccessLevel?: Maybe<ProjectFeatureAccessLevel>;
   /** Whether the merge requests feature is on. */
   mergeRequestsEnabled?: Maybe<Scalars['Boolean']['output']>;
+  /** The project's milestones (REST `GET /projects/:id/milestones`). */
+  milestones?: Maybe<MilestoneConnection>;
   /** Name of the project. */
   name: Scalars['String']['output'];
   /** Name of the project with its namespace, for example `GitLab.org / GitLab`. */
-  nameWithNamespace?: Maybe<Scalars['String']['output']>;
+  nameWithNamespace: Scalars['String']['output'];
   /** Namespace (group or user) the project belongs to. */
   namespace?: Maybe<Namespace>;
   /** Whether merge requests need every discussion resolved. */
@@ -4082,6 +5143,11 @@ export type Project = Node & {
   path: Scalars['String']['output'];
   /** Whether pushes print a link to create a merge request. */
   printingMergeRequestLinkEnabled?: Maybe<Scalars['Boolean']['output']>;
+  /**
+   * Members of the project (REST `GET /projects/:id/members`, or `.../members/all` for inherited and
+   * invited members too).
+   */
+  projectMembers?: Maybe<MemberInterfaceConnection>;
   /** Whether job logs and artifacts are public. */
   publicJobs?: Maybe<Scalars['Boolean']['output']>;
   /** URL of the README, or null when the repository has none. */
@@ -4094,8 +5160,8 @@ export type Project = Node & {
   refJobArtifacts?: Maybe<CiJobArtifactsDownload>;
   /** Whether the source branch is deleted after a merge by default. */
   removeSourceBranchAfterMerge?: Maybe<Scalars['Boolean']['output']>;
-  /** The project's git repository: its commits. */
-  repository: Repository;
+  /** The project's git repository: its commits, branches and tree. */
+  repository?: Maybe<Repository>;
   /** Who may use the repository. */
   repositoryAccessLevel?: Maybe<ProjectFeatureAccessLevel>;
   /** Storage shard of the repository. */
@@ -4122,6 +5188,11 @@ export type Project = Node & {
   sshUrlToRepo?: Maybe<Scalars['String']['output']>;
   /** Number of stars. */
   starCount?: Maybe<Scalars['Int']['output']>;
+  /**
+   * Storage statistics of the project, in bytes (REST `GET /projects/:id?statistics=true`; Reporter and
+   * above); null for callers REST does not give them to.
+   */
+  statistics?: Maybe<ProjectStatistics>;
   /** Commit message of applied suggestions, or null for the default. */
   suggestionCommitMessage?: Maybe<Scalars['String']['output']>;
   /**
@@ -4131,8 +5202,14 @@ export type Project = Node & {
   tagList?: Maybe<Array<Scalars['String']['output']>>;
   /** Topics of the project. */
   topics?: Maybe<Array<Scalars['String']['output']>>;
-  /** Visibility of the project. */
-  visibility?: Maybe<VisibilityLevel>;
+  /**
+   * What the caller may do in the project, by GitLab's project policy applied to the caller's access
+   * level (the `permissions` of `GET /projects/:id`), whether they are an administrator (`GET /user`),
+   * the project's visibility and which of its features are on.
+   */
+  userPermissions: ProjectPermissions;
+  /** Visibility of the project: `private`, `internal` or `public` (REST's strings, as GitLab's GraphQL has them). */
+  visibility?: Maybe<Scalars['String']['output']>;
   /** URL of the project's page. */
   webUrl?: Maybe<Scalars['String']['output']>;
   /** Who may use the wiki. */
@@ -4158,7 +5235,7 @@ export type Project = Node & {
  * `GET /projects/:id`. Records of group project lists are full: they answer every field.
  */
 export type ProjectBoardArgs = {
-  id: Scalars['ID']['input'];
+  id: Scalars['BoardID']['input'];
 };
 
 
@@ -4171,7 +5248,18 @@ export type ProjectBoardsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+  id?: InputMaybe<Scalars['BoardID']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * A project (REST `/projects/:id`, the Project record of rest-v4-api.md). Embedded project records (in
+ * runners and jobs) carry a few fields; any other field is fetched once per project per request from
+ * `GET /projects/:id`. Records of group project lists are full: they answer every field.
+ */
+export type ProjectCommitReferencesArgs = {
+  commitSha: Scalars['String']['input'];
 };
 
 
@@ -4195,7 +5283,7 @@ export type ProjectInvitationsArgs = {
  * `GET /projects/:id`. Records of group project lists are full: they answer every field.
  */
 export type ProjectIssueArgs = {
-  iid: Scalars['String']['input'];
+  iid?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -4206,10 +5294,11 @@ export type ProjectIssueArgs = {
  */
 export type ProjectIssuesArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
-  assigneeId?: InputMaybe<Scalars['ID']['input']>;
+  assigneeId?: InputMaybe<Scalars['String']['input']>;
+  assigneeUsername?: InputMaybe<Scalars['String']['input']>;
   assigneeUsernames?: InputMaybe<Array<Scalars['String']['input']>>;
-  assigneeWildcardId?: InputMaybe<IssueFilterWildcard>;
-  authorId?: InputMaybe<Scalars['ID']['input']>;
+  assigneeWildcardId?: InputMaybe<AssigneeWildcardId>;
+  authorId?: InputMaybe<Scalars['UserID']['input']>;
   authorUsername?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
   confidential?: InputMaybe<Scalars['Boolean']['input']>;
@@ -4217,28 +5306,29 @@ export type ProjectIssuesArgs = {
   createdBefore?: InputMaybe<Scalars['Time']['input']>;
   dueDate?: InputMaybe<IssueDueDateFilter>;
   first?: InputMaybe<Scalars['Int']['input']>;
+  iid?: InputMaybe<Scalars['String']['input']>;
   iids?: InputMaybe<Array<Scalars['String']['input']>>;
-  issueType?: InputMaybe<IssueType>;
-  iterationId?: InputMaybe<Scalars['ID']['input']>;
+  in?: InputMaybe<Array<IssuableSearchableField>>;
+  iterationId?: InputMaybe<Array<InputMaybe<Scalars['ID']['input']>>>;
   iterationTitle?: InputMaybe<Scalars['String']['input']>;
-  iterationWildcardId?: InputMaybe<IssueFilterWildcard>;
+  iterationWildcardId?: InputMaybe<IterationWildcardId>;
+  labelName?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
   labelWildcardId?: InputMaybe<IssueFilterWildcard>;
-  labels?: InputMaybe<Array<Scalars['String']['input']>>;
   last?: InputMaybe<Scalars['Int']['input']>;
-  milestone?: InputMaybe<Scalars['String']['input']>;
-  milestoneWildcardId?: InputMaybe<IssueFilterWildcard>;
+  milestoneTitle?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
+  milestoneWildcardId?: InputMaybe<MilestoneWildcardId>;
   myReactionEmoji?: InputMaybe<Scalars['String']['input']>;
   myReactionEmojiWildcardId?: InputMaybe<IssueFilterWildcard>;
   not?: InputMaybe<NegatedIssueFilterInput>;
-  orderBy?: InputMaybe<IssueOrderBy>;
   scope?: InputMaybe<IssueScope>;
   search?: InputMaybe<Scalars['String']['input']>;
-  sort?: InputMaybe<SortDirection>;
-  state?: InputMaybe<IssueStateFilter>;
+  sort?: InputMaybe<IssueSort>;
+  state?: InputMaybe<IssuableState>;
+  types?: InputMaybe<Array<IssueType>>;
   updatedAfter?: InputMaybe<Scalars['Time']['input']>;
   updatedBefore?: InputMaybe<Scalars['Time']['input']>;
-  weight?: InputMaybe<Scalars['Int']['input']>;
-  weightWildcardId?: InputMaybe<IssueFilterWildcard>;
+  weight?: InputMaybe<Scalars['String']['input']>;
+  weightWildcardId?: InputMaybe<WeightWildcardId>;
   withLabelsDetails?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
@@ -4250,6 +5340,53 @@ export type ProjectIssuesArgs = {
  */
 export type ProjectJobArtifactsArgs = {
   jobId: Scalars['ID']['input'];
+};
+
+
+/**
+ * A project (REST `/projects/:id`, the Project record of rest-v4-api.md). Embedded project records (in
+ * runners and jobs) carry a few fields; any other field is fetched once per project per request from
+ * `GET /projects/:id`. Records of group project lists are full: they answer every field.
+ */
+export type ProjectLabelsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  includeAncestorGroups?: InputMaybe<Scalars['Boolean']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  searchTerm?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+/**
+ * A project (REST `/projects/:id`, the Project record of rest-v4-api.md). Embedded project records (in
+ * runners and jobs) carry a few fields; any other field is fetched once per project per request from
+ * `GET /projects/:id`. Records of group project lists are full: they answer every field.
+ */
+export type ProjectMilestonesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  includeAncestors?: InputMaybe<Scalars['Boolean']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  searchTitle?: InputMaybe<Scalars['String']['input']>;
+  state?: InputMaybe<MilestoneStateEnum>;
+  title?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+/**
+ * A project (REST `/projects/:id`, the Project record of rest-v4-api.md). Embedded project records (in
+ * runners and jobs) carry a few fields; any other field is fetched once per project per request from
+ * `GET /projects/:id`. Records of group project lists are full: they answer every field.
+ */
+export type ProjectProjectMembersArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  relations?: InputMaybe<Array<ProjectMemberRelation>>;
+  search?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -4367,6 +5504,118 @@ export type ProjectLinks = {
   self?: Maybe<Scalars['String']['output']>;
 };
 
+/** A member of a project. */
+export type ProjectMember = MemberInterface & {
+  __typename?: 'ProjectMember';
+  /** The member's role. */
+  accessLevel?: Maybe<AccessLevel>;
+  /** When the membership was created. */
+  createdAt?: Maybe<Scalars['Time']['output']>;
+  /** Who added the member, or null. */
+  createdBy?: Maybe<UserCore>;
+  /** When the membership ends, or null. */
+  expiresAt?: Maybe<Scalars['Time']['output']>;
+  /** Global ID of the membership, `gid://gitlab/ProjectMember/<project id>-<user id>`. */
+  id: Scalars['ID']['output'];
+  /** The project whose list holds the member. */
+  project?: Maybe<Project>;
+  /** The member. */
+  user?: Maybe<UserCore>;
+};
+
+/** Which memberships of a project to list. */
+export type ProjectMemberRelation =
+  /** Members of the project's descendants (no REST list: refused). */
+  | 'descendants'
+  /** Members of the project itself. */
+  | 'direct'
+  /** Members of the groups it belongs to. */
+  | 'inherited'
+  /** Members of the groups the project is shared with. */
+  | 'invited_groups'
+  /** Members of groups shared into the project's ancestors (no REST list: refused). */
+  | 'shared_into_ancestors';
+
+/**
+ * What the caller may do in a project, by GitLab's project policy: Guests and above read and create
+ * issues, Reporters download code and create snippets, Developers push and create merge requests and
+ * wiki pages, Maintainers administer the project, Owners and administrators remove, archive, rename
+ * and move it. Public and internal projects grant reading to non-members; a feature that is off grants
+ * nothing of it. Abilities of features the REST API does not model (pages, designs, environments, path
+ * locks, mirrors, ...) are not served (README, "GitLab's GraphQL dialect").
+ */
+export type ProjectPermissions = {
+  __typename?: 'ProjectPermissions';
+  /** Whether the caller may administer the project (settings, runners, members): Maintainers and above. */
+  adminProject: Scalars['Boolean']['output'];
+  /** Whether the caller may administer the wiki: Maintainers and above, with the wiki on. */
+  adminWiki: Scalars['Boolean']['output'];
+  /** Whether the caller may archive the project: Owners and administrators. */
+  archiveProject: Scalars['Boolean']['output'];
+  /** Whether the caller may move the project to another namespace: Owners and administrators. */
+  changeNamespace: Scalars['Boolean']['output'];
+  /** Whether the caller may change the project's visibility: Owners and administrators. */
+  changeVisibilityLevel: Scalars['Boolean']['output'];
+  /** Whether the caller may create issues: Guests and above, with issues on. */
+  createIssue: Scalars['Boolean']['output'];
+  /** Whether the caller may create a merge request from a branch of this project: Developers and above, with merge requests on. */
+  createMergeRequestFrom: Scalars['Boolean']['output'];
+  /** Whether the caller may create a merge request whose target is this project (REST `can_create_merge_request_in`). */
+  createMergeRequestIn: Scalars['Boolean']['output'];
+  /** Whether the caller may run pipelines: Developers and above, with CI/CD on. */
+  createPipeline: Scalars['Boolean']['output'];
+  /** Whether the caller may create project snippets: Reporters and above, with snippets on. */
+  createSnippet: Scalars['Boolean']['output'];
+  /** Whether the caller may create wiki pages: Developers and above, with the wiki on. */
+  createWiki: Scalars['Boolean']['output'];
+  /** Whether the caller may download the code: with the repository on, Reporters and above, or anyone who sees a public or internal project. */
+  downloadCode: Scalars['Boolean']['output'];
+  /** Whether the caller may push: Developers and above. */
+  pushCode: Scalars['Boolean']['output'];
+  /** Whether the caller may delete protected branches: Maintainers and above. */
+  pushToDeleteProtectedBranch: Scalars['Boolean']['output'];
+  /** Whether the caller may see the project: true for any project the caller can fetch. */
+  readProject: Scalars['Boolean']['output'];
+  /** Whether the caller may read the wiki: with the wiki on, Guests and above, or anyone who sees a public or internal project. */
+  readWiki: Scalars['Boolean']['output'];
+  /** Whether the caller may delete the project: Owners and administrators. */
+  removeProject: Scalars['Boolean']['output'];
+  /** Whether the caller may rename the project: Owners and administrators. */
+  renameProject: Scalars['Boolean']['output'];
+  /** Whether the caller may edit wiki pages: Developers and above, with the wiki on. */
+  updateWiki: Scalars['Boolean']['output'];
+  /** Whether the caller may upload files to the project: Guests and above. */
+  uploadFile: Scalars['Boolean']['output'];
+};
+
+/**
+ * Storage statistics of a project, in bytes (REST `statistics`). Sizes are `Float` because storage
+ * easily passes 2^31 bytes, the limit of GraphQL's `Int`.
+ */
+export type ProjectStatistics = {
+  __typename?: 'ProjectStatistics';
+  /** Job artifacts (REST `job_artifacts_size`). */
+  buildArtifactsSize: Scalars['Float']['output'];
+  /** Number of commits of the default branch. */
+  commitCount: Scalars['Float']['output'];
+  /** LFS objects. */
+  lfsObjectsSize: Scalars['Float']['output'];
+  /** Packages. */
+  packagesSize: Scalars['Float']['output'];
+  /** Pipeline artifacts. */
+  pipelineArtifactsSize?: Maybe<Scalars['Float']['output']>;
+  /** The repository. */
+  repositorySize: Scalars['Float']['output'];
+  /** Snippets. */
+  snippetsSize?: Maybe<Scalars['Float']['output']>;
+  /** Total storage. */
+  storageSize: Scalars['Float']['output'];
+  /** Uploads. */
+  uploadsSize?: Maybe<Scalars['Float']['output']>;
+  /** The wiki. */
+  wikiSize?: Maybe<Scalars['Float']['output']>;
+};
+
 /** Input of `projectTransfer` (REST `POST /groups/:id/projects/:project_id`; instance administrators only). */
 export type ProjectTransferInput = {
   /** A unique identifier for the client performing the mutation. */
@@ -4423,6 +5672,12 @@ export type Query = {
   __typename?: 'Query';
   /** Every runner of the instance (REST `GET /runners/all`); administrators only. */
   allRunners: CiRunnerConnection;
+  /**
+   * One list of a board (REST `GET .../boards/:board_id`, which holds the board's lists). GitLab
+   * takes the list's ID alone; REST finds a list only under its board and the board under its project
+   * or group, so the board and exactly one of `projectPath` and `groupPath` come with it.
+   */
+  boardList?: Maybe<BoardList>;
   /**
    * Where a runner reaches the job router (REST `GET /runners/router/discovery`). Authenticated by the
    * runner's own token; fails with UPSTREAM_ERROR (REST 501) where the job router is not available.
@@ -4515,6 +5770,16 @@ export type QueryAllRunnersArgs = {
 
 
 /** The root of every read. Domains add their fields with `extend type Query`. */
+export type QueryBoardListArgs = {
+  boardId: Scalars['BoardID']['input'];
+  groupPath?: InputMaybe<Scalars['ID']['input']>;
+  id: Scalars['ListID']['input'];
+  issueFilters?: InputMaybe<BoardIssueInput>;
+  projectPath?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+/** The root of every read. Domains add their fields with `extend type Query`. */
 export type QueryCiJobRouterDiscoveryArgs = {
   runnerToken: Scalars['String']['input'];
 };
@@ -4548,17 +5813,18 @@ export type QueryGroupsArgs = {
 
 /** The root of every read. Domains add their fields with `extend type Query`. */
 export type QueryIssueArgs = {
-  id: Scalars['ID']['input'];
+  id: Scalars['IssueID']['input'];
 };
 
 
 /** The root of every read. Domains add their fields with `extend type Query`. */
 export type QueryIssuesArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
-  assigneeId?: InputMaybe<Scalars['ID']['input']>;
+  assigneeId?: InputMaybe<Scalars['String']['input']>;
+  assigneeUsername?: InputMaybe<Scalars['String']['input']>;
   assigneeUsernames?: InputMaybe<Array<Scalars['String']['input']>>;
-  assigneeWildcardId?: InputMaybe<IssueFilterWildcard>;
-  authorId?: InputMaybe<Scalars['ID']['input']>;
+  assigneeWildcardId?: InputMaybe<AssigneeWildcardId>;
+  authorId?: InputMaybe<Scalars['UserID']['input']>;
   authorUsername?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
   confidential?: InputMaybe<Scalars['Boolean']['input']>;
@@ -4566,30 +5832,30 @@ export type QueryIssuesArgs = {
   createdBefore?: InputMaybe<Scalars['Time']['input']>;
   dueDate?: InputMaybe<IssueDueDateFilter>;
   first?: InputMaybe<Scalars['Int']['input']>;
+  iid?: InputMaybe<Scalars['String']['input']>;
   iids?: InputMaybe<Array<Scalars['String']['input']>>;
-  in?: InputMaybe<Array<IssueSearchField>>;
-  issueType?: InputMaybe<IssueType>;
-  iterationId?: InputMaybe<Scalars['ID']['input']>;
+  in?: InputMaybe<Array<IssuableSearchableField>>;
+  includeArchived?: InputMaybe<Scalars['Boolean']['input']>;
+  iterationId?: InputMaybe<Array<InputMaybe<Scalars['ID']['input']>>>;
   iterationTitle?: InputMaybe<Scalars['String']['input']>;
-  iterationWildcardId?: InputMaybe<IssueFilterWildcard>;
+  iterationWildcardId?: InputMaybe<IterationWildcardId>;
+  labelName?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
   labelWildcardId?: InputMaybe<IssueFilterWildcard>;
-  labels?: InputMaybe<Array<Scalars['String']['input']>>;
   last?: InputMaybe<Scalars['Int']['input']>;
-  milestone?: InputMaybe<Scalars['String']['input']>;
-  milestoneWildcardId?: InputMaybe<IssueFilterWildcard>;
+  milestoneTitle?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
+  milestoneWildcardId?: InputMaybe<MilestoneWildcardId>;
   myReactionEmoji?: InputMaybe<Scalars['String']['input']>;
   myReactionEmojiWildcardId?: InputMaybe<IssueFilterWildcard>;
-  nonArchived?: InputMaybe<Scalars['Boolean']['input']>;
-  not?: InputMaybe<NegatedInstanceIssueFilterInput>;
-  orderBy?: InputMaybe<IssueOrderBy>;
+  not?: InputMaybe<NegatedIssueFilterInput>;
   scope?: InputMaybe<IssueScope>;
   search?: InputMaybe<Scalars['String']['input']>;
-  sort?: InputMaybe<SortDirection>;
-  state?: InputMaybe<IssueStateFilter>;
+  sort?: InputMaybe<IssueSort>;
+  state?: InputMaybe<IssuableState>;
+  types?: InputMaybe<Array<IssueType>>;
   updatedAfter?: InputMaybe<Scalars['Time']['input']>;
   updatedBefore?: InputMaybe<Scalars['Time']['input']>;
-  weight?: InputMaybe<Scalars['Int']['input']>;
-  weightWildcardId?: InputMaybe<IssueFilterWildcard>;
+  weight?: InputMaybe<Scalars['String']['input']>;
+  weightWildcardId?: InputMaybe<WeightWildcardId>;
   withLabelsDetails?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
@@ -4663,6 +5929,14 @@ export type QuerySnippetRepositoryStorageMovesArgs = {
 export type Repository = {
   __typename?: 'Repository';
   /**
+   * Names of the branches that match a pattern, `offset` names skipped and at most `limit` returned
+   * (REST `GET .../repository/branches?search=`, in REST's order). As in GitLab's `searchPattern`, a
+   * `*` at the start or end matches any text (`*fix*` contains `fix`, `fix*` starts with it, `fix` is
+   * the whole name, `*` every branch); REST's search has no wildcard inside a name, so a `*` between
+   * other characters is refused.
+   */
+  branchNames?: Maybe<Array<Scalars['String']['output']>>;
+  /**
    * One commit by SHA (full or abbreviated), branch or tag (REST `GET .../commits/:sha`); null when
    * nothing has that name.
    */
@@ -4673,6 +5947,19 @@ export type Repository = {
    * list has at most 100 commits.
    */
   commits: CommitConnection;
+  /**
+   * A directory of the repository at a ref (GitLab's file browser); the default branch when `ref` is
+   * omitted. Only its `lastCommit` is served.
+   */
+  tree?: Maybe<Tree>;
+};
+
+
+/** A project's git repository (REST `/projects/:id/repository`). */
+export type RepositoryBranchNamesArgs = {
+  limit: Scalars['Int']['input'];
+  offset: Scalars['Int']['input'];
+  searchPattern: Scalars['String']['input'];
 };
 
 
@@ -4698,6 +5985,13 @@ export type RepositoryCommitsArgs = {
   trailers?: InputMaybe<Scalars['Boolean']['input']>;
   until?: InputMaybe<Scalars['Time']['input']>;
   withStats?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+/** A project's git repository (REST `/projects/:id/repository`). */
+export type RepositoryTreeArgs = {
+  path?: InputMaybe<Scalars['String']['input']>;
+  ref?: InputMaybe<Scalars['String']['input']>;
 };
 
 /**
@@ -5270,6 +6564,35 @@ export type TimeStats = {
   totalTimeSpent?: Maybe<Scalars['Int']['output']>;
 };
 
+/** Input of `timelogCreate` (REST `POST .../add_spent_time`). */
+export type TimelogCreateInput = {
+  /** A unique identifier for the client performing the mutation. */
+  clientMutationId?: InputMaybe<Scalars['String']['input']>;
+  /**
+   * Global ID of the issue. REST finds an issue by its global ID for administrators only
+   * (`GET /issues/:id`); anyone else gets FORBIDDEN.
+   */
+  issuableId: Scalars['IssuableID']['input'];
+  /**
+   * When the time was spent. REST records spent time at the moment of the call, so only a time within
+   * the current day (UTC) is accepted; others are refused before any REST call.
+   */
+  spentAt: Scalars['Time']['input'];
+  /** What the time was spent on. */
+  summary: Scalars['String']['input'];
+  /** Time spent as GitLab reads it (`1h 30m`, `2d`, `1w 3d`; 8-hour days, 5-day weeks). */
+  timeSpent: Scalars['String']['input'];
+};
+
+/** Result of `timelogCreate`. */
+export type TimelogCreatePayload = {
+  __typename?: 'TimelogCreatePayload';
+  /** The client's identifier of the mutation, echoed. */
+  clientMutationId?: Maybe<Scalars['String']['output']>;
+  /** Why REST refused the time; empty on success. */
+  errors: Array<Scalars['String']['output']>;
+};
+
 /** A to-do of the caller (rest-v4-api.md "To-do"). */
 export type Todo = {
   __typename?: 'Todo';
@@ -5295,14 +6618,28 @@ export type Todo = {
   targetUrl?: Maybe<Scalars['String']['output']>;
 };
 
+/** A page of the caller's to-dos. */
+export type TodoConnection = {
+  __typename?: 'TodoConnection';
+  /** Total number of to-dos in the list. */
+  count?: Maybe<Scalars['Int']['output']>;
+  /** The to-dos of this page with their cursors. */
+  edges: Array<TodoEdge>;
+  /** The to-dos of this page. */
+  nodes: Array<Todo>;
+  /** Where this page stands in the list. */
+  pageInfo: PageInfo;
+};
+
 /** Input of `todoCreate` (REST `POST /projects/:id/issues/:issue_iid/todo`). */
 export type TodoCreateInput = {
   /** A unique identifier for the client performing the mutation. */
   clientMutationId?: InputMaybe<Scalars['String']['input']>;
-  /** Internal ID of the issue. */
-  iid: Scalars['String']['input'];
-  /** Full path of the issue's project. */
-  projectPath: Scalars['ID']['input'];
+  /**
+   * Global ID of the issue. REST finds an issue by its global ID for administrators only
+   * (`GET /issues/:id`); anyone else gets FORBIDDEN.
+   */
+  targetId: Scalars['TodoableID']['input'];
 };
 
 /** Result of `todoCreate`. */
@@ -5318,6 +6655,34 @@ export type TodoCreatePayload = {
   todo?: Maybe<Todo>;
 };
 
+/** A to-do with its cursor. */
+export type TodoEdge = {
+  __typename?: 'TodoEdge';
+  /** Opaque cursor of this to-do in the list. */
+  cursor: Scalars['String']['output'];
+  /** The to-do. */
+  node: Todo;
+};
+
+/** Input of `todoMarkDone` (REST `POST /todos/:id/mark_as_done`). */
+export type TodoMarkDoneInput = {
+  /** A unique identifier for the client performing the mutation. */
+  clientMutationId?: InputMaybe<Scalars['String']['input']>;
+  /** Global ID of the to-do. */
+  id: Scalars['TodoID']['input'];
+};
+
+/** Result of `todoMarkDone`. */
+export type TodoMarkDonePayload = {
+  __typename?: 'TodoMarkDonePayload';
+  /** The client's identifier of the mutation, echoed. */
+  clientMutationId?: Maybe<Scalars['String']['output']>;
+  /** Why REST refused; empty on success. */
+  errors: Array<Scalars['String']['output']>;
+  /** The to-do, now done. */
+  todo: Todo;
+};
+
 /** State of a to-do (REST `state`). */
 export type TodoStateEnum =
   /** Done (`done`). */
@@ -5325,41 +6690,63 @@ export type TodoStateEnum =
   /** Still to do (`pending`). */
   | 'pending';
 
+/** A directory of a repository at a ref. */
+export type Tree = {
+  __typename?: 'Tree';
+  /**
+   * The last commit that changed something under the directory (REST
+   * `GET .../repository/commits?ref_name=<ref>&path=<path>&per_page=1`); null when none did.
+   */
+  lastCommit?: Maybe<Commit>;
+};
+
 /**
- * Input of `updateBoard` (REST `PUT /projects/:id/boards/:board_id`). Omitted fields keep their value;
- * the scope fields are PREMIUM.
+ * Input of `updateBoard` (REST `PUT .../boards/:board_id`). Omitted fields keep their value; the scope
+ * fields are PREMIUM (`labels` by name: REST takes names, so GitLab's `labelIds` is absent).
+ * `projectPath` or `groupPath` says where the board lives (see the top of boards.graphql).
  */
 export type UpdateBoardInput = {
-  /** Scope the board to this assignee (user global ID, PREMIUM). */
-  assigneeId?: InputMaybe<Scalars['ID']['input']>;
+  /** Scope the board to this assignee (PREMIUM). */
+  assigneeId?: InputMaybe<Scalars['UserID']['input']>;
   /** A unique identifier for the client performing the mutation. */
   clientMutationId?: InputMaybe<Scalars['String']['input']>;
+  /** Full path of the board's group, for a group board. */
+  groupPath?: InputMaybe<Scalars['ID']['input']>;
+  /** Hide or show the Open list. */
+  hideBacklogList?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Hide or show the Closed list. */
+  hideClosedList?: InputMaybe<Scalars['Boolean']['input']>;
   /** Global ID of the board. */
-  id: Scalars['ID']['input'];
+  id: Scalars['BoardID']['input'];
   /** Scope the board to these labels, by name (PREMIUM). */
   labels?: InputMaybe<Array<Scalars['String']['input']>>;
-  /** Scope the board to this milestone (milestone global ID, PREMIUM). */
-  milestoneId?: InputMaybe<Scalars['ID']['input']>;
+  /** Scope the board to this milestone (PREMIUM). */
+  milestoneId?: InputMaybe<Scalars['MilestoneID']['input']>;
   /** New name. */
   name?: InputMaybe<Scalars['String']['input']>;
-  /** Full path of the board's project. */
-  projectPath: Scalars['ID']['input'];
+  /** Full path of the board's project, for a project board. */
+  projectPath?: InputMaybe<Scalars['ID']['input']>;
   /** Scope the board to this weight, 0 to 9 (PREMIUM); other values are refused before any REST call. */
   weight?: InputMaybe<Scalars['Int']['input']>;
 };
 
-/** Input of `updateBoardList` (REST `PUT .../lists/:list_id`): move a list. */
+/**
+ * Input of `updateBoardList` (REST `PUT .../lists/:list_id`): move a list. GitLab's `collapsed` is
+ * absent: it is a per-user preference that REST neither shows nor sets.
+ */
 export type UpdateBoardListInput = {
-  /** Global ID of the board. */
-  boardId: Scalars['ID']['input'];
+  /** Global ID of the list's board. */
+  boardId: Scalars['BoardID']['input'];
   /** A unique identifier for the client performing the mutation. */
   clientMutationId?: InputMaybe<Scalars['String']['input']>;
+  /** Full path of the board's group, for a group board. */
+  groupPath?: InputMaybe<Scalars['ID']['input']>;
   /** Global ID of the list. */
-  listId: Scalars['ID']['input'];
-  /** New position of the list, from 0; the other lists shift to make room. */
-  position: Scalars['Int']['input'];
-  /** Full path of the board's project. */
-  projectPath: Scalars['ID']['input'];
+  listId: Scalars['ListID']['input'];
+  /** New position of the list, from 0; the other lists shift to make room. Required. */
+  position?: InputMaybe<Scalars['Int']['input']>;
+  /** Full path of the board's project, for a project board. */
+  projectPath?: InputMaybe<Scalars['ID']['input']>;
 };
 
 /** Result of `updateBoardList`. */
@@ -5385,6 +6772,56 @@ export type UpdateBoardPayload = {
 };
 
 /**
+ * Input of `updateIssue` (REST `PUT /projects/:id/issues/:issue_iid`; `timeEstimate` through
+ * `POST .../time_estimate`).
+ */
+export type UpdateIssueInput = {
+  /** Labels to add (global IDs). */
+  addLabelIds?: InputMaybe<Array<Scalars['ID']['input']>>;
+  /** A unique identifier for the client performing the mutation. */
+  clientMutationId?: InputMaybe<Scalars['String']['input']>;
+  /** Whether the issue is confidential. */
+  confidential?: InputMaybe<Scalars['Boolean']['input']>;
+  /** New description. */
+  description?: InputMaybe<Scalars['String']['input']>;
+  /** New due date; null clears it. */
+  dueDate?: InputMaybe<Scalars['ISO8601Date']['input']>;
+  /** Internal ID of the issue. */
+  iid: Scalars['String']['input'];
+  /** The labels the issue gets, replacing the others (global IDs). */
+  labelIds?: InputMaybe<Array<Scalars['ID']['input']>>;
+  /** Whether the discussion is locked to project members (REST `discussion_locked`). */
+  locked?: InputMaybe<Scalars['Boolean']['input']>;
+  /** New milestone (global ID); null removes it. */
+  milestoneId?: InputMaybe<Scalars['ID']['input']>;
+  /** Full path of the issue's project. */
+  projectPath: Scalars['ID']['input'];
+  /** Labels to remove (global IDs). */
+  removeLabelIds?: InputMaybe<Array<Scalars['ID']['input']>>;
+  /** Close or reopen the issue. */
+  stateEvent?: InputMaybe<IssueStateEvent>;
+  /** New time estimate as a human duration (`1h 30m`); `0` removes it. */
+  timeEstimate?: InputMaybe<Scalars['String']['input']>;
+  /** New title. */
+  title?: InputMaybe<Scalars['String']['input']>;
+  /** New type (ISSUE, INCIDENT or TEST_CASE). */
+  type?: InputMaybe<IssueType>;
+  /** New weight, 0 to 9 (PREMIUM); null removes it. */
+  weight?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** Result of `updateIssue`. */
+export type UpdateIssuePayload = {
+  __typename?: 'UpdateIssuePayload';
+  /** The client's identifier of the mutation, echoed. */
+  clientMutationId?: Maybe<Scalars['String']['output']>;
+  /** Why REST refused the change; empty on success. */
+  errors: Array<Scalars['String']['output']>;
+  /** The issue after the change, or null when refused. */
+  issue?: Maybe<Issue>;
+};
+
+/**
  * A user of the service, as GitLab's GraphQL API shapes one: an interface that \`UserCore\` implements,
  * so that documents written for GitLab (\`... on User\`, \`... on UserCore\`) run unchanged.
  */
@@ -5407,6 +6844,8 @@ export type User = {
   publicEmail?: Maybe<Scalars['String']['output']>;
   /** Account state (`active` seen). */
   state?: Maybe<Scalars['String']['output']>;
+  /** The user's status: availability, emoji and message (REST `GET /users/:id/status`, once per user and request). */
+  status?: Maybe<UserStatus>;
   /** Username, unique across the instance. */
   username: Scalars['String']['output'];
   /** Path of the user's profile page on the instance (`/<username>`), `webUrl` without its origin. */
@@ -5484,6 +6923,8 @@ export type UserCore = Node & User & {
   sharedRunnersMinutesLimit?: Maybe<Scalars['Int']['output']>;
   /** Account state (`active` seen). */
   state?: Maybe<Scalars['String']['output']>;
+  /** The user's status: availability, emoji and message (REST `GET /users/:id/status`, once per user and request). */
+  status?: Maybe<UserStatus>;
   /** ID of the user's interface theme. */
   themeId?: Maybe<Scalars['Int']['output']>;
   /** Twitter (X) handle. */
@@ -5531,6 +6972,19 @@ export type UserIdentity = {
   provider?: Maybe<Scalars['String']['output']>;
 };
 
+/** A user's status (REST `GET /users/:id/status`). */
+export type UserStatus = {
+  __typename?: 'UserStatus';
+  /** Availability of the user. */
+  availability: AvailabilityEnum;
+  /** Name of the status emoji, such as `coffee`, or null. */
+  emoji?: Maybe<Scalars['String']['output']>;
+  /** Status message, or null. */
+  message?: Maybe<Scalars['String']['output']>;
+  /** Status message rendered as HTML, or null. */
+  messageHtml?: Maybe<Scalars['String']['output']>;
+};
+
 /** How the server judged a commit signature (REST `verification_status`). */
 export type VerificationStatus =
   /** Signed more than once (`multiple_signatures`). */
@@ -5564,6 +7018,25 @@ export type VisibilityLevel =
   | 'private'
   /** Visible to everyone, signed in or not (`public`). */
   | 'public';
+
+/**
+ * Visibility of a project, group or snippet, as GitLab's GraphQL names it: the REST strings
+ * themselves, in lower case.
+ */
+export type VisibilityLevelsEnum =
+  /** Visible to every signed-in user (`internal`). */
+  | 'internal'
+  /** Visible only to members (`private`). */
+  | 'private'
+  /** Visible to everyone, signed in or not (`public`). */
+  | 'public';
+
+/** The weight wildcards of the issue lists (REST `weight=None|Any`, PREMIUM). */
+export type WeightWildcardId =
+  /** Issues with a weight (`Any`). */
+  | 'Any'
+  /** Issues without a weight (`None`). */
+  | 'None';
 
 /** A file uploaded to a project's wiki (REST `POST /projects/:id/wikis/attachments`). */
 export type WikiAttachment = {
@@ -5860,6 +7333,10 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
     | ( SshSignatureSchema )
     | ( X509SignatureSchema )
   ;
+  MemberInterface:
+    | ( MemberRecord )
+    | ( MemberRecord )
+  ;
   Node:
     | ( RunnerSchema )
     | ( GroupSchema )
@@ -5874,19 +7351,23 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
+  AccessLevel: ResolverTypeWrapper<AccessLevelValue>;
   AccessLevelEnum: null;
   AccessTokenResourceType: null;
   AccessTokenSort: null;
   AccessTokenState: null;
+  AssigneeWildcardId: null;
+  AvailabilityEnum: null;
   Board: ResolverTypeWrapper<BoardSchema>;
   BoardConnection: ResolverTypeWrapper<Connection<BoardSchema>>;
   BoardEdge: ResolverTypeWrapper<Edge<BoardSchema>>;
   BoardID: ResolverTypeWrapper<Scalars['BoardID']['output']>;
-  BoardList: ResolverTypeWrapper<BoardListSchema>;
-  BoardListConnection: ResolverTypeWrapper<Connection<BoardListSchema>>;
+  BoardIssueInput: BoardIssueInput;
+  BoardList: ResolverTypeWrapper<BoardListRecord>;
+  BoardListConnection: ResolverTypeWrapper<Connection<BoardListRecord>>;
   BoardListCreateInput: BoardListCreateInput;
   BoardListCreatePayload: ResolverTypeWrapper<Omit<BoardListCreatePayload, 'list'> & { list?: Maybe<ResolversTypes['BoardList']> }>;
-  BoardListEdge: ResolverTypeWrapper<Edge<BoardListSchema>>;
+  BoardListEdge: ResolverTypeWrapper<Edge<BoardListRecord>>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   CiJob: ResolverTypeWrapper<RunnerJobSchema>;
   CiJobArtifact: ResolverTypeWrapper<JobArtifactFileSchema>;
@@ -5932,11 +7413,13 @@ export type ResolversTypes = {
   CommitEdge: ResolverTypeWrapper<Edge<CommitRecord>>;
   CommitEncoding: null;
   CommitExtendedTrailer: ResolverTypeWrapper<CommitExtendedTrailer>;
+  CommitParentNames: ResolverTypeWrapper<CommitParentNames>;
   CommitRef: ResolverTypeWrapper<CommitRefSchema>;
   CommitRefConnection: ResolverTypeWrapper<Connection<CommitRefSchema>>;
   CommitRefEdge: ResolverTypeWrapper<Edge<CommitRefSchema>>;
   CommitRefType: null;
   CommitRefTypeFilter: null;
+  CommitReferences: ResolverTypeWrapper<CommitReferencesRecord>;
   CommitRevertInput: CommitRevertInput;
   CommitRevertPayload: ResolverTypeWrapper<Omit<CommitRevertPayload, 'commit'> & { commit?: Maybe<ResolversTypes['Commit']> }>;
   CommitSignature: ResolverTypeWrapper<CommitSignatureSchema>;
@@ -5952,6 +7435,8 @@ export type ResolversTypes = {
   ContainerExpirationPolicy: ResolverTypeWrapper<ContainerExpirationPolicySchema>;
   CreateBoardInput: CreateBoardInput;
   CreateBoardPayload: ResolverTypeWrapper<Omit<CreateBoardPayload, 'board'> & { board?: Maybe<ResolversTypes['Board']> }>;
+  CreateIssueInput: CreateIssueInput;
+  CreateIssuePayload: ResolverTypeWrapper<Omit<CreateIssuePayload, 'issue'> & { issue?: Maybe<ResolversTypes['Issue']> }>;
   CustomAttribute: ResolverTypeWrapper<CustomAttributeSchema>;
   CustomAttributeFilter: CustomAttributeFilter;
   Date: ResolverTypeWrapper<Scalars['Date']['output']>;
@@ -5959,8 +7444,8 @@ export type ResolversTypes = {
   DeployKeysProject: ResolverTypeWrapper<DeployKeysProjectSchema>;
   DestroyBoardInput: DestroyBoardInput;
   DestroyBoardListInput: DestroyBoardListInput;
-  DestroyBoardListPayload: ResolverTypeWrapper<DestroyBoardListPayload>;
-  DestroyBoardPayload: ResolverTypeWrapper<DestroyBoardPayload>;
+  DestroyBoardListPayload: ResolverTypeWrapper<Omit<DestroyBoardListPayload, 'list'> & { list?: Maybe<ResolversTypes['BoardList']> }>;
+  DestroyBoardPayload: ResolverTypeWrapper<Omit<DestroyBoardPayload, 'board'> & { board?: Maybe<ResolversTypes['Board']> }>;
   Diff: ResolverTypeWrapper<DiffSchema>;
   DiffConnection: ResolverTypeWrapper<Connection<DiffSchema>>;
   DiffEdge: ResolverTypeWrapper<Edge<DiffSchema>>;
@@ -5982,6 +7467,11 @@ export type ResolversTypes = {
   GroupCreatePayload: ResolverTypeWrapper<Omit<GroupCreatePayload, 'group'> & { group?: Maybe<ResolversTypes['Group']> }>;
   GroupEdge: ResolverTypeWrapper<Edge<GroupSchema>>;
   GroupID: ResolverTypeWrapper<Scalars['GroupID']['output']>;
+  GroupMember: ResolverTypeWrapper<MemberRecord>;
+  GroupMemberConnection: ResolverTypeWrapper<Connection<MemberRecord>>;
+  GroupMemberEdge: ResolverTypeWrapper<Edge<MemberRecord>>;
+  GroupMemberRelation: null;
+  GroupPermissions: ResolverTypeWrapper<GroupAbilities>;
   GroupProjectsOrderBy: null;
   GroupStatistics: ResolverTypeWrapper<GroupStatisticsSchema>;
   GroupUpdateInput: GroupUpdateInput;
@@ -5989,6 +7479,7 @@ export type ResolversTypes = {
   GroupsOrderBy: null;
   HealthStatus: null;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
+  ISO8601Date: ResolverTypeWrapper<Scalars['ISO8601Date']['output']>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   Invitation: ResolverTypeWrapper<InvitationRecord>;
   InvitationAddressOutcome: ResolverTypeWrapper<InvitationAddressOutcome>;
@@ -6002,7 +7493,9 @@ export type ResolversTypes = {
   InvitationUpdatePayload: ResolverTypeWrapper<Omit<InvitationUpdatePayload, 'invitation'> & { invitation?: Maybe<ResolversTypes['Invitation']> }>;
   IssuableID: ResolverTypeWrapper<Scalars['IssuableID']['output']>;
   IssuableReferences: ResolverTypeWrapper<ReferencesSchema>;
+  IssuableSearchableField: null;
   IssuableSeverity: null;
+  IssuableState: null;
   Issue: ResolverTypeWrapper<IssueSchema>;
   IssueConnection: ResolverTypeWrapper<Connection<IssueSchema>>;
   IssueDueDateFilter: null;
@@ -6010,15 +7503,28 @@ export type ResolversTypes = {
   IssueFilterWildcard: null;
   IssueID: ResolverTypeWrapper<Scalars['IssueID']['output']>;
   IssueLinks: ResolverTypeWrapper<IssueLinksSchema>;
-  IssueOrderBy: null;
+  IssueMoveInput: IssueMoveInput;
+  IssueMoveListInput: IssueMoveListInput;
+  IssueMoveListPayload: ResolverTypeWrapper<Omit<IssueMoveListPayload, 'issue'> & { issue?: Maybe<ResolversTypes['Issue']> }>;
+  IssueMovePayload: ResolverTypeWrapper<Omit<IssueMovePayload, 'issue'> & { issue?: Maybe<ResolversTypes['Issue']> }>;
   IssueScope: null;
-  IssueSearchField: null;
+  IssueSetAssigneesInput: IssueSetAssigneesInput;
+  IssueSetAssigneesPayload: ResolverTypeWrapper<Omit<IssueSetAssigneesPayload, 'issue'> & { issue?: Maybe<ResolversTypes['Issue']> }>;
+  IssueSetConfidentialInput: IssueSetConfidentialInput;
+  IssueSetConfidentialPayload: ResolverTypeWrapper<Omit<IssueSetConfidentialPayload, 'issue'> & { issue?: Maybe<ResolversTypes['Issue']> }>;
+  IssueSetDueDateInput: IssueSetDueDateInput;
+  IssueSetDueDatePayload: ResolverTypeWrapper<Omit<IssueSetDueDatePayload, 'issue'> & { issue?: Maybe<ResolversTypes['Issue']> }>;
+  IssueSetLockedInput: IssueSetLockedInput;
+  IssueSetLockedPayload: ResolverTypeWrapper<Omit<IssueSetLockedPayload, 'issue'> & { issue?: Maybe<ResolversTypes['Issue']> }>;
+  IssueSetSubscriptionInput: IssueSetSubscriptionInput;
+  IssueSetSubscriptionPayload: ResolverTypeWrapper<Omit<IssueSetSubscriptionPayload, 'issue'> & { issue?: Maybe<ResolversTypes['Issue']> }>;
+  IssueSort: null;
   IssueSpentTimeAddInput: IssueSpentTimeAddInput;
   IssueSpentTimeAddPayload: ResolverTypeWrapper<Omit<IssueSpentTimeAddPayload, 'timeStats'> & { timeStats?: Maybe<ResolversTypes['TimeStats']> }>;
   IssueSpentTimeResetInput: IssueSpentTimeResetInput;
   IssueSpentTimeResetPayload: ResolverTypeWrapper<Omit<IssueSpentTimeResetPayload, 'timeStats'> & { timeStats?: Maybe<ResolversTypes['TimeStats']> }>;
   IssueState: null;
-  IssueStateFilter: null;
+  IssueStateEvent: null;
   IssueTimeEstimateResetInput: IssueTimeEstimateResetInput;
   IssueTimeEstimateResetPayload: ResolverTypeWrapper<Omit<IssueTimeEstimateResetPayload, 'timeStats'> & { timeStats?: Maybe<ResolversTypes['TimeStats']> }>;
   IssueTimeEstimateSetInput: IssueTimeEstimateSetInput;
@@ -6026,18 +7532,25 @@ export type ResolversTypes = {
   IssueType: null;
   Iteration: ResolverTypeWrapper<IterationSchema>;
   IterationState: null;
+  IterationWildcardId: null;
   JobArtifactsDestroyInput: JobArtifactsDestroyInput;
   JobArtifactsDestroyPayload: ResolverTypeWrapper<JobArtifactsDestroyPayload>;
   JobArtifactsKeepInput: JobArtifactsKeepInput;
   JobArtifactsKeepPayload: ResolverTypeWrapper<Omit<JobArtifactsKeepPayload, 'artifactsDownload' | 'job'> & { artifactsDownload?: Maybe<ResolversTypes['CiJobArtifactsDownload']>, job?: Maybe<ResolversTypes['CiJob']> }>;
   JobID: ResolverTypeWrapper<Scalars['JobID']['output']>;
   Label: ResolverTypeWrapper<LabelSchema>;
+  LabelConnection: ResolverTypeWrapper<Connection<LabelSchema>>;
+  LabelEdge: ResolverTypeWrapper<Edge<LabelSchema>>;
   LabelID: ResolverTypeWrapper<Scalars['LabelID']['output']>;
   ListID: ResolverTypeWrapper<Scalars['ListID']['output']>;
+  ListLimitMetric: null;
   ManagedPersonalAccessTokenRotateInput: ManagedPersonalAccessTokenRotateInput;
   ManagedPersonalAccessTokenRotatePayload: ResolverTypeWrapper<Omit<ManagedPersonalAccessTokenRotatePayload, 'personalAccessToken'> & { personalAccessToken?: Maybe<ResolversTypes['PersonalAccessToken']> }>;
   ManagedResourceAccessTokenRotateInput: ManagedResourceAccessTokenRotateInput;
   ManagedResourceAccessTokenRotatePayload: ResolverTypeWrapper<Omit<ManagedResourceAccessTokenRotatePayload, 'resourceAccessToken'> & { resourceAccessToken?: Maybe<ResolversTypes['ResourceAccessToken']> }>;
+  MemberInterface: ResolverTypeWrapper<MemberRecord>;
+  MemberInterfaceConnection: ResolverTypeWrapper<Connection<MemberRecord>>;
+  MemberInterfaceEdge: ResolverTypeWrapper<Edge<MemberRecord>>;
   MergeRequest: ResolverTypeWrapper<MergeRequestSchema>;
   MergeRequestConnection: ResolverTypeWrapper<Connection<MergeRequestSchema>>;
   MergeRequestEdge: ResolverTypeWrapper<Edge<MergeRequestSchema>>;
@@ -6051,12 +7564,17 @@ export type ResolversTypes = {
   MetricImageUploadInput: MetricImageUploadInput;
   MetricImageUploadPayload: ResolverTypeWrapper<Omit<MetricImageUploadPayload, 'metricImage'> & { metricImage?: Maybe<ResolversTypes['MetricImage']> }>;
   Milestone: ResolverTypeWrapper<MilestoneSchema>;
+  MilestoneConnection: ResolverTypeWrapper<Connection<MilestoneSchema>>;
+  MilestoneEdge: ResolverTypeWrapper<Edge<MilestoneSchema>>;
   MilestoneID: ResolverTypeWrapper<Scalars['MilestoneID']['output']>;
   MilestoneStateEnum: null;
+  MilestoneWildcardId: null;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  MutationOperationMode: null;
   Namespace: ResolverTypeWrapper<NamespaceSchema>;
   NamespaceID: ResolverTypeWrapper<Scalars['NamespaceID']['output']>;
-  NegatedInstanceIssueFilterInput: NegatedInstanceIssueFilterInput;
+  NamespaceProjectSort: null;
+  NegatedBoardIssueInput: NegatedBoardIssueInput;
   NegatedIssueFilterInput: NegatedIssueFilterInput;
   Node: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['Node']>;
   Note: ResolverTypeWrapper<NoteSchema>;
@@ -6075,6 +7593,10 @@ export type ResolversTypes = {
   ProjectFeatureAccessLevel: null;
   ProjectID: ResolverTypeWrapper<Scalars['ProjectID']['output']>;
   ProjectLinks: ResolverTypeWrapper<ProjectLinksSchema>;
+  ProjectMember: ResolverTypeWrapper<MemberRecord>;
+  ProjectMemberRelation: null;
+  ProjectPermissions: ResolverTypeWrapper<ProjectAbilities>;
+  ProjectStatistics: ResolverTypeWrapper<ProjectStatisticsSchema>;
   ProjectTransferInput: ProjectTransferInput;
   ProjectTransferPayload: ResolverTypeWrapper<Omit<ProjectTransferPayload, 'group' | 'project'> & { group?: Maybe<ResolversTypes['Group']>, project?: Maybe<ResolversTypes['Project']> }>;
   PromoteToEpicInput: PromoteToEpicInput;
@@ -6122,17 +7644,26 @@ export type ResolversTypes = {
   TaskCompletionStatus: ResolverTypeWrapper<TaskCompletionStatusSchema>;
   Time: ResolverTypeWrapper<Scalars['Time']['output']>;
   TimeStats: ResolverTypeWrapper<TimeStatsSchema>;
+  TimelogCreateInput: TimelogCreateInput;
+  TimelogCreatePayload: ResolverTypeWrapper<TimelogCreatePayload>;
   TimelogID: ResolverTypeWrapper<Scalars['TimelogID']['output']>;
   Todo: ResolverTypeWrapper<TodoSchema>;
+  TodoConnection: ResolverTypeWrapper<Connection<TodoSchema>>;
   TodoCreateInput: TodoCreateInput;
   TodoCreatePayload: ResolverTypeWrapper<Omit<TodoCreatePayload, 'todo'> & { todo?: Maybe<ResolversTypes['Todo']> }>;
+  TodoEdge: ResolverTypeWrapper<Edge<TodoSchema>>;
   TodoID: ResolverTypeWrapper<Scalars['TodoID']['output']>;
+  TodoMarkDoneInput: TodoMarkDoneInput;
+  TodoMarkDonePayload: ResolverTypeWrapper<Omit<TodoMarkDonePayload, 'todo'> & { todo: ResolversTypes['Todo'] }>;
   TodoStateEnum: null;
   TodoableID: ResolverTypeWrapper<Scalars['TodoableID']['output']>;
+  Tree: ResolverTypeWrapper<TreeRecord>;
   UpdateBoardInput: UpdateBoardInput;
   UpdateBoardListInput: UpdateBoardListInput;
   UpdateBoardListPayload: ResolverTypeWrapper<Omit<UpdateBoardListPayload, 'list'> & { list?: Maybe<ResolversTypes['BoardList']> }>;
   UpdateBoardPayload: ResolverTypeWrapper<Omit<UpdateBoardPayload, 'board'> & { board?: Maybe<ResolversTypes['Board']> }>;
+  UpdateIssueInput: UpdateIssueInput;
+  UpdateIssuePayload: ResolverTypeWrapper<Omit<UpdateIssuePayload, 'issue'> & { issue?: Maybe<ResolversTypes['Issue']> }>;
   Upload: ResolverTypeWrapper<Scalars['Upload']['output']>;
   User: ResolverTypeWrapper<UserSchema>;
   UserAgentDetail: ResolverTypeWrapper<UserAgentDetailSchema>;
@@ -6141,8 +7672,11 @@ export type ResolversTypes = {
   UserCoreEdge: ResolverTypeWrapper<Edge<UserSchema>>;
   UserID: ResolverTypeWrapper<Scalars['UserID']['output']>;
   UserIdentity: ResolverTypeWrapper<UserIdentity>;
+  UserStatus: ResolverTypeWrapper<UserStatusSchema>;
   VerificationStatus: null;
   VisibilityLevel: null;
+  VisibilityLevelsEnum: null;
+  WeightWildcardId: null;
   WikiAttachment: ResolverTypeWrapper<WikiAttachmentSchema>;
   WikiAttachmentUploadInput: WikiAttachmentUploadInput;
   WikiAttachmentUploadPayload: ResolverTypeWrapper<Omit<WikiAttachmentUploadPayload, 'attachment'> & { attachment?: Maybe<ResolversTypes['WikiAttachment']> }>;
@@ -6163,15 +7697,17 @@ export type ResolversTypes = {
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
+  AccessLevel: AccessLevelValue;
   Board: BoardSchema;
   BoardConnection: Connection<BoardSchema>;
   BoardEdge: Edge<BoardSchema>;
   BoardID: Scalars['BoardID']['output'];
-  BoardList: BoardListSchema;
-  BoardListConnection: Connection<BoardListSchema>;
+  BoardIssueInput: BoardIssueInput;
+  BoardList: BoardListRecord;
+  BoardListConnection: Connection<BoardListRecord>;
   BoardListCreateInput: BoardListCreateInput;
   BoardListCreatePayload: Omit<BoardListCreatePayload, 'list'> & { list?: Maybe<ResolversParentTypes['BoardList']> };
-  BoardListEdge: Edge<BoardListSchema>;
+  BoardListEdge: Edge<BoardListRecord>;
   Boolean: Scalars['Boolean']['output'];
   CiJob: RunnerJobSchema;
   CiJobArtifact: JobArtifactFileSchema;
@@ -6205,9 +7741,11 @@ export type ResolversParentTypes = {
   CommitCreatePayload: Omit<CommitCreatePayload, 'commit'> & { commit?: Maybe<ResolversParentTypes['Commit']> };
   CommitEdge: Edge<CommitRecord>;
   CommitExtendedTrailer: CommitExtendedTrailer;
+  CommitParentNames: CommitParentNames;
   CommitRef: CommitRefSchema;
   CommitRefConnection: Connection<CommitRefSchema>;
   CommitRefEdge: Edge<CommitRefSchema>;
+  CommitReferences: CommitReferencesRecord;
   CommitRevertInput: CommitRevertInput;
   CommitRevertPayload: Omit<CommitRevertPayload, 'commit'> & { commit?: Maybe<ResolversParentTypes['Commit']> };
   CommitSignature: CommitSignatureSchema;
@@ -6221,14 +7759,16 @@ export type ResolversParentTypes = {
   ContainerExpirationPolicy: ContainerExpirationPolicySchema;
   CreateBoardInput: CreateBoardInput;
   CreateBoardPayload: Omit<CreateBoardPayload, 'board'> & { board?: Maybe<ResolversParentTypes['Board']> };
+  CreateIssueInput: CreateIssueInput;
+  CreateIssuePayload: Omit<CreateIssuePayload, 'issue'> & { issue?: Maybe<ResolversParentTypes['Issue']> };
   CustomAttribute: CustomAttributeSchema;
   CustomAttributeFilter: CustomAttributeFilter;
   Date: Scalars['Date']['output'];
   DeployKeysProject: DeployKeysProjectSchema;
   DestroyBoardInput: DestroyBoardInput;
   DestroyBoardListInput: DestroyBoardListInput;
-  DestroyBoardListPayload: DestroyBoardListPayload;
-  DestroyBoardPayload: DestroyBoardPayload;
+  DestroyBoardListPayload: Omit<DestroyBoardListPayload, 'list'> & { list?: Maybe<ResolversParentTypes['BoardList']> };
+  DestroyBoardPayload: Omit<DestroyBoardPayload, 'board'> & { board?: Maybe<ResolversParentTypes['Board']> };
   Diff: DiffSchema;
   DiffConnection: Connection<DiffSchema>;
   DiffEdge: Edge<DiffSchema>;
@@ -6249,10 +7789,15 @@ export type ResolversParentTypes = {
   GroupCreatePayload: Omit<GroupCreatePayload, 'group'> & { group?: Maybe<ResolversParentTypes['Group']> };
   GroupEdge: Edge<GroupSchema>;
   GroupID: Scalars['GroupID']['output'];
+  GroupMember: MemberRecord;
+  GroupMemberConnection: Connection<MemberRecord>;
+  GroupMemberEdge: Edge<MemberRecord>;
+  GroupPermissions: GroupAbilities;
   GroupStatistics: GroupStatisticsSchema;
   GroupUpdateInput: GroupUpdateInput;
   GroupUpdatePayload: Omit<GroupUpdatePayload, 'group'> & { group?: Maybe<ResolversParentTypes['Group']> };
   ID: Scalars['ID']['output'];
+  ISO8601Date: Scalars['ISO8601Date']['output'];
   Int: Scalars['Int']['output'];
   Invitation: InvitationRecord;
   InvitationAddressOutcome: InvitationAddressOutcome;
@@ -6271,6 +7816,20 @@ export type ResolversParentTypes = {
   IssueEdge: Edge<IssueSchema>;
   IssueID: Scalars['IssueID']['output'];
   IssueLinks: IssueLinksSchema;
+  IssueMoveInput: IssueMoveInput;
+  IssueMoveListInput: IssueMoveListInput;
+  IssueMoveListPayload: Omit<IssueMoveListPayload, 'issue'> & { issue?: Maybe<ResolversParentTypes['Issue']> };
+  IssueMovePayload: Omit<IssueMovePayload, 'issue'> & { issue?: Maybe<ResolversParentTypes['Issue']> };
+  IssueSetAssigneesInput: IssueSetAssigneesInput;
+  IssueSetAssigneesPayload: Omit<IssueSetAssigneesPayload, 'issue'> & { issue?: Maybe<ResolversParentTypes['Issue']> };
+  IssueSetConfidentialInput: IssueSetConfidentialInput;
+  IssueSetConfidentialPayload: Omit<IssueSetConfidentialPayload, 'issue'> & { issue?: Maybe<ResolversParentTypes['Issue']> };
+  IssueSetDueDateInput: IssueSetDueDateInput;
+  IssueSetDueDatePayload: Omit<IssueSetDueDatePayload, 'issue'> & { issue?: Maybe<ResolversParentTypes['Issue']> };
+  IssueSetLockedInput: IssueSetLockedInput;
+  IssueSetLockedPayload: Omit<IssueSetLockedPayload, 'issue'> & { issue?: Maybe<ResolversParentTypes['Issue']> };
+  IssueSetSubscriptionInput: IssueSetSubscriptionInput;
+  IssueSetSubscriptionPayload: Omit<IssueSetSubscriptionPayload, 'issue'> & { issue?: Maybe<ResolversParentTypes['Issue']> };
   IssueSpentTimeAddInput: IssueSpentTimeAddInput;
   IssueSpentTimeAddPayload: Omit<IssueSpentTimeAddPayload, 'timeStats'> & { timeStats?: Maybe<ResolversParentTypes['TimeStats']> };
   IssueSpentTimeResetInput: IssueSpentTimeResetInput;
@@ -6286,12 +7845,17 @@ export type ResolversParentTypes = {
   JobArtifactsKeepPayload: Omit<JobArtifactsKeepPayload, 'artifactsDownload' | 'job'> & { artifactsDownload?: Maybe<ResolversParentTypes['CiJobArtifactsDownload']>, job?: Maybe<ResolversParentTypes['CiJob']> };
   JobID: Scalars['JobID']['output'];
   Label: LabelSchema;
+  LabelConnection: Connection<LabelSchema>;
+  LabelEdge: Edge<LabelSchema>;
   LabelID: Scalars['LabelID']['output'];
   ListID: Scalars['ListID']['output'];
   ManagedPersonalAccessTokenRotateInput: ManagedPersonalAccessTokenRotateInput;
   ManagedPersonalAccessTokenRotatePayload: Omit<ManagedPersonalAccessTokenRotatePayload, 'personalAccessToken'> & { personalAccessToken?: Maybe<ResolversParentTypes['PersonalAccessToken']> };
   ManagedResourceAccessTokenRotateInput: ManagedResourceAccessTokenRotateInput;
   ManagedResourceAccessTokenRotatePayload: Omit<ManagedResourceAccessTokenRotatePayload, 'resourceAccessToken'> & { resourceAccessToken?: Maybe<ResolversParentTypes['ResourceAccessToken']> };
+  MemberInterface: MemberRecord;
+  MemberInterfaceConnection: Connection<MemberRecord>;
+  MemberInterfaceEdge: Edge<MemberRecord>;
   MergeRequest: MergeRequestSchema;
   MergeRequestConnection: Connection<MergeRequestSchema>;
   MergeRequestEdge: Edge<MergeRequestSchema>;
@@ -6304,11 +7868,13 @@ export type ResolversParentTypes = {
   MetricImageUploadInput: MetricImageUploadInput;
   MetricImageUploadPayload: Omit<MetricImageUploadPayload, 'metricImage'> & { metricImage?: Maybe<ResolversParentTypes['MetricImage']> };
   Milestone: MilestoneSchema;
+  MilestoneConnection: Connection<MilestoneSchema>;
+  MilestoneEdge: Edge<MilestoneSchema>;
   MilestoneID: Scalars['MilestoneID']['output'];
   Mutation: Record<PropertyKey, never>;
   Namespace: NamespaceSchema;
   NamespaceID: Scalars['NamespaceID']['output'];
-  NegatedInstanceIssueFilterInput: NegatedInstanceIssueFilterInput;
+  NegatedBoardIssueInput: NegatedBoardIssueInput;
   NegatedIssueFilterInput: NegatedIssueFilterInput;
   Node: ResolversInterfaceTypes<ResolversParentTypes>['Node'];
   Note: NoteSchema;
@@ -6324,6 +7890,9 @@ export type ResolversParentTypes = {
   ProjectEdge: Edge<ProjectSchema>;
   ProjectID: Scalars['ProjectID']['output'];
   ProjectLinks: ProjectLinksSchema;
+  ProjectMember: MemberRecord;
+  ProjectPermissions: ProjectAbilities;
+  ProjectStatistics: ProjectStatisticsSchema;
   ProjectTransferInput: ProjectTransferInput;
   ProjectTransferPayload: Omit<ProjectTransferPayload, 'group' | 'project'> & { group?: Maybe<ResolversParentTypes['Group']>, project?: Maybe<ResolversParentTypes['Project']> };
   PromoteToEpicInput: PromoteToEpicInput;
@@ -6367,16 +7936,25 @@ export type ResolversParentTypes = {
   TaskCompletionStatus: TaskCompletionStatusSchema;
   Time: Scalars['Time']['output'];
   TimeStats: TimeStatsSchema;
+  TimelogCreateInput: TimelogCreateInput;
+  TimelogCreatePayload: TimelogCreatePayload;
   TimelogID: Scalars['TimelogID']['output'];
   Todo: TodoSchema;
+  TodoConnection: Connection<TodoSchema>;
   TodoCreateInput: TodoCreateInput;
   TodoCreatePayload: Omit<TodoCreatePayload, 'todo'> & { todo?: Maybe<ResolversParentTypes['Todo']> };
+  TodoEdge: Edge<TodoSchema>;
   TodoID: Scalars['TodoID']['output'];
+  TodoMarkDoneInput: TodoMarkDoneInput;
+  TodoMarkDonePayload: Omit<TodoMarkDonePayload, 'todo'> & { todo: ResolversParentTypes['Todo'] };
   TodoableID: Scalars['TodoableID']['output'];
+  Tree: TreeRecord;
   UpdateBoardInput: UpdateBoardInput;
   UpdateBoardListInput: UpdateBoardListInput;
   UpdateBoardListPayload: Omit<UpdateBoardListPayload, 'list'> & { list?: Maybe<ResolversParentTypes['BoardList']> };
   UpdateBoardPayload: Omit<UpdateBoardPayload, 'board'> & { board?: Maybe<ResolversParentTypes['Board']> };
+  UpdateIssueInput: UpdateIssueInput;
+  UpdateIssuePayload: Omit<UpdateIssuePayload, 'issue'> & { issue?: Maybe<ResolversParentTypes['Issue']> };
   Upload: Scalars['Upload']['output'];
   User: UserSchema;
   UserAgentDetail: UserAgentDetailSchema;
@@ -6385,6 +7963,7 @@ export type ResolversParentTypes = {
   UserCoreEdge: Edge<UserSchema>;
   UserID: Scalars['UserID']['output'];
   UserIdentity: UserIdentity;
+  UserStatus: UserStatusSchema;
   WikiAttachment: WikiAttachmentSchema;
   WikiAttachmentUploadInput: WikiAttachmentUploadInput;
   WikiAttachmentUploadPayload: Omit<WikiAttachmentUploadPayload, 'attachment'> & { attachment?: Maybe<ResolversParentTypes['WikiAttachment']> };
@@ -6402,7 +7981,12 @@ export type ResolversParentTypes = {
   X509Signature: X509SignatureSchema;
 };
 
-export type AccessLevelEnumResolvers = { DEVELOPER: 30, GUEST: 10, MAINTAINER: 40, MINIMAL_ACCESS: 5, NO_ACCESS?: 0, OWNER: 50, REPORTER: 20 };
+export type AccessLevelResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['AccessLevel'] = ResolversParentTypes['AccessLevel']> = {
+  integerValue?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  stringValue?: Resolver<Maybe<ResolversTypes['AccessLevelEnum']>, ParentType, ContextType>;
+};
+
+export type AccessLevelEnumResolvers = { ADMIN: 60, DEVELOPER: 30, GUEST: 10, MAINTAINER: 40, MINIMAL_ACCESS: 5, NO_ACCESS?: 0, OWNER: 50, REPORTER: 20 };
 
 export type AccessTokenResourceTypeResolvers = { GROUP: 'group', PROJECT: 'project' };
 
@@ -6410,15 +7994,22 @@ export type AccessTokenSortResolvers = { CREATED_ASC: 'created_asc', CREATED_DES
 
 export type AccessTokenStateResolvers = { ACTIVE: 'active', INACTIVE: 'inactive' };
 
+export type AssigneeWildcardIdResolvers = { ANY: 'Any', NONE: 'None' };
+
+export type AvailabilityEnumResolvers = { BUSY: 'busy', NOT_SET: 'not_set' };
+
 export type BoardResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Board'] = ResolversParentTypes['Board']> = {
   assignee?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
+  hideBacklogList?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  hideClosedList?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  labels?: Resolver<Maybe<Array<ResolversTypes['Label']>>, ParentType, ContextType>;
-  list?: Resolver<Maybe<ResolversTypes['BoardList']>, ParentType, ContextType, RequireFields<BoardListArgs, 'id'>>;
-  lists?: Resolver<ResolversTypes['BoardListConnection'], ParentType, ContextType, Partial<BoardListsArgs>>;
+  labels?: Resolver<Maybe<ResolversTypes['LabelConnection']>, ParentType, ContextType, Partial<BoardLabelsArgs>>;
+  lists?: Resolver<Maybe<ResolversTypes['BoardListConnection']>, ParentType, ContextType, Partial<BoardListsArgs>>;
   milestone?: Resolver<Maybe<ResolversTypes['Milestone']>, ParentType, ContextType>;
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   project?: Resolver<Maybe<ResolversTypes['Project']>, ParentType, ContextType>;
+  webPath?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  webUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   weight?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
 };
 
@@ -6441,12 +8032,16 @@ export interface BoardIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTy
 export type BoardListResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['BoardList'] = ResolversParentTypes['BoardList']> = {
   assignee?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  issues?: Resolver<Maybe<ResolversTypes['IssueConnection']>, ParentType, ContextType, Partial<BoardListIssuesArgs>>;
+  issuesCount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   label?: Resolver<Maybe<ResolversTypes['Label']>, ParentType, ContextType>;
-  limitMetric?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  limitMetric?: Resolver<Maybe<ResolversTypes['ListLimitMetric']>, ParentType, ContextType>;
+  listType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   maxIssueCount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   maxIssueWeight?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   milestone?: Resolver<Maybe<ResolversTypes['Milestone']>, ParentType, ContextType>;
   position?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type BoardListConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['BoardListConnection'] = ResolversParentTypes['BoardListConnection']> = {
@@ -6631,7 +8226,9 @@ export type CiRunnerStatusFilterResolvers = { ACTIVE: 'active', NEVER_CONTACTED:
 export type CiRunnerTypeResolvers = { GROUP_TYPE: 'group_type', INSTANCE_TYPE: 'instance_type', PROJECT_TYPE: 'project_type' };
 
 export type CommitResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Commit'] = ResolversParentTypes['Commit']> = {
+  author?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
   authorEmail?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  authorGravatar?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   authorName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   authoredDate?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   comments?: Resolver<ResolversTypes['CommitCommentConnection'], ParentType, ContextType, Partial<CommitCommentsArgs>>;
@@ -6639,6 +8236,8 @@ export type CommitResolvers<ContextType = GatewayContext, ParentType extends Res
   committerEmail?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   committerName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   createdAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  descriptionHtml?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   diffs?: Resolver<ResolversTypes['DiffConnection'], ParentType, ContextType, Partial<CommitDiffsArgs>>;
   discussions?: Resolver<ResolversTypes['DiscussionConnection'], ParentType, ContextType, Partial<CommitDiscussionsArgs>>;
   extendedTrailers?: Resolver<Maybe<Array<ResolversTypes['CommitExtendedTrailer']>>, ParentType, ContextType>;
@@ -6651,14 +8250,16 @@ export type CommitResolvers<ContextType = GatewayContext, ParentType extends Res
   refs?: Resolver<ResolversTypes['CommitRefConnection'], ParentType, ContextType, RequireFields<CommitRefsArgs, 'type'>>;
   sequence?: Resolver<ResolversTypes['Int'], ParentType, ContextType, RequireFields<CommitSequenceArgs, 'firstParent'>>;
   sha?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  shortId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  shortId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   signature?: Resolver<Maybe<ResolversTypes['CommitSignature']>, ParentType, ContextType>;
   stats?: Resolver<Maybe<ResolversTypes['CommitStats']>, ParentType, ContextType>;
   status?: Resolver<Maybe<ResolversTypes['PipelineStatusEnum']>, ParentType, ContextType>;
   statuses?: Resolver<ResolversTypes['CommitStatusConnection'], ParentType, ContextType, Partial<CommitStatusesArgs>>;
   title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  titleHtml?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   trailers?: Resolver<Maybe<Array<ResolversTypes['CommitTrailer']>>, ParentType, ContextType>;
-  webUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  webPath?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  webUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type CommitActionModeResolvers = { CHMOD: 'chmod', CREATE: 'create', DELETE: 'delete', MOVE: 'move', UPDATE: 'update' };
@@ -6725,6 +8326,10 @@ export type CommitExtendedTrailerResolvers<ContextType = GatewayContext, ParentT
   values?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
+export type CommitParentNamesResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CommitParentNames'] = ResolversParentTypes['CommitParentNames']> = {
+  names?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
+};
+
 export type CommitRefResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CommitRef'] = ResolversParentTypes['CommitRef']> = {
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   type?: Resolver<ResolversTypes['CommitRefType'], ParentType, ContextType>;
@@ -6745,6 +8350,13 @@ export type CommitRefEdgeResolvers<ContextType = GatewayContext, ParentType exte
 export type CommitRefTypeResolvers = { BRANCH: 'branch', TAG: 'tag' };
 
 export type CommitRefTypeFilterResolvers = { ALL: 'all', BRANCH: 'branch', TAG: 'tag' };
+
+export type CommitReferencesResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CommitReferences'] = ResolversParentTypes['CommitReferences']> = {
+  containingBranches?: Resolver<Maybe<ResolversTypes['CommitParentNames']>, ParentType, ContextType, RequireFields<CommitReferencesContainingBranchesArgs, 'excludeTipped' | 'limit'>>;
+  containingTags?: Resolver<Maybe<ResolversTypes['CommitParentNames']>, ParentType, ContextType, RequireFields<CommitReferencesContainingTagsArgs, 'excludeTipped' | 'limit'>>;
+  tippingBranches?: Resolver<Maybe<ResolversTypes['CommitParentNames']>, ParentType, ContextType, RequireFields<CommitReferencesTippingBranchesArgs, 'limit'>>;
+  tippingTags?: Resolver<Maybe<ResolversTypes['CommitParentNames']>, ParentType, ContextType, RequireFields<CommitReferencesTippingTagsArgs, 'limit'>>;
+};
 
 export type CommitRevertPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CommitRevertPayload'] = ResolversParentTypes['CommitRevertPayload']> = {
   clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -6824,6 +8436,12 @@ export type CreateBoardPayloadResolvers<ContextType = GatewayContext, ParentType
   errors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
+export type CreateIssuePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CreateIssuePayload'] = ResolversParentTypes['CreateIssuePayload']> = {
+  clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  issue?: Resolver<Maybe<ResolversTypes['Issue']>, ParentType, ContextType>;
+};
+
 export type CustomAttributeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CustomAttribute'] = ResolversParentTypes['CustomAttribute']> = {
   key?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   value?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -6847,9 +8465,11 @@ export type DeployKeysProjectResolvers<ContextType = GatewayContext, ParentType 
 export type DestroyBoardListPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['DestroyBoardListPayload'] = ResolversParentTypes['DestroyBoardListPayload']> = {
   clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   errors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  list?: Resolver<Maybe<ResolversTypes['BoardList']>, ParentType, ContextType>;
 };
 
 export type DestroyBoardPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['DestroyBoardPayload'] = ResolversParentTypes['DestroyBoardPayload']> = {
+  board?: Resolver<Maybe<ResolversTypes['Board']>, ParentType, ContextType>;
   clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   errors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
 };
@@ -6954,11 +8574,14 @@ export type GpgSignatureResolvers<ContextType = GatewayContext, ParentType exten
 export type GroupResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Group'] = ResolversParentTypes['Group']> = {
   autoDevopsEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   avatarUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  board?: Resolver<Maybe<ResolversTypes['Board']>, ParentType, ContextType, RequireFields<GroupBoardArgs, 'id'>>;
+  boards?: Resolver<Maybe<ResolversTypes['BoardConnection']>, ParentType, ContextType, Partial<GroupBoardsArgs>>;
   createdAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   customAttributes?: Resolver<Maybe<Array<ResolversTypes['CustomAttribute']>>, ParentType, ContextType>;
   defaultBranchProtection?: Resolver<Maybe<ResolversTypes['DefaultBranchProtection']>, ParentType, ContextType>;
-  descendantGroups?: Resolver<ResolversTypes['GroupConnection'], ParentType, ContextType, Partial<GroupDescendantGroupsArgs>>;
+  descendantGroups?: Resolver<ResolversTypes['GroupConnection'], ParentType, ContextType, RequireFields<GroupDescendantGroupsArgs, 'includeParentDescendants'>>;
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  descriptionHtml?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   emailsDisabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   embeddedProjects?: Resolver<Maybe<Array<ResolversTypes['Project']>>, ParentType, ContextType>;
   embeddedSharedProjects?: Resolver<Maybe<Array<ResolversTypes['Project']>>, ParentType, ContextType>;
@@ -6966,9 +8589,11 @@ export type GroupResolvers<ContextType = GatewayContext, ParentType extends Reso
   fileTemplateProject?: Resolver<Maybe<ResolversTypes['Project']>, ParentType, ContextType>;
   fullName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   fullPath?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  groupMembers?: Resolver<Maybe<ResolversTypes['GroupMemberConnection']>, ParentType, ContextType, RequireFields<GroupGroupMembersArgs, 'relations'>>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   invitations?: Resolver<ResolversTypes['InvitationConnection'], ParentType, ContextType, Partial<GroupInvitationsArgs>>;
-  issues?: Resolver<ResolversTypes['IssueConnection'], ParentType, ContextType, Partial<GroupIssuesArgs>>;
+  issues?: Resolver<ResolversTypes['IssueConnection'], ParentType, ContextType, RequireFields<GroupIssuesArgs, 'includeSubgroups'>>;
+  labels?: Resolver<Maybe<ResolversTypes['LabelConnection']>, ParentType, ContextType, Partial<GroupLabelsArgs>>;
   lfsEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   managedPersonalAccessTokens?: Resolver<Maybe<ResolversTypes['PersonalAccessTokenConnection']>, ParentType, ContextType, Partial<GroupManagedPersonalAccessTokensArgs>>;
   managedResourceAccessTokens?: Resolver<Maybe<ResolversTypes['ResourceAccessTokenConnection']>, ParentType, ContextType, Partial<GroupManagedResourceAccessTokensArgs>>;
@@ -6976,6 +8601,7 @@ export type GroupResolvers<ContextType = GatewayContext, ParentType extends Reso
   markedForDeletionOn?: Resolver<Maybe<ResolversTypes['Date']>, ParentType, ContextType>;
   membershipLock?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   mentionsDisabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  milestones?: Resolver<Maybe<ResolversTypes['MilestoneConnection']>, ParentType, ContextType, Partial<GroupMilestonesArgs>>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   parent?: Resolver<Maybe<ResolversTypes['Group']>, ParentType, ContextType>;
   path?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -6995,7 +8621,8 @@ export type GroupResolvers<ContextType = GatewayContext, ParentType extends Reso
   subgroupCreationLevel?: Resolver<Maybe<ResolversTypes['SubgroupCreationLevel']>, ParentType, ContextType>;
   subgroups?: Resolver<ResolversTypes['GroupConnection'], ParentType, ContextType, Partial<GroupSubgroupsArgs>>;
   twoFactorGracePeriod?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
-  visibility?: Resolver<Maybe<ResolversTypes['VisibilityLevel']>, ParentType, ContextType>;
+  userPermissions?: Resolver<ResolversTypes['GroupPermissions'], ParentType, ContextType>;
+  visibility?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   webUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
@@ -7022,6 +8649,37 @@ export interface GroupIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTy
   name: 'GroupID';
 }
 
+export type GroupMemberResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['GroupMember'] = ResolversParentTypes['GroupMember']> = {
+  accessLevel?: Resolver<Maybe<ResolversTypes['AccessLevel']>, ParentType, ContextType>;
+  createdAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  createdBy?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
+  expiresAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  group?: Resolver<Maybe<ResolversTypes['Group']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  user?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type GroupMemberConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['GroupMemberConnection'] = ResolversParentTypes['GroupMemberConnection']> = {
+  count?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  edges?: Resolver<Array<ResolversTypes['GroupMemberEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['GroupMember']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type GroupMemberEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['GroupMemberEdge'] = ResolversParentTypes['GroupMemberEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['GroupMember'], ParentType, ContextType>;
+};
+
+export type GroupMemberRelationResolvers = { DESCENDANTS: 'descendants', DIRECT: 'direct', INHERITED: 'inherited', SHARED_FROM_GROUPS: 'shared_from_groups' };
+
+export type GroupPermissionsResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['GroupPermissions'] = ResolversParentTypes['GroupPermissions']> = {
+  createCustomEmoji?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  createProjects?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  readGroup?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
 export type GroupProjectsOrderByResolvers = { CREATED_AT: 'created_at', ID: 'id', LAST_ACTIVITY_AT: 'last_activity_at', NAME: 'name', PATH: 'path', SIMILARITY: 'similarity', UPDATED_AT: 'updated_at' };
 
 export type GroupStatisticsResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['GroupStatistics'] = ResolversParentTypes['GroupStatistics']> = {
@@ -7045,6 +8703,10 @@ export type GroupUpdatePayloadResolvers<ContextType = GatewayContext, ParentType
 export type GroupsOrderByResolvers = { ID: 'id', NAME: 'name', PATH: 'path', SIMILARITY: 'similarity' };
 
 export type HealthStatusResolvers = { AT_RISK: 'at_risk', NEEDS_ATTENTION: 'needs_attention', ON_TRACK: 'on_track' };
+
+export interface Iso8601DateScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['ISO8601Date'], any> {
+  name: 'ISO8601Date';
+}
 
 export type InvitationResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Invitation'] = ResolversParentTypes['Invitation']> = {
   accessLevel?: Resolver<ResolversTypes['AccessLevelEnum'], ParentType, ContextType>;
@@ -7102,56 +8764,69 @@ export type IssuableReferencesResolvers<ContextType = GatewayContext, ParentType
   short?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
+export type IssuableSearchableFieldResolvers = { DESCRIPTION: 'description', TITLE: 'title' };
+
 export type IssuableSeverityResolvers = { CRITICAL: 'CRITICAL', HIGH: 'HIGH', LOW: 'LOW', MEDIUM: 'MEDIUM', UNKNOWN: 'UNKNOWN' };
+
+export type IssuableStateResolvers = { all: 'all', closed: 'closed', locked: 'locked', opened: 'opened' };
 
 export type IssueResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Issue'] = ResolversParentTypes['Issue']> = {
   assignee?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
-  assignees?: Resolver<Array<ResolversTypes['UserCore']>, ParentType, ContextType>;
+  assignees?: Resolver<Maybe<ResolversTypes['UserCoreConnection']>, ParentType, ContextType, Partial<IssueAssigneesArgs>>;
   author?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
   closedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   closedBy?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
   closedByMergeRequests?: Resolver<ResolversTypes['MergeRequestConnection'], ParentType, ContextType, Partial<IssueClosedByMergeRequestsArgs>>;
   confidential?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   createdAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  currentUserTodos?: Resolver<ResolversTypes['TodoConnection'], ParentType, ContextType, Partial<IssueCurrentUserTodosArgs>>;
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   discussionLocked?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   downvotes?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
-  dueDate?: Resolver<Maybe<ResolversTypes['Date']>, ParentType, ContextType>;
+  dueDate?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  emailsDisabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  emailsEnabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   epic?: Resolver<Maybe<ResolversTypes['Epic']>, ParentType, ContextType>;
   epicIid?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   hasTasks?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   healthStatus?: Resolver<Maybe<ResolversTypes['HealthStatus']>, ParentType, ContextType>;
+  humanTimeEstimate?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  humanTotalTimeSpent?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  iid?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  iid?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   imported?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   importedFrom?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  issueType?: Resolver<Maybe<ResolversTypes['IssueType']>, ParentType, ContextType>;
   iteration?: Resolver<Maybe<ResolversTypes['Iteration']>, ParentType, ContextType>;
-  labels?: Resolver<Array<ResolversTypes['Label']>, ParentType, ContextType>;
+  labels?: Resolver<Maybe<ResolversTypes['LabelConnection']>, ParentType, ContextType, Partial<IssueLabelsArgs>>;
   links?: Resolver<Maybe<ResolversTypes['IssueLinks']>, ParentType, ContextType>;
   mergeRequestsCount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   metricImages?: Resolver<Maybe<Array<ResolversTypes['MetricImage']>>, ParentType, ContextType>;
   milestone?: Resolver<Maybe<ResolversTypes['Milestone']>, ParentType, ContextType>;
+  moved?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   movedToId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   participants?: Resolver<ResolversTypes['UserCoreConnection'], ParentType, ContextType, Partial<IssueParticipantsArgs>>;
   project?: Resolver<ResolversTypes['Project'], ParentType, ContextType>;
-  reference?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  projectId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  reference?: Resolver<ResolversTypes['String'], ParentType, ContextType, RequireFields<IssueReferenceArgs, 'full'>>;
   references?: Resolver<Maybe<ResolversTypes['IssuableReferences']>, ParentType, ContextType>;
   relatedMergeRequests?: Resolver<ResolversTypes['MergeRequestConnection'], ParentType, ContextType, Partial<IssueRelatedMergeRequestsArgs>>;
   serviceDeskReplyTo?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   severity?: Resolver<Maybe<ResolversTypes['IssuableSeverity']>, ParentType, ContextType>;
   state?: Resolver<ResolversTypes['IssueState'], ParentType, ContextType>;
-  subscribed?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  subscribed?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   taskCompletionStatus?: Resolver<Maybe<ResolversTypes['TaskCompletionStatus']>, ParentType, ContextType>;
   taskStatus?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  timeEstimate?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   timeStats?: Resolver<Maybe<ResolversTypes['TimeStats']>, ParentType, ContextType>;
   title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  type?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  totalTimeSpent?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  type?: Resolver<Maybe<ResolversTypes['IssueType']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   upvotes?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   userAgentDetail?: Resolver<Maybe<ResolversTypes['UserAgentDetail']>, ParentType, ContextType>;
   userNotesCount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
-  webUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  webPath?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  webUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   weight?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
@@ -7184,11 +8859,51 @@ export type IssueLinksResolvers<ContextType = GatewayContext, ParentType extends
   self?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
-export type IssueOrderByResolvers = { CREATED_AT: 'created_at', DUE_DATE: 'due_date', LABEL_PRIORITY: 'label_priority', MILESTONE_DUE: 'milestone_due', POPULARITY: 'popularity', PRIORITY: 'priority', RELATIVE_POSITION: 'relative_position', UPDATED_AT: 'updated_at', WEIGHT: 'weight' };
+export type IssueMoveListPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['IssueMoveListPayload'] = ResolversParentTypes['IssueMoveListPayload']> = {
+  clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  issue?: Resolver<Maybe<ResolversTypes['Issue']>, ParentType, ContextType>;
+};
+
+export type IssueMovePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['IssueMovePayload'] = ResolversParentTypes['IssueMovePayload']> = {
+  clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  issue?: Resolver<Maybe<ResolversTypes['Issue']>, ParentType, ContextType>;
+};
 
 export type IssueScopeResolvers = { ALL: 'all', ASSIGNED_TO_ME: 'assigned_to_me', CREATED_BY_ME: 'created_by_me' };
 
-export type IssueSearchFieldResolvers = { DESCRIPTION: 'description', TITLE: 'title' };
+export type IssueSetAssigneesPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['IssueSetAssigneesPayload'] = ResolversParentTypes['IssueSetAssigneesPayload']> = {
+  clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  issue?: Resolver<Maybe<ResolversTypes['Issue']>, ParentType, ContextType>;
+};
+
+export type IssueSetConfidentialPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['IssueSetConfidentialPayload'] = ResolversParentTypes['IssueSetConfidentialPayload']> = {
+  clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  issue?: Resolver<Maybe<ResolversTypes['Issue']>, ParentType, ContextType>;
+};
+
+export type IssueSetDueDatePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['IssueSetDueDatePayload'] = ResolversParentTypes['IssueSetDueDatePayload']> = {
+  clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  issue?: Resolver<Maybe<ResolversTypes['Issue']>, ParentType, ContextType>;
+};
+
+export type IssueSetLockedPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['IssueSetLockedPayload'] = ResolversParentTypes['IssueSetLockedPayload']> = {
+  clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  issue?: Resolver<Maybe<ResolversTypes['Issue']>, ParentType, ContextType>;
+};
+
+export type IssueSetSubscriptionPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['IssueSetSubscriptionPayload'] = ResolversParentTypes['IssueSetSubscriptionPayload']> = {
+  clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  issue?: Resolver<Maybe<ResolversTypes['Issue']>, ParentType, ContextType>;
+};
+
+export type IssueSortResolvers = { BLOCKING_ISSUES_ASC: 'blocking_issues_asc', BLOCKING_ISSUES_DESC: 'blocking_issues_desc', CLOSED_AT_ASC: 'closed_at_asc', CLOSED_AT_DESC: 'closed_at_desc', CREATED_ASC: 'created_asc', CREATED_DESC: 'created_desc', DUE_DATE_ASC: 'due_date_asc', DUE_DATE_DESC: 'due_date_desc', ESCALATION_STATUS_ASC: 'escalation_status_asc', ESCALATION_STATUS_DESC: 'escalation_status_desc', HEALTH_STATUS_ASC: 'health_status_asc', HEALTH_STATUS_DESC: 'health_status_desc', LABEL_PRIORITY_ASC: 'label_priority_asc', LABEL_PRIORITY_DESC: 'label_priority_desc', MILESTONE_DUE_ASC: 'milestone_due_asc', MILESTONE_DUE_DESC: 'milestone_due_desc', POPULARITY_ASC: 'popularity_asc', POPULARITY_DESC: 'popularity_desc', PRIORITY_ASC: 'priority_asc', PRIORITY_DESC: 'priority_desc', PUBLISHED_ASC: 'published_asc', PUBLISHED_DESC: 'published_desc', RELATIVE_POSITION_ASC: 'relative_position_asc', SEVERITY_ASC: 'severity_asc', SEVERITY_DESC: 'severity_desc', SLA_DUE_AT_ASC: 'sla_due_at_asc', SLA_DUE_AT_DESC: 'sla_due_at_desc', TITLE_ASC: 'title_asc', TITLE_DESC: 'title_desc', UPDATED_ASC: 'updated_asc', UPDATED_DESC: 'updated_desc', WEIGHT_ASC: 'weight_asc', WEIGHT_DESC: 'weight_desc', created_asc: 'created_asc', created_desc: 'created_desc', updated_asc: 'updated_asc', updated_desc: 'updated_desc' };
 
 export type IssueSpentTimeAddPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['IssueSpentTimeAddPayload'] = ResolversParentTypes['IssueSpentTimeAddPayload']> = {
   clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -7202,9 +8917,9 @@ export type IssueSpentTimeResetPayloadResolvers<ContextType = GatewayContext, Pa
   timeStats?: Resolver<Maybe<ResolversTypes['TimeStats']>, ParentType, ContextType>;
 };
 
-export type IssueStateResolvers = { CLOSED: 'closed', OPENED: 'opened' };
+export type IssueStateResolvers = { all: 'all', closed: 'closed', locked: 'locked', opened: 'opened' };
 
-export type IssueStateFilterResolvers = { ALL: 'all', CLOSED: 'closed', OPENED: 'opened' };
+export type IssueStateEventResolvers = { CLOSE: 'close', REOPEN: 'reopen' };
 
 export type IssueTimeEstimateResetPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['IssueTimeEstimateResetPayload'] = ResolversParentTypes['IssueTimeEstimateResetPayload']> = {
   clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -7237,6 +8952,8 @@ export type IterationResolvers<ContextType = GatewayContext, ParentType extends 
 
 export type IterationStateResolvers = { CLOSED: 3, CURRENT: 2, UPCOMING: 1 };
 
+export type IterationWildcardIdResolvers = { ANY: 'Any', CURRENT: 'Current', NONE: 'None' };
+
 export type JobArtifactsDestroyPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['JobArtifactsDestroyPayload'] = ResolversParentTypes['JobArtifactsDestroyPayload']> = {
   clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   errors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
@@ -7254,12 +8971,24 @@ export interface JobIdScalarConfig extends GraphQLScalarTypeConfig<ResolversType
 }
 
 export type LabelResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Label'] = ResolversParentTypes['Label']> = {
-  color?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  color?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   descriptionHtml?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  id?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
-  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  textColor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  textColor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type LabelConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['LabelConnection'] = ResolversParentTypes['LabelConnection']> = {
+  count?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  edges?: Resolver<Array<ResolversTypes['LabelEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['Label']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type LabelEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['LabelEdge'] = ResolversParentTypes['LabelEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['Label'], ParentType, ContextType>;
 };
 
 export interface LabelIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['LabelID'], any> {
@@ -7269,6 +8998,8 @@ export interface LabelIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTy
 export interface ListIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['ListID'], any> {
   name: 'ListID';
 }
+
+export type ListLimitMetricResolvers = { all_metrics: 'all_metrics', issue_count: 'issue_count', issue_weights: 'issue_weights' };
 
 export type ManagedPersonalAccessTokenRotatePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ManagedPersonalAccessTokenRotatePayload'] = ResolversParentTypes['ManagedPersonalAccessTokenRotatePayload']> = {
   clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -7282,6 +9013,22 @@ export type ManagedResourceAccessTokenRotatePayloadResolvers<ContextType = Gatew
   errors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   resourceAccessToken?: Resolver<Maybe<ResolversTypes['ResourceAccessToken']>, ParentType, ContextType>;
   token?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type MemberInterfaceResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['MemberInterface'] = ResolversParentTypes['MemberInterface']> = {
+  __resolveType: TypeResolveFn<'GroupMember' | 'ProjectMember', ParentType, ContextType>;
+};
+
+export type MemberInterfaceConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['MemberInterfaceConnection'] = ResolversParentTypes['MemberInterfaceConnection']> = {
+  count?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  edges?: Resolver<Array<ResolversTypes['MemberInterfaceEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['MemberInterface']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type MemberInterfaceEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['MemberInterfaceEdge'] = ResolversParentTypes['MemberInterfaceEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['MemberInterface'], ParentType, ContextType>;
 };
 
 export type MergeRequestResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['MergeRequest'] = ResolversParentTypes['MergeRequest']> = {
@@ -7399,22 +9146,40 @@ export type MilestoneResolvers<ContextType = GatewayContext, ParentType extends 
   closedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   createdAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  dueDate?: Resolver<Maybe<ResolversTypes['Date']>, ParentType, ContextType>;
+  dueDate?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  expired?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  groupMilestone?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   iid?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   project?: Resolver<Maybe<ResolversTypes['Project']>, ParentType, ContextType>;
-  startDate?: Resolver<Maybe<ResolversTypes['Date']>, ParentType, ContextType>;
+  projectMilestone?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  startDate?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   state?: Resolver<Maybe<ResolversTypes['MilestoneStateEnum']>, ParentType, ContextType>;
-  title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  webPath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   webUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type MilestoneConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['MilestoneConnection'] = ResolversParentTypes['MilestoneConnection']> = {
+  count?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  edges?: Resolver<Array<ResolversTypes['MilestoneEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['Milestone']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type MilestoneEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['MilestoneEdge'] = ResolversParentTypes['MilestoneEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['Milestone'], ParentType, ContextType>;
 };
 
 export interface MilestoneIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['MilestoneID'], any> {
   name: 'MilestoneID';
 }
 
-export type MilestoneStateEnumResolvers = { ACTIVE: 'active', CLOSED: 'closed' };
+export type MilestoneStateEnumResolvers = { active: 'active', closed: 'closed' };
+
+export type MilestoneWildcardIdResolvers = { ANY: 'Any', NONE: 'None', STARTED: 'Started', UPCOMING: 'Upcoming' };
 
 export type MutationResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   boardListCreate?: Resolver<Maybe<ResolversTypes['BoardListCreatePayload']>, ParentType, ContextType, RequireFields<MutationBoardListCreateArgs, 'input'>>;
@@ -7424,6 +9189,7 @@ export type MutationResolvers<ContextType = GatewayContext, ParentType extends R
   commitRevert?: Resolver<Maybe<ResolversTypes['CommitRevertPayload']>, ParentType, ContextType, RequireFields<MutationCommitRevertArgs, 'input'>>;
   commitStatusCreate?: Resolver<Maybe<ResolversTypes['CommitStatusCreatePayload']>, ParentType, ContextType, RequireFields<MutationCommitStatusCreateArgs, 'input'>>;
   createBoard?: Resolver<Maybe<ResolversTypes['CreateBoardPayload']>, ParentType, ContextType, RequireFields<MutationCreateBoardArgs, 'input'>>;
+  createIssue?: Resolver<Maybe<ResolversTypes['CreateIssuePayload']>, ParentType, ContextType, RequireFields<MutationCreateIssueArgs, 'input'>>;
   destroyBoard?: Resolver<Maybe<ResolversTypes['DestroyBoardPayload']>, ParentType, ContextType, RequireFields<MutationDestroyBoardArgs, 'input'>>;
   destroyBoardList?: Resolver<Maybe<ResolversTypes['DestroyBoardListPayload']>, ParentType, ContextType, RequireFields<MutationDestroyBoardListArgs, 'input'>>;
   groupCreate?: Resolver<Maybe<ResolversTypes['GroupCreatePayload']>, ParentType, ContextType, RequireFields<MutationGroupCreateArgs, 'input'>>;
@@ -7431,6 +9197,13 @@ export type MutationResolvers<ContextType = GatewayContext, ParentType extends R
   invitationCreate?: Resolver<Maybe<ResolversTypes['InvitationCreatePayload']>, ParentType, ContextType, RequireFields<MutationInvitationCreateArgs, 'input'>>;
   invitationDelete?: Resolver<Maybe<ResolversTypes['InvitationDeletePayload']>, ParentType, ContextType, RequireFields<MutationInvitationDeleteArgs, 'input'>>;
   invitationUpdate?: Resolver<Maybe<ResolversTypes['InvitationUpdatePayload']>, ParentType, ContextType, RequireFields<MutationInvitationUpdateArgs, 'input'>>;
+  issueMove?: Resolver<Maybe<ResolversTypes['IssueMovePayload']>, ParentType, ContextType, RequireFields<MutationIssueMoveArgs, 'input'>>;
+  issueMoveList?: Resolver<Maybe<ResolversTypes['IssueMoveListPayload']>, ParentType, ContextType, RequireFields<MutationIssueMoveListArgs, 'input'>>;
+  issueSetAssignees?: Resolver<Maybe<ResolversTypes['IssueSetAssigneesPayload']>, ParentType, ContextType, RequireFields<MutationIssueSetAssigneesArgs, 'input'>>;
+  issueSetConfidential?: Resolver<Maybe<ResolversTypes['IssueSetConfidentialPayload']>, ParentType, ContextType, RequireFields<MutationIssueSetConfidentialArgs, 'input'>>;
+  issueSetDueDate?: Resolver<Maybe<ResolversTypes['IssueSetDueDatePayload']>, ParentType, ContextType, RequireFields<MutationIssueSetDueDateArgs, 'input'>>;
+  issueSetLocked?: Resolver<Maybe<ResolversTypes['IssueSetLockedPayload']>, ParentType, ContextType, RequireFields<MutationIssueSetLockedArgs, 'input'>>;
+  issueSetSubscription?: Resolver<Maybe<ResolversTypes['IssueSetSubscriptionPayload']>, ParentType, ContextType, RequireFields<MutationIssueSetSubscriptionArgs, 'input'>>;
   issueSpentTimeAdd?: Resolver<Maybe<ResolversTypes['IssueSpentTimeAddPayload']>, ParentType, ContextType, RequireFields<MutationIssueSpentTimeAddArgs, 'input'>>;
   issueSpentTimeReset?: Resolver<Maybe<ResolversTypes['IssueSpentTimeResetPayload']>, ParentType, ContextType, RequireFields<MutationIssueSpentTimeResetArgs, 'input'>>;
   issueTimeEstimateReset?: Resolver<Maybe<ResolversTypes['IssueTimeEstimateResetPayload']>, ParentType, ContextType, RequireFields<MutationIssueTimeEstimateResetArgs, 'input'>>;
@@ -7454,17 +9227,23 @@ export type MutationResolvers<ContextType = GatewayContext, ParentType extends R
   snippetRepositoryStorageMoveCreate?: Resolver<Maybe<ResolversTypes['SnippetRepositoryStorageMoveCreatePayload']>, ParentType, ContextType, RequireFields<MutationSnippetRepositoryStorageMoveCreateArgs, 'input'>>;
   snippetRepositoryStorageMoveScheduleAll?: Resolver<Maybe<ResolversTypes['SnippetRepositoryStorageMoveScheduleAllPayload']>, ParentType, ContextType, RequireFields<MutationSnippetRepositoryStorageMoveScheduleAllArgs, 'input'>>;
   submoduleUpdate?: Resolver<Maybe<ResolversTypes['SubmoduleUpdatePayload']>, ParentType, ContextType, RequireFields<MutationSubmoduleUpdateArgs, 'input'>>;
+  timelogCreate?: Resolver<Maybe<ResolversTypes['TimelogCreatePayload']>, ParentType, ContextType, RequireFields<MutationTimelogCreateArgs, 'input'>>;
   todoCreate?: Resolver<Maybe<ResolversTypes['TodoCreatePayload']>, ParentType, ContextType, RequireFields<MutationTodoCreateArgs, 'input'>>;
+  todoMarkDone?: Resolver<Maybe<ResolversTypes['TodoMarkDonePayload']>, ParentType, ContextType, RequireFields<MutationTodoMarkDoneArgs, 'input'>>;
   updateBoard?: Resolver<Maybe<ResolversTypes['UpdateBoardPayload']>, ParentType, ContextType, RequireFields<MutationUpdateBoardArgs, 'input'>>;
   updateBoardList?: Resolver<Maybe<ResolversTypes['UpdateBoardListPayload']>, ParentType, ContextType, RequireFields<MutationUpdateBoardListArgs, 'input'>>;
+  updateIssue?: Resolver<Maybe<ResolversTypes['UpdateIssuePayload']>, ParentType, ContextType, RequireFields<MutationUpdateIssueArgs, 'input'>>;
   wikiAttachmentUpload?: Resolver<Maybe<ResolversTypes['WikiAttachmentUploadPayload']>, ParentType, ContextType, RequireFields<MutationWikiAttachmentUploadArgs, 'input'>>;
   wikiPageCreate?: Resolver<Maybe<ResolversTypes['WikiPageCreatePayload']>, ParentType, ContextType, RequireFields<MutationWikiPageCreateArgs, 'input'>>;
   wikiPageDelete?: Resolver<Maybe<ResolversTypes['WikiPageDeletePayload']>, ParentType, ContextType, RequireFields<MutationWikiPageDeleteArgs, 'input'>>;
   wikiPageUpdate?: Resolver<Maybe<ResolversTypes['WikiPageUpdatePayload']>, ParentType, ContextType, RequireFields<MutationWikiPageUpdateArgs, 'input'>>;
 };
 
+export type MutationOperationModeResolvers = { APPEND: 'append', REMOVE: 'remove', REPLACE: 'replace' };
+
 export type NamespaceResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Namespace'] = ResolversParentTypes['Namespace']> = {
   avatarUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  fullName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   fullPath?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   kind?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -7477,6 +9256,8 @@ export type NamespaceResolvers<ContextType = GatewayContext, ParentType extends 
 export interface NamespaceIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['NamespaceID'], any> {
   name: 'NamespaceID';
 }
+
+export type NamespaceProjectSortResolvers = { ACTIVITY_DESC: 'activity_desc', SIMILARITY: 'similarity', STORAGE: 'storage', STORAGE_SIZE_ASC: 'storage_size_asc', STORAGE_SIZE_DESC: 'storage_size_desc' };
 
 export type NodeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Node'] = ResolversParentTypes['Node']> = {
   __resolveType: TypeResolveFn<'CiRunner' | 'Group' | 'Issue' | 'Project' | 'SnippetRepositoryStorageMove' | 'SshKey' | 'UserCore', ParentType, ContextType>;
@@ -7555,7 +9336,7 @@ export type ProjectResolvers<ContextType = GatewayContext, ParentType extends Re
   autocloseReferencedIssues?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   avatarUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   board?: Resolver<Maybe<ResolversTypes['Board']>, ParentType, ContextType, RequireFields<ProjectBoardArgs, 'id'>>;
-  boards?: Resolver<ResolversTypes['BoardConnection'], ParentType, ContextType, Partial<ProjectBoardsArgs>>;
+  boards?: Resolver<Maybe<ResolversTypes['BoardConnection']>, ParentType, ContextType, Partial<ProjectBoardsArgs>>;
   buildCoverageRegex?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   buildTimeout?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   buildsAccessLevel?: Resolver<Maybe<ResolversTypes['ProjectFeatureAccessLevel']>, ParentType, ContextType>;
@@ -7563,6 +9344,7 @@ export type ProjectResolvers<ContextType = GatewayContext, ParentType extends Re
   ciConfigPath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   ciDefaultGitDepth?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   ciForwardDeploymentEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  commitReferences?: Resolver<Maybe<ResolversTypes['CommitReferences']>, ParentType, ContextType, RequireFields<ProjectCommitReferencesArgs, 'commitSha'>>;
   containerExpirationPolicy?: Resolver<Maybe<ResolversTypes['ContainerExpirationPolicy']>, ParentType, ContextType>;
   containerRegistryEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   createdAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
@@ -7570,6 +9352,7 @@ export type ProjectResolvers<ContextType = GatewayContext, ParentType extends Re
   customAttributes?: Resolver<Maybe<Array<ResolversTypes['CustomAttribute']>>, ParentType, ContextType>;
   defaultBranch?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  descriptionHtml?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   emailsDisabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   emptyRepo?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   forkingAccessLevel?: Resolver<Maybe<ResolversTypes['ProjectFeatureAccessLevel']>, ParentType, ContextType>;
@@ -7580,20 +9363,22 @@ export type ProjectResolvers<ContextType = GatewayContext, ParentType extends Re
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   importStatus?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   invitations?: Resolver<ResolversTypes['InvitationConnection'], ParentType, ContextType, Partial<ProjectInvitationsArgs>>;
-  issue?: Resolver<Maybe<ResolversTypes['Issue']>, ParentType, ContextType, RequireFields<ProjectIssueArgs, 'iid'>>;
+  issue?: Resolver<Maybe<ResolversTypes['Issue']>, ParentType, ContextType, Partial<ProjectIssueArgs>>;
   issues?: Resolver<ResolversTypes['IssueConnection'], ParentType, ContextType, Partial<ProjectIssuesArgs>>;
   issuesAccessLevel?: Resolver<Maybe<ResolversTypes['ProjectFeatureAccessLevel']>, ParentType, ContextType>;
   issuesEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   jobArtifacts?: Resolver<Maybe<ResolversTypes['CiJobArtifactsDownload']>, ParentType, ContextType, RequireFields<ProjectJobArtifactsArgs, 'jobId'>>;
   jobsEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  labels?: Resolver<Maybe<ResolversTypes['LabelConnection']>, ParentType, ContextType, Partial<ProjectLabelsArgs>>;
   lastActivityAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   lfsEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   links?: Resolver<Maybe<ResolversTypes['ProjectLinks']>, ParentType, ContextType>;
   mergeMethod?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   mergeRequestsAccessLevel?: Resolver<Maybe<ResolversTypes['ProjectFeatureAccessLevel']>, ParentType, ContextType>;
   mergeRequestsEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  milestones?: Resolver<Maybe<ResolversTypes['MilestoneConnection']>, ParentType, ContextType, Partial<ProjectMilestonesArgs>>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  nameWithNamespace?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  nameWithNamespace?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   namespace?: Resolver<Maybe<ResolversTypes['Namespace']>, ParentType, ContextType>;
   onlyAllowMergeIfAllDiscussionsAreResolved?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   onlyAllowMergeIfPipelineSucceeds?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
@@ -7602,11 +9387,12 @@ export type ProjectResolvers<ContextType = GatewayContext, ParentType extends Re
   pagesAccessLevel?: Resolver<Maybe<ResolversTypes['ProjectFeatureAccessLevel']>, ParentType, ContextType>;
   path?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   printingMergeRequestLinkEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  projectMembers?: Resolver<Maybe<ResolversTypes['MemberInterfaceConnection']>, ParentType, ContextType, RequireFields<ProjectProjectMembersArgs, 'relations'>>;
   publicJobs?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   readmeUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   refJobArtifacts?: Resolver<Maybe<ResolversTypes['CiJobArtifactsDownload']>, ParentType, ContextType, RequireFields<ProjectRefJobArtifactsArgs, 'jobName' | 'refName'>>;
   removeSourceBranchAfterMerge?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
-  repository?: Resolver<ResolversTypes['Repository'], ParentType, ContextType>;
+  repository?: Resolver<Maybe<ResolversTypes['Repository']>, ParentType, ContextType>;
   repositoryAccessLevel?: Resolver<Maybe<ResolversTypes['ProjectFeatureAccessLevel']>, ParentType, ContextType>;
   repositoryStorage?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   requestAccessEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
@@ -7618,10 +9404,12 @@ export type ProjectResolvers<ContextType = GatewayContext, ParentType extends Re
   snippetsEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   sshUrlToRepo?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   starCount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  statistics?: Resolver<Maybe<ResolversTypes['ProjectStatistics']>, ParentType, ContextType>;
   suggestionCommitMessage?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   tagList?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
   topics?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
-  visibility?: Resolver<Maybe<ResolversTypes['VisibilityLevel']>, ParentType, ContextType>;
+  userPermissions?: Resolver<ResolversTypes['ProjectPermissions'], ParentType, ContextType>;
+  visibility?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   webUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   wikiAccessLevel?: Resolver<Maybe<ResolversTypes['ProjectFeatureAccessLevel']>, ParentType, ContextType>;
   wikiEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
@@ -7661,6 +9449,55 @@ export type ProjectLinksResolvers<ContextType = GatewayContext, ParentType exten
   self?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
+export type ProjectMemberResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ProjectMember'] = ResolversParentTypes['ProjectMember']> = {
+  accessLevel?: Resolver<Maybe<ResolversTypes['AccessLevel']>, ParentType, ContextType>;
+  createdAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  createdBy?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
+  expiresAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  project?: Resolver<Maybe<ResolversTypes['Project']>, ParentType, ContextType>;
+  user?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type ProjectMemberRelationResolvers = { DESCENDANTS: 'descendants', DIRECT: 'direct', INHERITED: 'inherited', INVITED_GROUPS: 'invited_groups', SHARED_INTO_ANCESTORS: 'shared_into_ancestors' };
+
+export type ProjectPermissionsResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ProjectPermissions'] = ResolversParentTypes['ProjectPermissions']> = {
+  adminProject?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  adminWiki?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  archiveProject?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  changeNamespace?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  changeVisibilityLevel?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  createIssue?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  createMergeRequestFrom?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  createMergeRequestIn?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  createPipeline?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  createSnippet?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  createWiki?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  downloadCode?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  pushCode?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  pushToDeleteProtectedBranch?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  readProject?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  readWiki?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  removeProject?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  renameProject?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  updateWiki?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  uploadFile?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type ProjectStatisticsResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ProjectStatistics'] = ResolversParentTypes['ProjectStatistics']> = {
+  buildArtifactsSize?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  commitCount?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  lfsObjectsSize?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  packagesSize?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  pipelineArtifactsSize?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  repositorySize?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  snippetsSize?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  storageSize?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  uploadsSize?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  wikiSize?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+};
+
 export type ProjectTransferPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ProjectTransferPayload'] = ResolversParentTypes['ProjectTransferPayload']> = {
   clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   errors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
@@ -7677,6 +9514,7 @@ export type PromoteToEpicPayloadResolvers<ContextType = GatewayContext, ParentTy
 
 export type QueryResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   allRunners?: Resolver<ResolversTypes['CiRunnerConnection'], ParentType, ContextType, Partial<QueryAllRunnersArgs>>;
+  boardList?: Resolver<Maybe<ResolversTypes['BoardList']>, ParentType, ContextType, RequireFields<QueryBoardListArgs, 'boardId' | 'id'>>;
   ciJobRouterDiscovery?: Resolver<ResolversTypes['CiJobRouterDiscovery'], ParentType, ContextType, RequireFields<QueryCiJobRouterDiscoveryArgs, 'runnerToken'>>;
   currentUser?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
   group?: Resolver<Maybe<ResolversTypes['Group']>, ParentType, ContextType, RequireFields<QueryGroupArgs, 'fullPath'>>;
@@ -7695,8 +9533,10 @@ export type QueryResolvers<ContextType = GatewayContext, ParentType extends Reso
 };
 
 export type RepositoryResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Repository'] = ResolversParentTypes['Repository']> = {
+  branchNames?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType, RequireFields<RepositoryBranchNamesArgs, 'limit' | 'offset' | 'searchPattern'>>;
   commit?: Resolver<Maybe<ResolversTypes['Commit']>, ParentType, ContextType, RequireFields<RepositoryCommitArgs, 'ref'>>;
   commits?: Resolver<ResolversTypes['CommitConnection'], ParentType, ContextType, Partial<RepositoryCommitsArgs>>;
+  tree?: Resolver<Maybe<ResolversTypes['Tree']>, ParentType, ContextType, RequireFields<RepositoryTreeArgs, 'path'>>;
 };
 
 export type RepositoryStorageMoveStateResolvers = { CLEANUP_FAILED: 'cleanup failed', FAILED: 'failed', FINISHED: 'finished', INITIAL: 'initial', REPLICATED: 'replicated', SCHEDULED: 'scheduled', STARTED: 'started' };
@@ -7890,6 +9730,11 @@ export type TimeStatsResolvers<ContextType = GatewayContext, ParentType extends 
   totalTimeSpent?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
 };
 
+export type TimelogCreatePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['TimelogCreatePayload'] = ResolversParentTypes['TimelogCreatePayload']> = {
+  clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export interface TimelogIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['TimelogID'], any> {
   name: 'TimelogID';
 }
@@ -7907,6 +9752,13 @@ export type TodoResolvers<ContextType = GatewayContext, ParentType extends Resol
   targetUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
+export type TodoConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['TodoConnection'] = ResolversParentTypes['TodoConnection']> = {
+  count?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  edges?: Resolver<Array<ResolversTypes['TodoEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['Todo']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
 export type TodoCreatePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['TodoCreatePayload'] = ResolversParentTypes['TodoCreatePayload']> = {
   alreadyPending?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -7914,15 +9766,30 @@ export type TodoCreatePayloadResolvers<ContextType = GatewayContext, ParentType 
   todo?: Resolver<Maybe<ResolversTypes['Todo']>, ParentType, ContextType>;
 };
 
+export type TodoEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['TodoEdge'] = ResolversParentTypes['TodoEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['Todo'], ParentType, ContextType>;
+};
+
 export interface TodoIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['TodoID'], any> {
   name: 'TodoID';
 }
+
+export type TodoMarkDonePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['TodoMarkDonePayload'] = ResolversParentTypes['TodoMarkDonePayload']> = {
+  clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  todo?: Resolver<ResolversTypes['Todo'], ParentType, ContextType>;
+};
 
 export type TodoStateEnumResolvers = { DONE: 'done', PENDING: 'pending' };
 
 export interface TodoableIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['TodoableID'], any> {
   name: 'TodoableID';
 }
+
+export type TreeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Tree'] = ResolversParentTypes['Tree']> = {
+  lastCommit?: Resolver<Maybe<ResolversTypes['Commit']>, ParentType, ContextType>;
+};
 
 export type UpdateBoardListPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['UpdateBoardListPayload'] = ResolversParentTypes['UpdateBoardListPayload']> = {
   clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -7934,6 +9801,12 @@ export type UpdateBoardPayloadResolvers<ContextType = GatewayContext, ParentType
   board?: Resolver<Maybe<ResolversTypes['Board']>, ParentType, ContextType>;
   clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   errors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type UpdateIssuePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['UpdateIssuePayload'] = ResolversParentTypes['UpdateIssuePayload']> = {
+  clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  issue?: Resolver<Maybe<ResolversTypes['Issue']>, ParentType, ContextType>;
 };
 
 export interface UploadScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['Upload'], any> {
@@ -7976,6 +9849,7 @@ export type UserCoreResolvers<ContextType = GatewayContext, ParentType extends R
   publicEmail?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   sharedRunnersMinutesLimit?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   state?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  status?: Resolver<Maybe<ResolversTypes['UserStatus']>, ParentType, ContextType>;
   themeId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   twitter?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   twoFactorEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
@@ -8007,9 +9881,20 @@ export type UserIdentityResolvers<ContextType = GatewayContext, ParentType exten
   provider?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
+export type UserStatusResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['UserStatus'] = ResolversParentTypes['UserStatus']> = {
+  availability?: Resolver<ResolversTypes['AvailabilityEnum'], ParentType, ContextType>;
+  emoji?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  message?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  messageHtml?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export type VerificationStatusResolvers = { MULTIPLE_SIGNATURES: 'multiple_signatures', OTHER_USER: 'other_user', REVOKED_KEY: 'revoked_key', SAME_USER_DIFFERENT_EMAIL: 'same_user_different_email', UNKNOWN_KEY: 'unknown_key', UNVERIFIED: 'unverified', UNVERIFIED_AUTHOR_EMAIL: 'unverified_author_email', UNVERIFIED_KEY: 'unverified_key', VERIFIED: 'verified', VERIFIED_CA: 'verified_ca', VERIFIED_SYSTEM: 'verified_system' };
 
 export type VisibilityLevelResolvers = { INTERNAL: 'internal', PRIVATE: 'private', PUBLIC: 'public' };
+
+export type VisibilityLevelsEnumResolvers = { internal: 'internal', private: 'private', public: 'public' };
+
+export type WeightWildcardIdResolvers = { ANY: 'Any', NONE: 'None' };
 
 export type WikiAttachmentResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['WikiAttachment'] = ResolversParentTypes['WikiAttachment']> = {
   branch?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -8089,10 +9974,13 @@ export type X509SignatureResolvers<ContextType = GatewayContext, ParentType exte
 };
 
 export type Resolvers<ContextType = GatewayContext> = {
+  AccessLevel?: AccessLevelResolvers<ContextType>;
   AccessLevelEnum?: AccessLevelEnumResolvers;
   AccessTokenResourceType?: AccessTokenResourceTypeResolvers;
   AccessTokenSort?: AccessTokenSortResolvers;
   AccessTokenState?: AccessTokenStateResolvers;
+  AssigneeWildcardId?: AssigneeWildcardIdResolvers;
+  AvailabilityEnum?: AvailabilityEnumResolvers;
   Board?: BoardResolvers<ContextType>;
   BoardConnection?: BoardConnectionResolvers<ContextType>;
   BoardEdge?: BoardEdgeResolvers<ContextType>;
@@ -8140,11 +10028,13 @@ export type Resolvers<ContextType = GatewayContext> = {
   CommitEdge?: CommitEdgeResolvers<ContextType>;
   CommitEncoding?: CommitEncodingResolvers;
   CommitExtendedTrailer?: CommitExtendedTrailerResolvers<ContextType>;
+  CommitParentNames?: CommitParentNamesResolvers<ContextType>;
   CommitRef?: CommitRefResolvers<ContextType>;
   CommitRefConnection?: CommitRefConnectionResolvers<ContextType>;
   CommitRefEdge?: CommitRefEdgeResolvers<ContextType>;
   CommitRefType?: CommitRefTypeResolvers;
   CommitRefTypeFilter?: CommitRefTypeFilterResolvers;
+  CommitReferences?: CommitReferencesResolvers<ContextType>;
   CommitRevertPayload?: CommitRevertPayloadResolvers<ContextType>;
   CommitSignature?: CommitSignatureResolvers<ContextType>;
   CommitStats?: CommitStatsResolvers<ContextType>;
@@ -8157,6 +10047,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   CommitsOrder?: CommitsOrderResolvers;
   ContainerExpirationPolicy?: ContainerExpirationPolicyResolvers<ContextType>;
   CreateBoardPayload?: CreateBoardPayloadResolvers<ContextType>;
+  CreateIssuePayload?: CreateIssuePayloadResolvers<ContextType>;
   CustomAttribute?: CustomAttributeResolvers<ContextType>;
   Date?: GraphQLScalarType;
   DefaultBranchProtection?: DefaultBranchProtectionResolvers;
@@ -8182,11 +10073,17 @@ export type Resolvers<ContextType = GatewayContext> = {
   GroupCreatePayload?: GroupCreatePayloadResolvers<ContextType>;
   GroupEdge?: GroupEdgeResolvers<ContextType>;
   GroupID?: GraphQLScalarType;
+  GroupMember?: GroupMemberResolvers<ContextType>;
+  GroupMemberConnection?: GroupMemberConnectionResolvers<ContextType>;
+  GroupMemberEdge?: GroupMemberEdgeResolvers<ContextType>;
+  GroupMemberRelation?: GroupMemberRelationResolvers;
+  GroupPermissions?: GroupPermissionsResolvers<ContextType>;
   GroupProjectsOrderBy?: GroupProjectsOrderByResolvers;
   GroupStatistics?: GroupStatisticsResolvers<ContextType>;
   GroupUpdatePayload?: GroupUpdatePayloadResolvers<ContextType>;
   GroupsOrderBy?: GroupsOrderByResolvers;
   HealthStatus?: HealthStatusResolvers;
+  ISO8601Date?: GraphQLScalarType;
   Invitation?: InvitationResolvers<ContextType>;
   InvitationAddressOutcome?: InvitationAddressOutcomeResolvers<ContextType>;
   InvitationConnection?: InvitationConnectionResolvers<ContextType>;
@@ -8196,7 +10093,9 @@ export type Resolvers<ContextType = GatewayContext> = {
   InvitationUpdatePayload?: InvitationUpdatePayloadResolvers<ContextType>;
   IssuableID?: GraphQLScalarType;
   IssuableReferences?: IssuableReferencesResolvers<ContextType>;
+  IssuableSearchableField?: IssuableSearchableFieldResolvers;
   IssuableSeverity?: IssuableSeverityResolvers;
+  IssuableState?: IssuableStateResolvers;
   Issue?: IssueResolvers<ContextType>;
   IssueConnection?: IssueConnectionResolvers<ContextType>;
   IssueDueDateFilter?: IssueDueDateFilterResolvers;
@@ -8204,26 +10103,39 @@ export type Resolvers<ContextType = GatewayContext> = {
   IssueFilterWildcard?: IssueFilterWildcardResolvers;
   IssueID?: GraphQLScalarType;
   IssueLinks?: IssueLinksResolvers<ContextType>;
-  IssueOrderBy?: IssueOrderByResolvers;
+  IssueMoveListPayload?: IssueMoveListPayloadResolvers<ContextType>;
+  IssueMovePayload?: IssueMovePayloadResolvers<ContextType>;
   IssueScope?: IssueScopeResolvers;
-  IssueSearchField?: IssueSearchFieldResolvers;
+  IssueSetAssigneesPayload?: IssueSetAssigneesPayloadResolvers<ContextType>;
+  IssueSetConfidentialPayload?: IssueSetConfidentialPayloadResolvers<ContextType>;
+  IssueSetDueDatePayload?: IssueSetDueDatePayloadResolvers<ContextType>;
+  IssueSetLockedPayload?: IssueSetLockedPayloadResolvers<ContextType>;
+  IssueSetSubscriptionPayload?: IssueSetSubscriptionPayloadResolvers<ContextType>;
+  IssueSort?: IssueSortResolvers;
   IssueSpentTimeAddPayload?: IssueSpentTimeAddPayloadResolvers<ContextType>;
   IssueSpentTimeResetPayload?: IssueSpentTimeResetPayloadResolvers<ContextType>;
   IssueState?: IssueStateResolvers;
-  IssueStateFilter?: IssueStateFilterResolvers;
+  IssueStateEvent?: IssueStateEventResolvers;
   IssueTimeEstimateResetPayload?: IssueTimeEstimateResetPayloadResolvers<ContextType>;
   IssueTimeEstimateSetPayload?: IssueTimeEstimateSetPayloadResolvers<ContextType>;
   IssueType?: IssueTypeResolvers;
   Iteration?: IterationResolvers<ContextType>;
   IterationState?: IterationStateResolvers;
+  IterationWildcardId?: IterationWildcardIdResolvers;
   JobArtifactsDestroyPayload?: JobArtifactsDestroyPayloadResolvers<ContextType>;
   JobArtifactsKeepPayload?: JobArtifactsKeepPayloadResolvers<ContextType>;
   JobID?: GraphQLScalarType;
   Label?: LabelResolvers<ContextType>;
+  LabelConnection?: LabelConnectionResolvers<ContextType>;
+  LabelEdge?: LabelEdgeResolvers<ContextType>;
   LabelID?: GraphQLScalarType;
   ListID?: GraphQLScalarType;
+  ListLimitMetric?: ListLimitMetricResolvers;
   ManagedPersonalAccessTokenRotatePayload?: ManagedPersonalAccessTokenRotatePayloadResolvers<ContextType>;
   ManagedResourceAccessTokenRotatePayload?: ManagedResourceAccessTokenRotatePayloadResolvers<ContextType>;
+  MemberInterface?: MemberInterfaceResolvers<ContextType>;
+  MemberInterfaceConnection?: MemberInterfaceConnectionResolvers<ContextType>;
+  MemberInterfaceEdge?: MemberInterfaceEdgeResolvers<ContextType>;
   MergeRequest?: MergeRequestResolvers<ContextType>;
   MergeRequestConnection?: MergeRequestConnectionResolvers<ContextType>;
   MergeRequestEdge?: MergeRequestEdgeResolvers<ContextType>;
@@ -8235,11 +10147,16 @@ export type Resolvers<ContextType = GatewayContext> = {
   MetricImageDeletePayload?: MetricImageDeletePayloadResolvers<ContextType>;
   MetricImageUploadPayload?: MetricImageUploadPayloadResolvers<ContextType>;
   Milestone?: MilestoneResolvers<ContextType>;
+  MilestoneConnection?: MilestoneConnectionResolvers<ContextType>;
+  MilestoneEdge?: MilestoneEdgeResolvers<ContextType>;
   MilestoneID?: GraphQLScalarType;
   MilestoneStateEnum?: MilestoneStateEnumResolvers;
+  MilestoneWildcardId?: MilestoneWildcardIdResolvers;
   Mutation?: MutationResolvers<ContextType>;
+  MutationOperationMode?: MutationOperationModeResolvers;
   Namespace?: NamespaceResolvers<ContextType>;
   NamespaceID?: GraphQLScalarType;
+  NamespaceProjectSort?: NamespaceProjectSortResolvers;
   Node?: NodeResolvers<ContextType>;
   Note?: NoteResolvers<ContextType>;
   NoteID?: GraphQLScalarType;
@@ -8257,6 +10174,10 @@ export type Resolvers<ContextType = GatewayContext> = {
   ProjectFeatureAccessLevel?: ProjectFeatureAccessLevelResolvers;
   ProjectID?: GraphQLScalarType;
   ProjectLinks?: ProjectLinksResolvers<ContextType>;
+  ProjectMember?: ProjectMemberResolvers<ContextType>;
+  ProjectMemberRelation?: ProjectMemberRelationResolvers;
+  ProjectPermissions?: ProjectPermissionsResolvers<ContextType>;
+  ProjectStatistics?: ProjectStatisticsResolvers<ContextType>;
   ProjectTransferPayload?: ProjectTransferPayloadResolvers<ContextType>;
   PromoteToEpicPayload?: PromoteToEpicPayloadResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
@@ -8290,14 +10211,20 @@ export type Resolvers<ContextType = GatewayContext> = {
   TaskCompletionStatus?: TaskCompletionStatusResolvers<ContextType>;
   Time?: GraphQLScalarType;
   TimeStats?: TimeStatsResolvers<ContextType>;
+  TimelogCreatePayload?: TimelogCreatePayloadResolvers<ContextType>;
   TimelogID?: GraphQLScalarType;
   Todo?: TodoResolvers<ContextType>;
+  TodoConnection?: TodoConnectionResolvers<ContextType>;
   TodoCreatePayload?: TodoCreatePayloadResolvers<ContextType>;
+  TodoEdge?: TodoEdgeResolvers<ContextType>;
   TodoID?: GraphQLScalarType;
+  TodoMarkDonePayload?: TodoMarkDonePayloadResolvers<ContextType>;
   TodoStateEnum?: TodoStateEnumResolvers;
   TodoableID?: GraphQLScalarType;
+  Tree?: TreeResolvers<ContextType>;
   UpdateBoardListPayload?: UpdateBoardListPayloadResolvers<ContextType>;
   UpdateBoardPayload?: UpdateBoardPayloadResolvers<ContextType>;
+  UpdateIssuePayload?: UpdateIssuePayloadResolvers<ContextType>;
   Upload?: GraphQLScalarType;
   User?: UserResolvers<ContextType>;
   UserAgentDetail?: UserAgentDetailResolvers<ContextType>;
@@ -8306,8 +10233,11 @@ export type Resolvers<ContextType = GatewayContext> = {
   UserCoreEdge?: UserCoreEdgeResolvers<ContextType>;
   UserID?: GraphQLScalarType;
   UserIdentity?: UserIdentityResolvers<ContextType>;
+  UserStatus?: UserStatusResolvers<ContextType>;
   VerificationStatus?: VerificationStatusResolvers;
   VisibilityLevel?: VisibilityLevelResolvers;
+  VisibilityLevelsEnum?: VisibilityLevelsEnumResolvers;
+  WeightWildcardId?: WeightWildcardIdResolvers;
   WikiAttachment?: WikiAttachmentResolvers<ContextType>;
   WikiAttachmentUploadPayload?: WikiAttachmentUploadPayloadResolvers<ContextType>;
   WikiPage?: WikiPageResolvers<ContextType>;

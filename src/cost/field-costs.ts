@@ -142,7 +142,27 @@ const mutations: Record<string, FieldCost> = {
   'Mutation.snippetRepositoryStorageMoveScheduleAll': oneCall(),
   'Mutation.jobArtifactsKeep': oneCall(),
   'Mutation.jobArtifactsDestroy': oneCall(),
-  'Mutation.todoCreate': oneCall(),
+  // GET /issues/:id (the target's project and iid), then the to-do.
+  'Mutation.todoCreate': { calls: 2 },
+  // The project's labels when labelIds are given, then the POST.
+  'Mutation.createIssue': { calls: 2, returns: ISSUE_RECORD },
+  // The project's labels (one call for all three lists), the estimate's POST, then the PUT.
+  'Mutation.updateIssue': { calls: 3, returns: ISSUE_RECORD },
+  // The target project by path, then the move.
+  'Mutation.issueMove': { calls: 2, returns: ISSUE_RECORD },
+  // One GET /users?username= per username, the issue (APPEND, REMOVE), then the PUT.
+  'Mutation.issueSetAssignees': {
+    calls: (args) => ((args['input'] as { assigneeUsernames?: unknown[] } | undefined)?.assigneeUsernames?.length ?? 0) + 2,
+    returns: ISSUE_RECORD,
+  },
+  'Mutation.issueSetConfidential': oneCall(ISSUE_RECORD),
+  'Mutation.issueSetLocked': oneCall(ISSUE_RECORD),
+  'Mutation.issueSetDueDate': oneCall(ISSUE_RECORD),
+  // The (un)subscribe, and the issue when REST answered 304.
+  'Mutation.issueSetSubscription': { calls: 2, returns: ISSUE_RECORD },
+  'Mutation.todoMarkDone': oneCall(),
+  // GET /issues/:id, then add_spent_time.
+  'Mutation.timelogCreate': { calls: 2 },
   'Mutation.issueTimeEstimateSet': oneCall(),
   'Mutation.issueTimeEstimateReset': oneCall(),
   'Mutation.issueSpentTimeAdd': oneCall(),
@@ -275,6 +295,30 @@ const issues: Record<string, FieldCost> = {
   'Issue.userAgentDetail': oneCall(),
   // Its `issue_type`; the images only for incidents.
   'Issue.metricImages': { reads: ['issue_type'], calls: 1, items: UNBOUNDED_ARRAY_ITEMS },
+  'Issue.type': { reads: ['issue_type'] },
+  'Issue.moved': { reads: ['moved_to_id'] },
+  // `GET .../time_stats` unless the record has them.
+  'Issue.timeEstimate': { calls: 1, unlessParentHas: 'time_stats' },
+  'Issue.totalTimeSpent': { calls: 1, unlessParentHas: 'time_stats' },
+  'Issue.humanTimeEstimate': { calls: 1, unlessParentHas: 'time_stats' },
+  'Issue.humanTotalTimeSpent': { calls: 1, unlessParentHas: 'time_stats' },
+  // The project loader (`emails_disabled`).
+  'Issue.emailsDisabled': oneCall(),
+  'Issue.emailsEnabled': oneCall(),
+  // GET /todos of the issue's project, through a loader shared by the project's issues.
+  'Issue.currentUserTodos': { calls: 1, items: 'window' },
+  // A named label's details: the project's labels, once per project and request.
+  'Label.id': { calls: 1, unlessParentHas: 'id' },
+  'Label.color': { calls: 1, unlessParentHas: 'id' },
+  'Label.description': { calls: 1, unlessParentHas: 'id' },
+  'Label.descriptionHtml': { calls: 1, unlessParentHas: 'id' },
+  'Label.textColor': { calls: 1, unlessParentHas: 'id' },
+  'Project.labels': restList(),
+  'Project.milestones': restList(),
+  'Group.labels': restList(),
+  'Group.milestones': restList(),
+  // GET /users/:id/status, once per user and request.
+  'UserCore.status': oneCall(),
   'MergeRequest.project': embedded(ID_ONLY),
   'MergeRequest.sourceProject': embedded(ID_ONLY),
   'MergeRequest.targetProject': embedded(ID_ONLY),

@@ -5,6 +5,7 @@ import { SubmodulesApi } from './submodules.js';
 import { GroupsApi } from './groups.js';
 import { InvitationsApi } from './invitations.js';
 import { IssuesApi } from './issues.js';
+import { LabelsApi } from './labels.js';
 import { MetricImagesApi } from './metric-images.js';
 import { NotesApi } from './notes.js';
 import { ProjectsApi } from './projects.js';
@@ -26,6 +27,7 @@ export interface DataSources {
   invitations: InvitationsApi;
   users: UsersApi;
   issues: IssuesApi;
+  labels: LabelsApi;
   todos: TodosApi;
   notes: NotesApi;
   metricImages: MetricImagesApi;
@@ -48,6 +50,7 @@ export function createDataSources(rest: RestSession): DataSources {
     invitations: new InvitationsApi(rest),
     users: new UsersApi(rest),
     issues: new IssuesApi(rest),
+    labels: new LabelsApi(rest),
     todos: new TodosApi(rest),
     notes: new NotesApi(rest),
     metricImages: new MetricImagesApi(rest),

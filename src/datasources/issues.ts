@@ -10,6 +10,8 @@ import type { UserSchema } from './users.js';
 export interface LabelSchema {
   id?: number;
   name: string;
+  /** Not REST's: the project an issue's label name was read from, to find its details. */
+  project_id?: number;
   color?: string;
   description?: string | null;
   description_html?: string | null;
@@ -101,8 +103,8 @@ export interface IssueSchema {
   health_status?: string | null;
 }
 
-/** `None` or `Any`, the wildcards several issue filters accept. */
-export type IssueWildcard = 'None' | 'Any';
+/** `None` or `Any`, the wildcards several issue filters accept (and `Upcoming`, `Started` for milestones). */
+export type IssueWildcard = 'None' | 'Any' | 'Upcoming' | 'Started';
 
 /** `not[...]` of an issue list, in REST's names; each level accepts its own keys (rest-v4-api.md). */
 export interface NegatedIssueFilters {
@@ -142,7 +144,7 @@ export interface IssueListFilters {
   iterationId?: number | IssueWildcard | undefined;
   iterationTitle?: string | undefined;
   labels?: string[] | IssueWildcard | undefined;
-  milestone?: string | undefined;
+  milestone?: string | IssueWildcard | undefined;
   myReactionEmoji?: string | undefined;
   /** `GET /issues` and the group list. */
   nonArchived?: boolean | undefined;
@@ -158,6 +160,28 @@ export interface IssueListFilters {
 export interface IssueKey {
   project: number | string;
   iid: number;
+}
+
+/** The fields `POST /projects/:id/issues` and `PUT /projects/:id/issues/:issue_iid` take, in REST's names. */
+export interface IssueWriteBody {
+  title?: string;
+  description?: string;
+  confidential?: boolean;
+  discussion_locked?: boolean;
+  /** `YYYY-MM-DD`, or `''`/null to clear it. */
+  due_date?: string | null;
+  issue_type?: string;
+  assignee_ids?: number[];
+  /** `0` removes the milestone. */
+  milestone_id?: number;
+  /** Comma-separated titles; `''` removes every label. */
+  labels?: string;
+  add_labels?: string;
+  remove_labels?: string;
+  state_event?: string;
+  weight?: number | null;
+  created_at?: string;
+  iid?: number;
 }
 
 /** `GET .../user_agent_detail` (administrators). */
@@ -245,6 +269,30 @@ export class IssuesApi {
   /** `GET /issues/:id`, administrators only. */
   showById(id: number): Promise<IssueSchema> {
     return this.rest.get<IssueSchema>(restPath`/issues/${id}`);
+  }
+
+  async create(project: number | string, body: IssueWriteBody): Promise<IssueSchema> {
+    return (await this.rest.post<IssueSchema>(restPath`/projects/${project}/issues`, body)).body;
+  }
+
+  edit(key: IssueKey, body: IssueWriteBody): Promise<IssueSchema> {
+    return this.rest.put<IssueSchema>(restPath`/projects/${key.project}/issues/${key.iid}`, body);
+  }
+
+  /** `POST .../move`: the new issue in the target project (the old one is closed). */
+  async move(key: IssueKey, toProjectId: number): Promise<IssueSchema> {
+    return (await this.rest.post<IssueSchema>(restPath`/projects/${key.project}/issues/${key.iid}/move`, { to_project_id: toProjectId })).body;
+  }
+
+  /**
+   * `POST .../subscribe` or `.../unsubscribe`: the issue, or null when it already was so (REST 304,
+   * no body).
+   */
+  async setSubscription(key: IssueKey, subscribed: boolean): Promise<IssueSchema | null> {
+    const response = subscribed
+      ? await this.rest.post<IssueSchema | null>(restPath`/projects/${key.project}/issues/${key.iid}/subscribe`)
+      : await this.rest.post<IssueSchema | null>(restPath`/projects/${key.project}/issues/${key.iid}/unsubscribe`);
+    return response.status === 304 ? null : response.body;
   }
 
   timeStats(key: IssueKey): Promise<TimeStatsSchema> {

@@ -3,10 +3,11 @@ import type { DataSources } from './index.js';
 import type { BoardKey, BoardSchema } from './boards.js';
 import type { CommitKey, CommitSchema } from './commits.js';
 import type { GroupSchema, GroupShowOptions } from './groups.js';
-import type { IssueKey, IssueSchema } from './issues.js';
+import type { IssueKey, IssueSchema, LabelSchema } from './issues.js';
+import type { ProjectTodosKey, TodoSchema } from './todos.js';
 import type { ProjectSchema } from './projects.js';
 import type { RunnerSchema } from './runners.js';
-import type { UserSchema } from './users.js';
+import type { UserSchema, UserStatusSchema } from './users.js';
 
 /**
  * The by-key loaders of one request. REST has no multi-get for these resources, so a batch runs
@@ -29,6 +30,15 @@ export interface Loaders {
   issueById: DataLoader<number, IssueSchema>;
   /** A project's board (`GET /projects/:id/boards/:board_id`). */
   board: DataLoader<BoardKey, BoardSchema, string>;
+  /** A user's status (`GET /users/:id/status`). */
+  userStatus: DataLoader<number, UserStatusSchema>;
+  /**
+   * The first 100 labels of a project with its ancestor groups' (`GET /projects/:id/labels`), to
+   * give an issue's label names their details.
+   */
+  projectLabels: DataLoader<{ project: number | string }, LabelSchema[], string>;
+  /** The caller's to-dos on a project's issues, by state (`GET /todos?project_id=&type=Issue`). */
+  projectIssueTodos: DataLoader<ProjectTodosKey, TodoSchema[], string>;
   /** A commit's detail by project and SHA, branch or tag (`GET /projects/:id/repository/commits/:sha`). */
   commit: DataLoader<CommitKey, CommitSchema, string>;
 }
@@ -148,6 +158,9 @@ class RequestLoaders implements Loaders {
   constructor(
     private readonly api: DataSources,
     private readonly options: LoaderOptions,
+  #userStatus?: Loaders['userStatus'];
+  #projectLabels?: Loaders['projectLabels'];
+  #projectIssueTodos?: Loaders['projectIssueTodos'];
   ) {}
 
   private named(name: string): NamedLoaderOptions {

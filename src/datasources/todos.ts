@@ -21,9 +21,28 @@ export interface TodoSchema {
 /** The to-do a creation made, or `null` when the caller already had one (REST 304, no body). */
 export type TodoCreation = { created: true; todo: TodoSchema } | { created: false; todo: null };
 
-/** REST to-dos on issues (`POST /projects/:id/issues/:issue_iid/todo`). */
+/** The to-dos of one project's issues in one state (`undefined`: REST's default, pending). */
+export interface ProjectTodosKey {
+  project: number;
+  state?: string | undefined;
+}
+
+/** REST to-dos: the caller's list, creation on issues, and marking one done. */
 export class TodosApi {
   constructor(private readonly rest: RestSession) {}
+
+  /**
+   * The caller's to-dos on a project's issues (`GET /todos?project_id=&type=Issue`), the first 100:
+   * REST cannot filter by issue, so the caller filters the page.
+   */
+  ofProjectIssues(key: ProjectTodosKey): Promise<TodoSchema[]> {
+    return this.rest.getList<TodoSchema>(restPath`/todos`, { project_id: key.project, type: 'Issue', state: key.state, per_page: 100 });
+  }
+
+  /** `POST /todos/:id/mark_as_done`: the to-do, now done. */
+  async markDone(id: number): Promise<TodoSchema> {
+    return (await this.rest.post<TodoSchema>(restPath`/todos/${id}/mark_as_done`)).body;
+  }
 
   async createForIssue(key: IssueKey): Promise<TodoCreation> {
     const response = await this.rest.post<TodoSchema | null>(restPath`/projects/${key.project}/issues/${key.iid}/todo`);

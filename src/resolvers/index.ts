@@ -13,7 +13,7 @@ import { CiRunner } from './runners/CiRunner.js';
 import { runnerMutations } from './runners/Mutation.js';
 import { runnerQueries } from './runners/Query.js';
 import { runnerSubscriptions } from './runners/Subscription.js';
-import { DateScalar, Time, Upload } from './scalars.js';
+import { DateScalar, ISO8601Date, Time, Upload } from './scalars.js';
 import { globalIdScalars } from './global-id-scalars.js';
 import { ciJobCommitFields, Commit } from './commits/Commit.js';
 import { commitMutations } from './commits/Mutation.js';
@@ -41,7 +41,9 @@ import { Issue } from './issues/Issue.js';
 import { MergeRequest, MergeRequestPipeline } from './issues/MergeRequest.js';
 import { issueMutations } from './issues/Mutation.js';
 import { issueQueries } from './issues/Query.js';
-import { Epic, Iteration, Label, MetricImage, Milestone, Note, Todo, UserAgentDetail } from './issues/types.js';
+import { Epic, Iteration, MetricImage, Note, Todo, UserAgentDetail } from './issues/types.js';
+import { Label, Milestone } from './issues/labels.js';
+import { groupLabelFields, projectLabelFields } from './issues/label-lists.js';
 import { EnterpriseUserSshKey } from './credentials-inventory/EnterpriseUserSshKey.js';
 import { groupCredentialsInventoryFields } from './credentials-inventory/Group.js';
 import { credentialsInventoryMutations } from './credentials-inventory/Mutation.js';
@@ -60,6 +62,7 @@ export const resolvers: Resolvers = {
   ...globalIdScalars,
   Query: {
     ...nodeQueries,
+  ISO8601Date,
     ...userQueries,
     ...runnerQueries,
     ...projectQueries,
@@ -92,9 +95,9 @@ export const resolvers: Resolvers = {
   CiRunnerManager,
   Pipeline,
   Commit,
-  Project: { ...Project, ...projectWikiFields, ...projectArtifactFields, ...projectIssueFields, ...projectBoardFields, ...projectRepositoryFields },
+  Project: { ...Project, ...projectWikiFields, ...projectArtifactFields, ...projectIssueFields, ...projectLabelFields, ...projectBoardFields, ...projectRepositoryFields },
   Namespace,
-  Group: { ...Group, ...groupIssueFields, ...groupCredentialsInventoryFields },
+  Group: { ...Group, ...groupIssueFields, ...groupLabelFields, ...groupCredentialsInventoryFields },
   SharedWithGroup,
   Invitation,
   WikiPage,

@@ -36,6 +36,9 @@ export const DateScalar = stringScalar(
   '2025-11-08',
 );
 
+/** GitLab's name for a calendar date on input (`dueDate` of `createIssue` and `updateIssue`). */
+export const ISO8601Date = stringScalar('ISO8601Date', 'A calendar date, `YYYY-MM-DD`, as GitLab names it on input.', ISO_DATE, '2025-11-08');
+
 /**
  * A file sent with the GraphQL multipart request spec. It can only arrive as a variable of a
  * multipart request; the HTTP handler has already put a FileUpload in its place.

@@ -12,6 +12,10 @@ export const ENUM_VALUE_OVERRIDES: Readonly<Record<string, Readonly<Record<strin
   DefaultBranchProtection: { NONE: 0, PARTIAL: 1, FULL: 2 },
   // rest-v4-api.md "Issues": the issue list filters' wildcards are capitalised.
   IssueFilterWildcard: { NONE: 'None', ANY: 'Any' },
+  AssigneeWildcardId: { NONE: 'None', ANY: 'Any' },
+  WeightWildcardId: { NONE: 'None', ANY: 'Any' },
+  IterationWildcardId: { NONE: 'None', ANY: 'Any', CURRENT: 'Current' },
+  MilestoneWildcardId: { NONE: 'None', ANY: 'Any', UPCOMING: 'Upcoming', STARTED: 'Started' },
   // `due_date=0` means "no due date".
   IssueDueDateFilter: { NO_DUE_DATE: '0' },
   // REST sends incident severities in upper case (fixtures/issues/*.json `"severity": "UNKNOWN"`).

@@ -1,43 +1,71 @@
 import type { IssueResolvers } from '../../__generated__/resolvers-types.js';
-import { restConnection } from '../../connections/connection.js';
-import type { GatewayContext } from '../../server/context.js';
+import { arrayConnection, restConnection } from '../../connections/connection.js';
+import type { TimeStatsSchema } from '../../datasources/issuable-schemas.js';
 import type { IssueLinksSchema, IssueSchema, LabelSchema } from '../../datasources/issues.js';
 import type { UserSchema } from '../../datasources/users.js';
+import type { GatewayContext } from '../../server/context.js';
 import { FULL_RECORD_LOADERS } from '../full-records.js';
 import { toGlobalId } from '../global-id.js';
 import { nullWhenNotFound } from '../lookups.js';
 import { readRecordField } from '../record-fields.js';
+import { pathOfWebUrl } from '../web-path.js';
+import { formatHumanDuration } from './human-duration.js';
 import { issueKeyOf, projectIdOf } from './key.js';
+import { labelsOfIssue } from './labels.js';
 
 /** A REST field of the issue, from its full record when the parent is an embedded one. */
 const readIssueField = (issue: IssueSchema, key: string, context: GatewayContext) => readRecordField(issue, key, context, FULL_RECORD_LOADERS['Issue']);
 
-/** Issue lists name labels; `with_labels_details=true` gives objects. Both become Label objects. */
-function labelObjects(labels: unknown): LabelSchema[] {
-  if (!Array.isArray(labels)) return [];
-  return (labels as Array<string | LabelSchema>).map((label) => (typeof label === 'string' ? { name: label } : label));
+/** The issue's time stats: from its record, or (an embedded issue lacks them) `GET .../time_stats`. */
+async function timeStatsOf(issue: IssueSchema, { api }: GatewayContext): Promise<TimeStatsSchema> {
+  return issue.time_stats ?? (await api.issues.timeStats(issueKeyOf(issue)));
+}
+
+/** Whether e-mails are off for the issue's project: REST keeps it on the project (`emails_disabled`, or the newer `emails_enabled`). */
+async function emailsDisabled(issue: IssueSchema, { loaders }: GatewayContext): Promise<boolean> {
+  const project = (await loaders.project.load(projectIdOf(issue))) as { emails_disabled?: boolean | null; emails_enabled?: boolean | null };
+  if (typeof project.emails_enabled === 'boolean') return !project.emails_enabled;
+  return project.emails_disabled === true;
 }
 
 export const Issue: IssueResolvers = {
   id: (issue) => toGlobalId('Issue', issue.id),
   iid: (issue) => String(issue.iid),
+  projectId: (issue) => projectIdOf(issue),
   // Only the id is known; any other project field is fetched (or found primed) through the project loader.
   project: (issue) => ({ id: projectIdOf(issue) }),
-  assignees: async (issue, _args, context) => ((await readIssueField(issue, 'assignees', context)) as UserSchema[] | null) ?? [],
-  labels: async (issue, _args, context) => labelObjects(await readIssueField(issue, 'labels', context)),
+  assignees: async (issue, args, context) => arrayConnection(args, ((await readIssueField(issue, 'assignees', context)) as UserSchema[] | null) ?? []),
+  labels: async (issue, args, context) => arrayConnection(args, labelsOfIssue(await readIssueField(issue, 'labels', context), projectIdOf(issue))),
+  // REST's `type` is the record kind in upper case; the issue's type is `issue_type`, whose REST
+  // value is the enum's internal value. (Codegen types enum results as `null` when enums carry
+  // REST values, hence the cast.)
+  type: async (issue, _args, context) => ((await readIssueField(issue, 'issue_type', context)) ?? null) as null,
   movedToId: async (issue, _args, context) => {
     const movedTo = await readIssueField(issue, 'moved_to_id', context);
     return typeof movedTo === 'number' ? toGlobalId('Issue', movedTo) : null;
   },
-  // The deprecated `reference` was the short form; newer REST answers only carry `references`.
-  reference: (issue) => issue.reference ?? issue.references?.short ?? null,
+  moved: async (issue, _args, context) => typeof (await readIssueField(issue, 'moved_to_id', context)) === 'number',
+  webUrl: (issue) => issue.web_url ?? '',
+  webPath: (issue) => pathOfWebUrl(issue.web_url) ?? '',
+  // GitLab's `to_reference(full:)`: `#1`, or `group/project#1`.
+  reference: (issue, { full }) => (full ? (issue.references?.full ?? `#${issue.iid}`) : (issue.references?.short ?? issue.reference ?? `#${issue.iid}`)),
   // REST names it `_links`, which the snake_case reading of `links` would miss.
   links: async (issue, _args, context) => ((await readIssueField(issue, '_links', context)) as IssueLinksSchema | null) ?? null,
-  // An embedded issue lacks its time stats; REST serves them alone (`GET .../time_stats`).
-  timeStats: async (issue, _args, { api }) => issue.time_stats ?? (await api.issues.timeStats(issueKeyOf(issue))),
+  timeStats: (issue, _args, context) => timeStatsOf(issue, context),
+  timeEstimate: async (issue, _args, context) => (await timeStatsOf(issue, context)).time_estimate ?? 0,
+  totalTimeSpent: async (issue, _args, context) => (await timeStatsOf(issue, context)).total_time_spent ?? 0,
+  // Computed from the seconds by GitLab's rules rather than read, so that every issue answers alike.
+  humanTimeEstimate: async (issue, _args, context) => formatHumanDuration((await timeStatsOf(issue, context)).time_estimate ?? 0),
+  humanTotalTimeSpent: async (issue, _args, context) => formatHumanDuration((await timeStatsOf(issue, context)).total_time_spent ?? 0),
+  emailsDisabled: (issue, _args, context) => emailsDisabled(issue, context),
+  emailsEnabled: async (issue, _args, context) => !(await emailsDisabled(issue, context)),
   // List records lack `subscribed` (only the single read has it), so it costs that read.
-  subscribed: async (issue, _args, { loaders }) =>
-    issue.subscribed ?? (await loaders.issue.load(issueKeyOf(issue))).subscribed ?? null,
+  subscribed: async (issue, _args, { loaders }) => issue.subscribed ?? (await loaders.issue.load(issueKeyOf(issue))).subscribed ?? false,
+  async currentUserTodos(issue, args, { credential, loaders }) {
+    if (!credential) return arrayConnection(args, []);
+    const todos = await loaders.projectIssueTodos.load({ project: projectIdOf(issue), state: args.state ?? undefined });
+    return arrayConnection(args, todos.filter((todo) => todo.target_type === 'Issue' && todo.target?.iid === issue.iid));
+  },
   epicIid: async (issue, _args, context) => {
     const epicIid = await readIssueField(issue, 'epic_iid', context);
     return typeof epicIid === 'number' ? epicIid : (issue.epic?.iid ?? null);

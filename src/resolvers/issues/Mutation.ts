@@ -6,6 +6,8 @@ import type { Loaders } from '../../datasources/loaders.js';
 import { idFromGlobalId } from '../global-id.js';
 import { checkDuration } from './duration.js';
 import { issueKeyFromInput } from './key.js';
+import { issueKeyOfGlobalId } from './issue-writes.js';
+import { sidebarMutations } from './sidebar-mutations.js';
 import { checkMetricImage } from './metric-images.js';
 import { refusalReasons } from '../refusals.js';
 
@@ -51,9 +53,11 @@ const timeTrackingMutations: Pick<MutationResolvers, TimeTrackingMutation> = {
 const NOT_PROMOTED =
   'The issue was not promoted: REST did not run `/promote`. It needs GitLab PREMIUM, a project in a group, the Reporter role in that group, and an issue not promoted before.';
 
-export const issueMutations: Pick<MutationResolvers, 'todoCreate' | 'promoteToEpic' | 'metricImageUpload' | 'metricImageDelete' | TimeTrackingMutation> = {
-  async todoCreate(_parent, { input }, { api }) {
-    const creation = await api.todos.createForIssue(issueKeyFromInput(input));
+export const issueMutations: Pick<MutationResolvers, 'todoCreate' | 'promoteToEpic' | 'metricImageUpload' | 'metricImageDelete' | TimeTrackingMutation> &
+  typeof sidebarMutations = {
+  ...sidebarMutations,
+  async todoCreate(_parent, { input }, context) {
+    const creation = await context.api.todos.createForIssue(await issueKeyOfGlobalId(input.targetId, 'targetId', context));
     // REST 304: the caller already has a pending to-do on the issue; that is an outcome, not an error.
     return { clientMutationId: input.clientMutationId ?? null, errors: [], todo: creation.todo, alreadyPending: !creation.created };
   },

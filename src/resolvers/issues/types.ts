@@ -1,9 +1,7 @@
 import type {
   EpicResolvers,
   IterationResolvers,
-  LabelResolvers,
   MetricImageResolvers,
-  MilestoneResolvers,
   NoteResolvers,
   TodoResolvers,
   UserAgentDetailResolvers,
@@ -12,15 +10,6 @@ import { toGlobalId } from '../global-id.js';
 
 // The small object types of the issues domain: global IDs and links to their owners; every other
 // field reads its REST field.
-
-export const Label: LabelResolvers = {
-  id: (label) => (label.id === undefined ? null : toGlobalId('Label', label.id)),
-};
-
-export const Milestone: MilestoneResolvers = {
-  id: (milestone) => toGlobalId('Milestone', milestone.id),
-  project: (milestone) => (milestone.project_id === undefined ? null : { id: milestone.project_id }),
-};
 
 export const Epic: EpicResolvers = {
   id: (epic) => toGlobalId('Epic', epic.id),

@@ -1,0 +1,52 @@
+// What the issue sidebar's writes need before their REST call: label titles for label IDs (REST
+// takes titles), user IDs for usernames (REST takes IDs), and an issue's project and iid for its
+// global ID (REST finds an issue by global ID for administrators only).
+import type { IssueKey } from '../../datasources/issues.js';
+import { badUserInput } from '../../errors/graphql-errors.js';
+import type { GatewayContext } from '../../server/context.js';
+import { parseGlobalId } from '../global-id.js';
+import { issueKeyOf } from './key.js';
+
+/** GitLab types label IDs by their owner (`ProjectLabel`, `GroupLabel`); all are labels here. */
+const LABEL_CLASSES: ReadonlySet<string> = new Set(['Label', 'ProjectLabel', 'GroupLabel']);
+
+/** The numeric IDs of label global IDs, checked before any REST call. */
+export function labelIdsOf(ids: ReadonlyArray<string>, argumentName: string): number[] {
+  return ids.map((value) => {
+    const { className, id } = parseGlobalId(value, argumentName);
+    if (!LABEL_CLASSES.has(className)) throw badUserInput(`\`${argumentName}\` holds label global IDs (gid://gitlab/Label/<id>); got a ${className} ID.`, argumentName);
+    return id;
+  });
+}
+
+/**
+ * The titles of labels by ID, among the project's labels and its ancestor groups' (the project
+ * label loader: one REST call per project and request). An ID that is not among them is refused.
+ */
+export async function labelTitles(project: number | string, ids: readonly number[], argumentName: string, { loaders }: GatewayContext): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const labels = await loaders.projectLabels.load({ project });
+  return ids.map((id) => {
+    const label = labels.find((candidate) => candidate.id === id);
+    if (!label) throw badUserInput(`\`${argumentName}\`: no label gid://gitlab/Label/${id} in the project or its groups.`, argumentName);
+    return label.name;
+  });
+}
+
+/** User IDs by username (`GET /users?username=`, one call each, concurrently); an unknown name is refused. */
+export async function userIdsOf(usernames: ReadonlyArray<string>, { api }: GatewayContext): Promise<number[]> {
+  const found = await Promise.all(usernames.map(async (username) => ({ username, users: await api.users.byUsername(username) })));
+  return found.map(({ username, users }) => {
+    const user = users[0];
+    if (!user) throw badUserInput(`\`assigneeUsernames\`: no user "${username.slice(0, 100)}".`, 'assigneeUsernames');
+    return user.id;
+  });
+}
+
+/** An issue by its global ID (`GET /issues/:id`, administrators only; FORBIDDEN for anyone else). */
+export async function issueKeyOfGlobalId(globalId: string, argumentName: string, { loaders }: GatewayContext): Promise<IssueKey> {
+  const { className, id } = parseGlobalId(globalId, argumentName);
+  if (className !== 'Issue') throw badUserInput(`\`${argumentName}\` must be an Issue global ID here; ${className} has no such REST endpoint.`, argumentName);
+  const issue = await loaders.issueById.load(id);
+  return issueKeyOf(issue);
+}

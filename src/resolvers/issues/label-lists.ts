@@ -1,0 +1,47 @@
+import type { GroupResolvers, ProjectResolvers } from '../../__generated__/resolvers-types.js';
+import { restConnection } from '../../connections/connection.js';
+import { badUserInput } from '../../errors/graphql-errors.js';
+
+function searchTerm(value: string | null | undefined, argumentName: string): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (!value.trim()) throw badUserInput(`\`${argumentName}\` must not be empty; leave it out instead.`, argumentName);
+  return value;
+}
+
+const optional = <T>(value: T | null | undefined): T | undefined => (value === null ? undefined : value);
+
+/** `Project.labels` and `Project.milestones` (REST `GET /projects/:id/labels`, `.../milestones`). */
+export const projectLabelFields: Pick<ProjectResolvers, 'labels' | 'milestones'> = {
+  labels: (project, args, { api }) => {
+    // GitLab's project label list includes the ancestor groups' labels unless told otherwise.
+    const filters = { search: searchTerm(args.searchTerm, 'searchTerm'), includeAncestorGroups: args.includeAncestorGroups ?? true };
+    return restConnection(args, (page) => api.labels.forProject(project.id, filters, page));
+  },
+  milestones: (project, args, { api }) => {
+    const filters = { state: optional(args.state), title: optional(args.title), search: searchTerm(args.searchTitle, 'searchTitle'), includeAncestors: optional(args.includeAncestors) };
+    return restConnection(args, (page) => api.labels.milestonesOfProject(project.id, filters, page));
+  },
+};
+
+/** `Group.labels` and `Group.milestones` (REST `GET /groups/:id/labels`, `.../milestones`). */
+export const groupLabelFields: Pick<GroupResolvers, 'labels' | 'milestones'> = {
+  labels: (group, args, { api }) => {
+    const filters = {
+      search: searchTerm(args.searchTerm, 'searchTerm'),
+      includeAncestorGroups: args.includeAncestorGroups ?? true,
+      includeDescendantGroups: optional(args.includeDescendantGroups),
+      onlyGroupLabels: optional(args.onlyGroupLabels),
+    };
+    return restConnection(args, (page) => api.labels.forGroup(group.id, filters, page));
+  },
+  milestones: (group, args, { api }) => {
+    const filters = {
+      state: optional(args.state),
+      title: optional(args.title),
+      search: searchTerm(args.searchTitle, 'searchTitle'),
+      includeAncestors: optional(args.includeAncestors),
+      includeDescendants: optional(args.includeDescendants),
+    };
+    return restConnection(args, (page) => api.labels.milestonesOfGroup(group.id, filters, page));
+  },
+};

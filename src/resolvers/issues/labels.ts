@@ -1,0 +1,56 @@
+import type { LabelResolvers, MilestoneResolvers } from '../../__generated__/resolvers-types.js';
+import type { LabelSchema } from '../../datasources/issues.js';
+import type { MilestoneSchema } from '../../datasources/issuable-schemas.js';
+import type { GatewayContext } from '../../server/context.js';
+import { toGlobalId } from '../global-id.js';
+import { pathOfWebUrl } from '../web-path.js';
+
+/**
+ * Issue records name their labels (`with_labels_details=true` gives objects). A named label keeps
+ * its project, so that its other fields can be read from the project's labels.
+ */
+export function labelsOfIssue(labels: unknown, projectId: number): LabelSchema[] {
+  if (!Array.isArray(labels)) return [];
+  return (labels as Array<string | LabelSchema>).map((label) => (typeof label === 'string' ? { name: label, project_id: projectId } : label));
+}
+
+/**
+ * The label with its details: itself when REST gave the object, else the project's label of that
+ * name (one `GET /projects/:id/labels` per project and request, with the ancestor groups' labels).
+ */
+async function detailed(label: LabelSchema, { loaders }: GatewayContext): Promise<LabelSchema> {
+  if (label.id !== undefined || label.project_id === undefined) return label;
+  const labels = await loaders.projectLabels.load({ project: label.project_id });
+  return labels.find((candidate) => candidate.name === label.name) ?? label;
+}
+
+export const Label: LabelResolvers = {
+  async id(label, _args, context) {
+    const { id } = await detailed(label, context);
+    // A label REST no longer lists (deleted since the issue was read) has no ID to give.
+    return id === undefined ? toGlobalId('Label', 0) : toGlobalId('Label', id);
+  },
+  title: (label) => label.name,
+  color: async (label, _args, context) => (await detailed(label, context)).color ?? '#FFFFFF',
+  description: async (label, _args, context) => (await detailed(label, context)).description ?? null,
+  descriptionHtml: async (label, _args, context) => (await detailed(label, context)).description_html ?? null,
+  textColor: async (label, _args, context) => (await detailed(label, context)).text_color ?? '#333333',
+};
+
+/** GitLab's Milestone#expired?: a due date before today (the server's UTC day); false without one. */
+export function milestoneExpired(milestone: Pick<MilestoneSchema, 'due_date'>, today: Date = new Date()): boolean {
+  if (!milestone.due_date) return false;
+  return milestone.due_date < today.toISOString().slice(0, 10);
+}
+
+export const Milestone: MilestoneResolvers = {
+  id: (milestone) => toGlobalId('Milestone', milestone.id),
+  iid: (milestone) => (milestone.iid === undefined ? null : String(milestone.iid)),
+  project: (milestone) => (milestone.project_id === undefined ? null : { id: milestone.project_id }),
+  projectMilestone: (milestone) => (milestone.project_id === undefined && milestone.group_id === undefined ? null : milestone.project_id !== undefined),
+  groupMilestone: (milestone) => (milestone.project_id === undefined && milestone.group_id === undefined ? null : milestone.group_id !== undefined),
+  title: (milestone) => milestone.title ?? '',
+  // Boards give only id and title: no dates to judge by.
+  expired: (milestone) => (milestone.web_url === undefined && milestone.due_date === undefined ? null : milestoneExpired(milestone)),
+  webPath: (milestone) => pathOfWebUrl(milestone.web_url),
+};
