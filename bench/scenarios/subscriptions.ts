@@ -288,7 +288,7 @@ export const subscriptions: Scenario = {
       if (several) {
         report.notes.push(
           `${replicas.length} gateway replicas, each in a server process of its own with the same Redis URL and key secret (REDIS_URL, REDIS_KEY_SECRET), over one redis-server on loopback; connection i goes to replica i % ${replicas.length}, and the k-th subscriber of the runner at index r to replica (r + k) % ${replicas.length}, so that every runner is watched on every replica (${byReplica.map((replica) => replica.runnersWatched).join(', ')} runners watched; ${byReplica.map((replica) => replica.subscriptions).join(', ')} subscriptions).`,
-          `Per replica, from its /metrics: polls / interval = the increase of gateway_rest_calls_total{endpoint="${POLL_ENDPOINT}"} over ${(countedMs / 1000).toFixed(1)} s; runners polled = gateway_runners_polled (the runner leases it holds) at the end; change -> last, the last of its own subscribers (the holder's hear from its poll, the others' through Redis). Memory and CPU are the replicas' summed.`,
+          `Per replica, from its /metrics: polls / interval = the increase of gateway_rest_calls_total{endpoint="${POLL_ENDPOINT}"} over ${(countedMs / 1000).toFixed(1)} s; runners polled = gateway_runners_polled (the runner leases it holds) at the end; change -> last, the last of its own subscribers (told from its own poll for the runners it holds, through Redis for the others). Memory and CPU are the replicas' summed.`,
         );
       }
       report.details = {
