@@ -13,6 +13,7 @@ import {
   ID_ONLY,
   ISSUE_AS_TO_DO_TARGET,
   ISSUE_RECORD,
+  LABEL_OF_BOARD,
   PROJECT_IN_GROUP_DETAIL,
   PROJECT_LOADED,
   PROJECT_OF_BOARD,
@@ -170,12 +171,17 @@ const mutations: Record<string, FieldCost> = {
   'Mutation.promoteToEpic': oneCall(),
   'Mutation.metricImageUpload': oneCall(),
   'Mutation.metricImageDelete': oneCall(),
-  'Mutation.createBoard': oneCall(),
+  // POST, then a PUT when the input has settings or scope (REST's create takes the name only).
+  'Mutation.createBoard': { calls: 2 },
   'Mutation.updateBoard': oneCall(),
-  'Mutation.destroyBoard': oneCall(),
-  'Mutation.boardListCreate': oneCall(),
-  'Mutation.updateBoardList': oneCall(),
-  'Mutation.destroyBoardList': oneCall(),
+  // DELETE, and a GET of the board when REST refused (the payload then holds it).
+  'Mutation.destroyBoard': { calls: 2 },
+  // The write, then a GET of the board whose record holds the list's (boards/Mutation.ts).
+  'Mutation.boardListCreate': { calls: 2 },
+  'Mutation.updateBoardList': { calls: 2 },
+  'Mutation.destroyBoardList': { calls: 2 },
+  // GET board, GET issue (assignee lists), PUT issue, GET the target list's issues (positionInList), PUT reorder.
+  'Mutation.issueMoveList': { calls: 5 },
   'Mutation.commitCreate': oneCall(),
   'Mutation.commitCherryPick': oneCall(),
   'Mutation.commitRevert': oneCall(),
@@ -197,6 +203,8 @@ const mutations: Record<string, FieldCost> = {
   'SubmoduleUpdatePayload.commit': embedded(COMMIT_OF_SUBMODULE),
   'CreateBoardPayload.board': embedded(BOARD),
   'UpdateBoardPayload.board': embedded(BOARD),
+  'DestroyBoardPayload.board': embedded(BOARD),
+  'IssueMoveListPayload.issue': embedded(ISSUE_RECORD),
   'WikiPageCreatePayload.wikiPage': embedded(WIKI_PAGE),
   'WikiPageUpdatePayload.wikiPage': embedded(WIKI_PAGE),
 };
@@ -228,6 +236,10 @@ const projects: Record<string, FieldCost> = {
   'Project.issue': oneCall(ISSUE_RECORD),
   'Project.boards': restList(BOARD),
   'Project.board': oneCall(BOARD),
+  'Group.boards': restList(BOARD),
+  'Group.board': oneCall(BOARD),
+  // The board's record holds its lists (one page of .../lists when it does not).
+  'Query.boardList': { calls: 2 },
   'WikiPage.content': { calls: 1, unlessParentHas: 'content' },
   'Snippet.project': oneCall(PROJECT_LOADED),
   'DeployKeysProject.project': oneCall(PROJECT_LOADED),
@@ -336,9 +348,13 @@ const issues: Record<string, FieldCost> = {
   'Board.project': embedded(PROJECT_OF_BOARD),
   'Board.assignee': embedded(USER_SUMMARY),
   'BoardList.assignee': embedded(USER_SUMMARY),
-  // From the board record's own `lists` when it has them, else REST's.
-  'Board.lists': { calls: 'window', unlessParentHas: 'lists', items: 'window' },
-  'Board.list': { calls: 1, unlessParentHas: 'lists' },
+  'BoardList.label': embedded(LABEL_OF_BOARD),
+  'Board.labels': { items: UNBOUNDED_ARRAY_ITEMS, returns: LABEL_OF_BOARD },
+  // From the board record's own `lists` when it has them, else one page of REST's.
+  'Board.lists': { calls: 1, unlessParentHas: 'lists', items: 'window' },
+  // The list's issues from its project's or group's issue list; the count from one of one item.
+  'BoardList.issues': restList(ISSUE_RECORD),
+  'BoardList.issuesCount': oneCall(),
 };
 
 const commits: Record<string, FieldCost> = {

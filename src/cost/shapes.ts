@@ -253,6 +253,8 @@ export const COMMIT_LOADED = cached(shape([...COMMIT_KEYS, 'web_url', 'authored_
 
 /** Boards (fixtures/boards/*.json) embed their lists. */
 export const BOARD = shape(['id', 'name', 'project', 'milestone', 'lists']);
+/** A board's scope labels and a list's label: the label with its id (GitLab's LabelBasic). */
+export const LABEL_OF_BOARD = shape(['id', 'name', 'color', 'description']);
 /** Wiki pages listed without `with_content` have no `content`. */
 export const WIKI_PAGE_LISTED = shape(['slug', 'title', 'format']);
 export const WIKI_PAGE = shape(['slug', 'title', 'format', 'content', 'encoding']);

@@ -1,4 +1,4 @@
-import type { LabelSchema } from './issues.js';
+import type { IssueKey, IssueSchema, LabelSchema } from './issues.js';
 import type { MilestoneSchema } from './issuable-schemas.js';
 import type { Page, PageRequest } from './pagination.js';
 import { restPath } from './path.js';
@@ -18,28 +18,50 @@ export interface BoardListSchema {
   milestone?: MilestoneSchema | null;
 }
 
-/** rest-v4-api.md "Issue board". The scope fields (milestone, assignee, labels, weight) are PREMIUM. */
+/**
+ * rest-v4-api.md "Issue board"; GitLab 13.8 added `hide_backlog_list` and `hide_closed_list`. A
+ * project board names its project, a group board its group (id, name, web_url). The scope fields
+ * (milestone, assignee, labels, weight) are PREMIUM.
+ */
 export interface BoardSchema {
   id: number;
   name?: string;
+  hide_backlog_list?: boolean;
+  hide_closed_list?: boolean;
   project?: ProjectSchema | null;
   milestone?: MilestoneSchema | null;
   lists?: BoardListSchema[];
-  group?: { id: number } | null;
+  group?: { id: number; name?: string; web_url?: string } | null;
   assignee?: UserSchema | null;
   labels?: LabelSchema[];
   weight?: number | null;
 }
 
-/** A board of a project, as REST names it. */
-export interface BoardKey {
-  project: number | string;
-  boardId: number;
+/** Where REST serves a board: under `/projects/:id` or under `/groups/:id` (an id or a full path). */
+export type BoardParent = { project: number | string } | { group: number | string };
+
+/** A board as REST names it: its parent and its id. */
+export type BoardKey = BoardParent & { boardId: number };
+
+/** A cache key of the parent, `project:<key>` or `group:<key>`, through the caller's normalisation of ids and paths. */
+export function boardParentKey(parent: BoardParent, normalise: (idOrPath: number | string) => string): string {
+  return 'project' in parent ? `project:${normalise(parent.project)}` : `group:${normalise(parent.group)}`;
 }
 
-/** `PUT /projects/:id/boards/:board_id` fields, in REST's names; `labels` is comma-separated names. */
+/** The REST path of a parent's boards. */
+function boardsPath(parent: BoardParent): string {
+  return 'project' in parent ? restPath`/projects/${parent.project}/boards` : restPath`/groups/${parent.group}/boards`;
+}
+
+function boardPath(key: BoardKey): string {
+  return `${boardsPath(key)}${restPath`/${key.boardId}`}`;
+}
+
+/** `PUT .../boards/:board_id` fields, in REST's names; `labels` is comma-separated names. */
 export interface BoardChanges {
   name?: string;
+  hide_backlog_list?: boolean;
+  hide_closed_list?: boolean;
   assignee_id?: number;
   milestone_id?: number;
   labels?: string;
@@ -49,49 +71,59 @@ export interface BoardChanges {
 /** Exactly one of these per new list. */
 export type BoardListTarget = { label_id: number } | { assignee_id: number } | { milestone_id: number };
 
-/** REST project issue boards and their lists. */
+/** The neighbours of `PUT .../issues/:issue_iid/reorder`: REST issue ids. */
+export interface IssueNeighbours {
+  /** The issue to sit just before the moved one. */
+  move_before_id?: number;
+  /** The issue to sit just after it. */
+  move_after_id?: number;
+}
+
+/** REST issue boards of projects and groups, their lists, and the card reorder a board does. */
 export class BoardsApi {
   constructor(private readonly rest: RestSession) {}
 
-  all(project: number | string, page: PageRequest): Promise<Page<BoardSchema>> {
-    return this.rest.getPage<BoardSchema>(restPath`/projects/${project}/boards`, page);
+  all(parent: BoardParent, page: PageRequest): Promise<Page<BoardSchema>> {
+    return this.rest.getPage<BoardSchema>(boardsPath(parent), page);
   }
 
   show(key: BoardKey): Promise<BoardSchema> {
-    return this.rest.get<BoardSchema>(restPath`/projects/${key.project}/boards/${key.boardId}`);
+    return this.rest.get<BoardSchema>(boardPath(key));
   }
 
-  async create(project: number | string, name: string): Promise<BoardSchema> {
-    return (await this.rest.post<BoardSchema>(restPath`/projects/${project}/boards`, { name })).body;
+  /** REST's create takes the name only; settings and scope need `edit`. */
+  async create(parent: BoardParent, name: string): Promise<BoardSchema> {
+    return (await this.rest.post<BoardSchema>(boardsPath(parent), { name })).body;
   }
 
   edit(key: BoardKey, changes: BoardChanges): Promise<BoardSchema> {
-    return this.rest.put<BoardSchema>(restPath`/projects/${key.project}/boards/${key.boardId}`, changes);
+    return this.rest.put<BoardSchema>(boardPath(key), changes);
   }
 
   remove(key: BoardKey): Promise<void> {
-    return this.rest.delete(restPath`/projects/${key.project}/boards/${key.boardId}`);
+    return this.rest.delete(boardPath(key));
   }
 
-  /** The board's lists but the open and closed ones. */
+  /** The board's stored lists: REST never returns the Open and Closed ones. */
   lists(key: BoardKey, page: PageRequest): Promise<Page<BoardListSchema>> {
-    return this.rest.getPage<BoardListSchema>(restPath`/projects/${key.project}/boards/${key.boardId}/lists`, page);
-  }
-
-  showList(key: BoardKey, listId: number): Promise<BoardListSchema> {
-    return this.rest.get<BoardListSchema>(restPath`/projects/${key.project}/boards/${key.boardId}/lists/${listId}`);
+    return this.rest.getPage<BoardListSchema>(`${boardPath(key)}/lists`, page);
   }
 
   async createList(key: BoardKey, target: BoardListTarget): Promise<BoardListSchema> {
-    return (await this.rest.post<BoardListSchema>(restPath`/projects/${key.project}/boards/${key.boardId}/lists`, target)).body;
+    return (await this.rest.post<BoardListSchema>(`${boardPath(key)}/lists`, target)).body;
   }
 
   moveList(key: BoardKey, listId: number, position: number): Promise<BoardListSchema> {
-    return this.rest.put<BoardListSchema>(restPath`/projects/${key.project}/boards/${key.boardId}/lists/${listId}`, { position });
+    return this.rest.put<BoardListSchema>(`${boardPath(key)}${restPath`/lists/${listId}`}`, { position });
   }
 
-  /** Administrators and project owners only. */
+  /** Administrators and owners of the board's project or group only. */
   removeList(key: BoardKey, listId: number): Promise<void> {
-    return this.rest.delete(restPath`/projects/${key.project}/boards/${key.boardId}/lists/${listId}`);
+    return this.rest.delete(`${boardPath(key)}${restPath`/lists/${listId}`}`);
+  }
+
+  /** `PUT /projects/:id/issues/:issue_iid/reorder`: what dropping a card between two others does. */
+  reorderIssue(key: IssueKey, neighbours: IssueNeighbours): Promise<IssueSchema> {
+    return this.rest.put<IssueSchema>(restPath`/projects/${key.project}/issues/${key.iid}/reorder`, neighbours);
   }
 }

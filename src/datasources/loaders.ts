@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { DataSources } from './index.js';
-import type { BoardKey, BoardSchema } from './boards.js';
+import { boardParentKey, type BoardKey, type BoardSchema } from './boards.js';
 import type { CommitKey, CommitSchema } from './commits.js';
 import type { GroupSchema, GroupShowOptions } from './groups.js';
 import type { IssueKey, IssueSchema, LabelSchema } from './issues.js';
@@ -28,7 +28,7 @@ export interface Loaders {
   issue: DataLoader<IssueKey, IssueSchema, string>;
   /** An issue by its global id (`GET /issues/:id`, administrators only). */
   issueById: DataLoader<number, IssueSchema>;
-  /** A project's board (`GET /projects/:id/boards/:board_id`). */
+  /** A project's or group's board (`GET /projects/:id/boards/:board_id`, `GET /groups/:id/boards/:board_id`). */
   board: DataLoader<BoardKey, BoardSchema, string>;
   /** A user's status (`GET /users/:id/status`). */
   userStatus: DataLoader<number, UserStatusSchema>;
@@ -115,12 +115,8 @@ function byId<T>(fetch: (id: number) => Promise<T>, options: NamedLoaderOptions)
   );
 }
 
-/** A loader of records that live inside a project (an issue by iid, a board by id). */
-function withinProject<K extends { project: number | string }, T>(
-  fetch: (key: K) => Promise<T>,
-  inner: (key: K) => number | string,
-  options: NamedLoaderOptions,
-): DataLoader<K, T, string> {
+/** A loader of records that live inside a parent REST names them under (a project's issue by iid, a board by id). */
+function withinParent<K, T>(fetch: (key: K) => Promise<T>, keyOf: (key: K) => string, options: NamedLoaderOptions): DataLoader<K, T, string> {
   return new DataLoader<K, T, string>(
     async (keys) => {
       options.onBatch?.(options.name, keys.length);
@@ -129,8 +125,17 @@ function withinProject<K extends { project: number | string }, T>(
         result.status === 'fulfilled' ? result.value : result.reason instanceof Error ? result.reason : new Error(String(result.reason)),
       );
     },
-    { cacheKeyFn: (key) => `${cacheKey(key.project)}#${inner(key)}`, batch: options.batching, cache: options.batching },
+    { cacheKeyFn: keyOf, batch: options.batching, cache: options.batching },
   );
+}
+
+/** A loader of records that live inside a project (an issue by iid, a commit by SHA). */
+function withinProject<K extends { project: number | string }, T>(
+  fetch: (key: K) => Promise<T>,
+  inner: (key: K) => number | string,
+  options: NamedLoaderOptions,
+): DataLoader<K, T, string> {
+  return withinParent(fetch, (key) => `${cacheKey(key.project)}#${inner(key)}`, options);
 }
 
 export function createLoaders(api: DataSources, options: LoaderOptions): Loaders {
@@ -200,7 +205,7 @@ class RequestLoaders implements Loaders {
   }
 
   get board() {
-    return (this.#board ??= withinProject((key: BoardKey) => this.api.boards.show(key), (key) => key.boardId, this.named('board')));
+    return (this.#board ??= withinParent((key: BoardKey) => this.api.boards.show(key), (key) => `${boardParentKey(key, cacheKey)}#${key.boardId}`, this.named('board')));
   }
 
   get commit() {

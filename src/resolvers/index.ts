@@ -34,7 +34,8 @@ import { wikiMutations } from './wikis/Mutation.js';
 import { projectWikiFields } from './wikis/Project.js';
 import { WikiAttachment, WikiPage } from './wikis/WikiPage.js';
 import { Board, BoardList } from './boards/Board.js';
-import { projectBoardFields } from './boards/fields.js';
+import { boardListQuery, groupBoardFields, projectBoardFields } from './boards/fields.js';
+import { issueMoveListMutation } from './boards/move.js';
 import { boardMutations } from './boards/Mutation.js';
 import { groupIssueFields, projectIssueFields } from './issues/fields.js';
 import { Issue } from './issues/Issue.js';
@@ -70,6 +71,7 @@ export const resolvers: Resolvers = {
     ...snippetQueries,
     ...keyQueries,
     ...issueQueries,
+    ...boardListQuery,
   },
   Mutation: {
     ...runnerMutations,
@@ -81,6 +83,7 @@ export const resolvers: Resolvers = {
     ...artifactMutations,
     ...issueMutations,
     ...boardMutations,
+    ...issueMoveListMutation,
     ...commitMutations,
     ...credentialsInventoryMutations,
   },
@@ -97,7 +100,7 @@ export const resolvers: Resolvers = {
   Commit,
   Project: { ...Project, ...projectWikiFields, ...projectArtifactFields, ...projectIssueFields, ...projectLabelFields, ...projectBoardFields, ...projectRepositoryFields },
   Namespace,
-  Group: { ...Group, ...groupIssueFields, ...groupLabelFields, ...groupCredentialsInventoryFields },
+  Group: { ...Group, ...groupIssueFields, ...groupLabelFields, ...groupCredentialsInventoryFields, ...groupBoardFields },
   SharedWithGroup,
   Invitation,
   WikiPage,

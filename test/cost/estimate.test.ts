@@ -87,7 +87,7 @@ const CASES: Case[] = [
   },
   {
     name: 'boards with their lists, and a board by ID',
-    query: '{ project(fullPath: "gitlab-org/gitlab") { boards { nodes { id name project { name visibility } assignee { username } lists { nodes { position label { name } } } } } } }',
+    query: '{ project(fullPath: "gitlab-org/gitlab") { boards { nodes { id name project { name visibility } assignee { username } lists { nodes { position listType title label { title } issuesCount issues(first: 5) { nodes { iid } } } } } } } }',
   },
   {
     name: 'wiki pages with and without their content',

@@ -1,20 +1,71 @@
 import type { BoardListResolvers, BoardResolvers } from '../../__generated__/resolvers-types.js';
+import type { BoardSchema } from '../../datasources/boards.js';
 import { arrayConnection, restConnection } from '../../connections/connection.js';
-import { idFromGlobalId, toGlobalId } from '../global-id.js';
-import { nullWhenNotFound } from '../lookups.js';
-import { boardKeyOf } from './key.js';
+import { UpstreamShapeError } from '../../errors/graphql-errors.js';
+import { toGlobalId } from '../global-id.js';
+import { isSet } from '../input.js';
+import { pathOfWebUrl } from '../web-path.js';
+import { boardIssueFilters, listIssueFilters, listIssuesPage } from './list-issues.js';
+import { boardLists } from './lists.js';
+import { isListRef, listIdTail, parseListRef, type BoardListRecord } from './record.js';
+
+/** GitLab's board page: `<project or group web_url>/-/boards/<id>`. */
+function boardWebUrl(board: BoardSchema): string {
+  const parentUrl = board.project?.web_url ?? board.group?.web_url;
+  if (!parentUrl) throw new UpstreamShapeError(`a board (${board.id}) whose project or group has no web_url`);
+  return `${parentUrl}/-/boards/${board.id}`;
+}
 
 export const Board: BoardResolvers = {
   id: (board) => toGlobalId('Board', board.id),
-  // REST embeds the board's lists; only a record without them costs `GET .../lists`.
-  lists: (board, args, { api }) => (board.lists ? arrayConnection(args, board.lists) : restConnection(args, (page) => api.boards.lists(boardKeyOf(board), page))),
-  list(board, { id }, { api }) {
-    const listId = idFromGlobalId(id, 'List', 'id');
-    if (board.lists) return board.lists.find((list) => list.id === listId) ?? null;
-    return nullWhenNotFound(api.boards.showList(boardKeyOf(board), listId));
+  hideBacklogList: (board) => board.hide_backlog_list ?? null,
+  hideClosedList: (board) => board.hide_closed_list ?? null,
+  webUrl: (board) => boardWebUrl(board),
+  webPath: (board) => pathOfWebUrl(boardWebUrl(board)) ?? '',
+  labels: (board, args) => arrayConnection(args, board.labels ?? []),
+  async lists(board, { id, issueFilters, ...args }, { api }) {
+    // Checked before any REST call.
+    const ref = isSet(id) ? parseListRef(id, 'id') : null;
+    boardIssueFilters(issueFilters);
+    const records = await boardLists(board, api, issueFilters);
+    return arrayConnection(args, ref ? records.filter((record) => isListRef(record, ref)) : records);
   },
 };
 
+/** GitLab's `List#title`: the label's name, Open and Closed, the milestone's title, `@username`. */
+function listTitle(record: BoardListRecord): string {
+  const { list } = record;
+  switch (record.listType) {
+    case 'backlog':
+      return 'Open';
+    case 'closed':
+      return 'Closed';
+    case 'label':
+      return list!.label!.name;
+    case 'milestone':
+      return list!.milestone!.title ?? '';
+    case 'assignee':
+      return `@${list!.assignee!.username ?? ''}`;
+  }
+}
+
 export const BoardList: BoardListResolvers = {
-  id: (list) => toGlobalId('List', list.id),
+  id: (record) => (record.list ? toGlobalId('List', record.list.id) : `gid://gitlab/List/${listIdTail(record)}`),
+  listType: (record) => record.listType,
+  title: (record) => listTitle(record),
+  position: (record) => record.list?.position ?? null,
+  label: (record) => record.list?.label ?? null,
+  assignee: (record) => record.list?.assignee ?? null,
+  milestone: (record) => record.list?.milestone ?? null,
+  maxIssueCount: (record) => record.list?.max_issue_count ?? null,
+  maxIssueWeight: (record) => record.list?.max_issue_weight ?? null,
+  // REST's X-Total of the list's issues, asked for one item.
+  async issuesCount(record, _args, { api }) {
+    const filters = listIssueFilters(record, boardIssueFilters(record.issueFilters));
+    return (await listIssuesPage(api, record, filters, { page: 1, perPage: 1 })).total;
+  },
+  issues(record, { filters, ...args }, { api }) {
+    const restFilters = listIssueFilters(record, boardIssueFilters(filters));
+    return restConnection(args, (page) => listIssuesPage(api, record, restFilters, page));
+  },
 };

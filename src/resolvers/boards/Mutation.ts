@@ -1,25 +1,30 @@
-import type { MutationResolvers, UpdateBoardInput } from '../../__generated__/resolvers-types.js';
-import type { BoardChanges, BoardListTarget } from '../../datasources/boards.js';
+import type { CreateBoardInput, MutationResolvers, UpdateBoardInput } from '../../__generated__/resolvers-types.js';
+import type { BoardChanges, BoardKey, BoardListTarget } from '../../datasources/boards.js';
+import type { GatewayContext } from '../../server/context.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
 import { idFromGlobalId } from '../global-id.js';
-import { refusalReasons } from '../refusals.js';
-import { checkFullPath } from '../projects/Query.js';
-import { boardKeyFromInput } from './key.js';
 import { isSet } from '../input.js';
-
+import { refusalReasons } from '../refusals.js';
+import { boardKeyFromInput, boardParentFromInput } from './key.js';
+import { boardLists } from './lists.js';
+import { isListRef, parseListRef, type BoardListRecord, type ListRef } from './record.js';
 
 /** rest-v4-api.md "Limits": a board's weight scope is 0 to 9. */
 const MAX_BOARD_WEIGHT = 9;
+
+/** GitLab's Boards::Lists::DestroyService answer for the Open and Closed lists. */
+const UNDESTROYABLE_LIST = 'Open and closed lists on a board cannot be destroyed.';
 
 function checkName(name: string): string {
   if (!name.trim()) throw badUserInput('`name` must not be empty.', 'name');
   return name.trim();
 }
 
-/** The changes of `updateBoard` in REST's names, checked before any REST call. */
-function boardChanges(input: UpdateBoardInput): BoardChanges {
+/** The settings and scope of `createBoard` and `updateBoard` in REST's names, checked before any REST call. */
+function boardChanges(input: CreateBoardInput | UpdateBoardInput): BoardChanges {
   const changes: BoardChanges = {};
-  if (isSet(input.name)) changes.name = checkName(input.name);
+  if (isSet(input.hideBacklogList)) changes.hide_backlog_list = input.hideBacklogList;
+  if (isSet(input.hideClosedList)) changes.hide_closed_list = input.hideClosedList;
   if (isSet(input.assigneeId)) changes.assignee_id = idFromGlobalId(input.assigneeId, 'User', 'assigneeId');
   if (isSet(input.milestoneId)) changes.milestone_id = idFromGlobalId(input.milestoneId, 'Milestone', 'milestoneId');
   if (isSet(input.labels)) {
@@ -34,14 +39,14 @@ function boardChanges(input: UpdateBoardInput): BoardChanges {
     }
     changes.weight = input.weight;
   }
-  if (Object.keys(changes).length === 0) throw badUserInput('Give at least one field to change.', 'input');
   return changes;
 }
 
-/** Exactly one of label, assignee and milestone (rest-v4-api.md "Limits": board list scope). */
-function listTarget(input: { labelId?: string | null; assigneeId?: string | null; milestoneId?: string | null }): BoardListTarget {
-  const given = [input.labelId, input.assigneeId, input.milestoneId].filter(isSet).length;
-  if (given !== 1) throw badUserInput(`Give exactly one of \`labelId\`, \`assigneeId\` and \`milestoneId\`; got ${given}.`, 'input');
+/** Exactly one list kind (rest-v4-api.md "Limits": board list scope; GitLab's `backlog` besides). */
+function listTarget(input: { backlog?: boolean | null; labelId?: string | null; assigneeId?: string | null; milestoneId?: string | null }): BoardListTarget | 'backlog' {
+  const given = [input.backlog || null, input.labelId, input.assigneeId, input.milestoneId].filter(isSet).length;
+  if (given !== 1) throw badUserInput(`Give exactly one of \`backlog\`, \`labelId\`, \`assigneeId\` and \`milestoneId\`; got ${given}.`, 'input');
+  if (input.backlog) return 'backlog';
   if (isSet(input.labelId)) return { label_id: idFromGlobalId(input.labelId, 'Label', 'labelId') };
   if (isSet(input.assigneeId)) return { assignee_id: idFromGlobalId(input.assigneeId, 'User', 'assigneeId') };
   return { milestone_id: idFromGlobalId(input.milestoneId!, 'Milestone', 'milestoneId') };
@@ -58,51 +63,88 @@ async function refusable<T>(run: () => Promise<T>): Promise<{ errors: string[]; 
   }
 }
 
-export const boardMutations: Pick<MutationResolvers, 'createBoard' | 'updateBoard' | 'destroyBoard' | 'boardListCreate' | 'updateBoardList' | 'destroyBoardList'> = {
+/** The list a write names, found among the board's lists (one `GET` of the board); null when the board has none such. */
+async function findList(key: BoardKey, ref: ListRef, { api, loaders }: GatewayContext): Promise<BoardListRecord | null> {
+  const board = await loaders.board.load(key);
+  return (await boardLists(board, api)).find((record) => isListRef(record, ref)) ?? null;
+}
+
+/** A stored list's record, as `boardListCreate` and `updateBoardList` answer it, completed with its board. */
+async function storedListRecord(key: BoardKey, listId: number, context: GatewayContext): Promise<BoardListRecord | null> {
+  context.loaders.board.clear(key);
+  return findList(key, { kind: 'stored', id: listId }, context);
+}
+
+type BoardMutations = 'createBoard' | 'updateBoard' | 'destroyBoard' | 'boardListCreate' | 'updateBoardList' | 'destroyBoardList';
+
+export const boardMutations: Pick<MutationResolvers, BoardMutations> = {
+  // REST's create takes the name only: settings and scope follow in a PUT.
   async createBoard(_parent, { input }, { api }) {
-    const project = checkFullPath(input.projectPath, 'projectPath');
+    const parent = boardParentFromInput(input);
+    if (!isSet(input.name)) throw badUserInput('`name` is required: REST creates a board by its name.', 'name');
     const name = checkName(input.name);
-    const { errors, value } = await refusable(() => api.boards.create(project, name));
+    const changes = boardChanges(input);
+    const { errors, value } = await refusable(async () => {
+      const board = await api.boards.create(parent, name);
+      return Object.keys(changes).length > 0 ? api.boards.edit({ ...parent, boardId: board.id }, changes) : board;
+    });
     return { clientMutationId: input.clientMutationId ?? null, errors, board: value };
   },
 
   async updateBoard(_parent, { input }, { api, loaders }) {
-    const key = boardKeyFromInput(input.projectPath, input.id, 'id');
+    const key = boardKeyFromInput(input, input.id, 'id');
     const changes = boardChanges(input);
+    if (isSet(input.name)) changes.name = checkName(input.name);
+    if (Object.keys(changes).length === 0) throw badUserInput('Give at least one field to change.', 'input');
     const { errors, value } = await refusable(() => api.boards.edit(key, changes));
     loaders.board.clear(key);
     return { clientMutationId: input.clientMutationId ?? null, errors, board: value };
   },
 
+  // GitLab answers the board only when it stays; once deleted, null.
   async destroyBoard(_parent, { input }, { api, loaders }) {
-    const key = boardKeyFromInput(input.projectPath, input.id, 'id');
+    const key = boardKeyFromInput(input, input.id, 'id');
     const { errors } = await refusable(() => api.boards.remove(key));
     loaders.board.clear(key);
-    return { clientMutationId: input.clientMutationId ?? null, errors };
+    const board = errors.length > 0 ? await loaders.board.load(key) : null;
+    return { clientMutationId: input.clientMutationId ?? null, errors, board };
   },
 
-  async boardListCreate(_parent, { input }, { api, loaders }) {
-    const key = boardKeyFromInput(input.projectPath, input.boardId, 'boardId');
+  async boardListCreate(_parent, { input }, context) {
+    const key = boardKeyFromInput(input, input.boardId, 'boardId');
     const target = listTarget(input);
-    const { errors, value } = await refusable(() => api.boards.createList(key, target));
-    loaders.board.clear(key);
-    return { clientMutationId: input.clientMutationId ?? null, errors, list: value };
+    if (target === 'backlog') {
+      // The Open list exists unless hidden: showing it is what creating it means over REST.
+      const { errors, value } = await refusable(() => context.api.boards.edit(key, { hide_backlog_list: false }));
+      context.loaders.board.clear(key);
+      const list = value && (await findList(key, { kind: 'backlog', boardId: key.boardId }, context));
+      return { clientMutationId: input.clientMutationId ?? null, errors, list: list ?? null };
+    }
+    const { errors, value } = await refusable(() => context.api.boards.createList(key, target));
+    const list = value && (await storedListRecord(key, value.id, context));
+    return { clientMutationId: input.clientMutationId ?? null, errors, list: list ?? null };
   },
 
-  async updateBoardList(_parent, { input }, { api, loaders }) {
-    const key = boardKeyFromInput(input.projectPath, input.boardId, 'boardId');
-    const listId = idFromGlobalId(input.listId, 'List', 'listId');
+  async updateBoardList(_parent, { input }, context) {
+    const key = boardKeyFromInput(input, input.boardId, 'boardId');
+    const ref = parseListRef(input.listId, 'listId');
+    if (!isSet(input.position)) throw badUserInput('Give `position`: it is the one thing REST changes on a list (GitLab\'s `collapsed` is a per-user setting REST lacks).', 'position');
     if (input.position < 0) throw badUserInput(`\`position\` counts from 0; got ${input.position}.`, 'position');
-    const { errors, value } = await refusable(() => api.boards.moveList(key, listId, input.position));
-    loaders.board.clear(key);
-    return { clientMutationId: input.clientMutationId ?? null, errors, list: value };
+    if (ref.kind !== 'stored') return { clientMutationId: input.clientMutationId ?? null, errors: ['The Open and Closed lists cannot be moved.'], list: await findList(key, ref, context) };
+    const position = input.position;
+    const { errors, value } = await refusable(() => context.api.boards.moveList(key, ref.id, position));
+    const list = value && (await storedListRecord(key, value.id, context));
+    return { clientMutationId: input.clientMutationId ?? null, errors, list: list ?? null };
   },
 
-  async destroyBoardList(_parent, { input }, { api, loaders }) {
-    const key = boardKeyFromInput(input.projectPath, input.boardId, 'boardId');
-    const listId = idFromGlobalId(input.listId, 'List', 'listId');
-    const { errors } = await refusable(() => api.boards.removeList(key, listId));
-    loaders.board.clear(key);
-    return { clientMutationId: input.clientMutationId ?? null, errors };
+  // GitLab answers the list only when it stays; once deleted, null.
+  async destroyBoardList(_parent, { input }, context) {
+    const key = boardKeyFromInput(input, input.boardId, 'boardId');
+    const ref = parseListRef(input.listId, 'listId');
+    if (ref.kind !== 'stored') return { clientMutationId: input.clientMutationId ?? null, errors: [UNDESTROYABLE_LIST], list: await findList(key, ref, context) };
+    const { errors } = await refusable(() => context.api.boards.removeList(key, ref.id));
+    context.loaders.board.clear(key);
+    const list = errors.length > 0 ? await findList(key, ref, context) : null;
+    return { clientMutationId: input.clientMutationId ?? null, errors, list };
   },
 };

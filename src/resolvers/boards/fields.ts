@@ -1,23 +1,41 @@
-import type { ProjectResolvers } from '../../__generated__/resolvers-types.js';
-import type { BoardSchema } from '../../datasources/boards.js';
+import type { GroupResolvers, ProjectResolvers, QueryResolvers } from '../../__generated__/resolvers-types.js';
+import type { BoardParent, BoardSchema } from '../../datasources/boards.js';
+import type { DataSources } from '../../datasources/index.js';
+import type { Page, PageRequest } from '../../datasources/pagination.js';
 import type { ProjectSchema } from '../../datasources/projects.js';
+import type { GroupSchema } from '../../datasources/groups.js';
 import { restConnection } from '../../connections/connection.js';
 import { idFromGlobalId } from '../global-id.js';
+import { isSet } from '../input.js';
 import { listField, type ParentList } from '../lookahead.js';
 import { nullWhenNotFound } from '../lookups.js';
+import { boardIssueFilters } from './list-issues.js';
+import { boardKeyFromInput } from './key.js';
+import { boardLists } from './lists.js';
+import { isListRef, parseListRef } from './record.js';
 
-/** A board read through its project names that project, even if REST's record left it out. */
-const ofProject = (board: BoardSchema, project: ProjectSchema): BoardSchema => (board.project ? board : { ...board, project: { id: project.id } });
+/** A board read through its project or group names it, even if REST's record left it out. */
+const ofProject = (board: BoardSchema, project: ProjectSchema): BoardSchema => (board.project ? board : { ...board, project: { id: project.id, web_url: project.web_url } });
+const ofGroup = (board: BoardSchema, group: GroupSchema): BoardSchema => (board.group ? board : { ...board, group: { id: group.id, name: group.name, web_url: group.web_url } });
 
-/** `GET /projects/:id/boards` takes the id or the full path: a project looked up by path sends it early. */
-const boardList: ParentList<object, Record<string, never>, BoardSchema> = {
-  filters: () => ({}),
-  page: (api, project, _filters, page) => api.boards.all(project, page),
-};
+/** `boards(id:)`: that one board (`GET .../boards/:board_id`) as a page of one, or of none when it is missing. */
+async function oneBoardPage(api: DataSources, parent: BoardParent, boardId: number, page: PageRequest): Promise<Page<BoardSchema>> {
+  const board = page.page === 1 ? await nullWhenNotFound(api.boards.show({ ...parent, boardId })) : null;
+  const items = board ? [board] : [];
+  return { items, page: page.page, perPage: page.perPage, hasNextPage: false, total: items.length };
+}
+
+/** `GET /projects/:id/boards` and `GET /groups/:id/boards` take the id or the full path: a parent looked up by path sends it early. */
+function boardsOf(parentOf: (idOrPath: number | string) => BoardParent): ParentList<{ id?: string | null }, { boardId: number | null }, BoardSchema> {
+  return {
+    filters: (args) => ({ boardId: isSet(args.id) ? idFromGlobalId(args.id, 'Board', 'id') : null }),
+    page: (api, parent, { boardId }, page) => (boardId === null ? api.boards.all(parentOf(parent), page) : oneBoardPage(api, parentOf(parent), boardId, page)),
+  };
+}
 
 /** `Project.boards` and `Project.board(id:)`, spread into the Project resolvers. */
 export const projectBoardFields: Pick<ProjectResolvers, 'boards' | 'board'> = {
-  boards: listField(boardList, (pages, args, _filters, project: ProjectSchema) =>
+  boards: listField(boardsOf((project) => ({ project })), (pages, args, _filters, project: ProjectSchema) =>
     restConnection(args, async (page) => {
       const result = await pages(page);
       return { ...result, items: result.items.map((board) => ofProject(board, project)) };
@@ -26,5 +44,31 @@ export const projectBoardFields: Pick<ProjectResolvers, 'boards' | 'board'> = {
   async board(project, { id }, { loaders }) {
     const board = await nullWhenNotFound(loaders.board.load({ project: project.id, boardId: idFromGlobalId(id, 'Board', 'id') }));
     return board && ofProject(board, project);
+  },
+};
+
+/** `Group.boards` and `Group.board(id:)`, spread into the Group resolvers. */
+export const groupBoardFields: Pick<GroupResolvers, 'boards' | 'board'> = {
+  boards: listField(boardsOf((group) => ({ group })), (pages, args, _filters, group: GroupSchema) =>
+    restConnection(args, async (page) => {
+      const result = await pages(page);
+      return { ...result, items: result.items.map((board) => ofGroup(board, group)) };
+    }),
+  ),
+  async board(group, { id }, { loaders }) {
+    const board = await nullWhenNotFound(loaders.board.load({ group: group.id, boardId: idFromGlobalId(id, 'Board', 'id') }));
+    return board && ofGroup(board, group);
+  },
+};
+
+/** `Query.boardList`: the board's record holds its lists, so one read of the board answers it. */
+export const boardListQuery: Pick<QueryResolvers, 'boardList'> = {
+  async boardList(_parent, args, { api, loaders }) {
+    const key = boardKeyFromInput(args, args.boardId, 'boardId');
+    const ref = parseListRef(args.id, 'id');
+    boardIssueFilters(args.issueFilters);
+    const board = await nullWhenNotFound(loaders.board.load(key));
+    if (!board) return null;
+    return (await boardLists(board, api, args.issueFilters)).find((record) => isListRef(record, ref)) ?? null;
   },
 };
