@@ -33,6 +33,8 @@ const CONNECTION_NODES: Record<string, string> = {
   PersonalAccessToken: 'PersonalAccessTokenSchema',
   ResourceAccessToken: 'ResourceAccessTokenSchema',
   EnterpriseUserSshKey: 'EnterpriseUserSshKeySchema',
+  MemberInterface: 'MemberRecord',
+  GroupMember: 'MemberRecord',
 };
 
 const connectionMappers = Object.fromEntries(
@@ -86,6 +88,15 @@ const config: CodegenConfig = {
           CustomAttribute: '../datasources/namespace-schemas.js#CustomAttributeSchema',
           ProjectLinks: '../datasources/projects.js#ProjectLinksSchema',
           ContainerExpirationPolicy: '../datasources/projects.js#ContainerExpirationPolicySchema',
+          ProjectStatistics: '../datasources/projects.js#ProjectStatisticsSchema',
+          ProjectPermissions: '../resolvers/projects/permissions.js#ProjectAbilities',
+          GroupPermissions: '../resolvers/groups/permissions.js#GroupAbilities',
+          MemberInterface: '../datasources/members.js#MemberRecord',
+          GroupMember: '../datasources/members.js#MemberRecord',
+          ProjectMember: '../datasources/members.js#MemberRecord',
+          AccessLevel: '../datasources/members.js#AccessLevelValue',
+          CommitReferences: '../resolvers/commits/references.js#CommitReferencesRecord',
+          Tree: '../resolvers/commits/references.js#TreeRecord',
           Invitation: '../resolvers/invitations/record.js#InvitationRecord',
           User: '../datasources/users.js#UserSchema',
           UserCore: '../datasources/users.js#UserSchema',

@@ -13,6 +13,8 @@ import { registerArtifactRoutes } from './artifacts.js';
 import { registerKeyRoutes } from './keys.js';
 import { registerSnippetStorageMoveRoutes } from './snippet-storage-moves.js';
 import { registerWikiRoutes } from './wikis.js';
+import { registerMarkdownRoutes } from './markdown.js';
+import { registerMemberRoutes } from './members.js';
 import { registerCredentialsInventoryRoutes } from './credentials-inventory.js';
 
 export function createRouter(): Router {
@@ -23,6 +25,8 @@ export function createRouter(): Router {
   registerInvitationRoutes(router);
   registerUserRoutes(router);
   registerWikiRoutes(router);
+  registerMemberRoutes(router);
+  registerMarkdownRoutes(router);
   registerSnippetStorageMoveRoutes(router);
   registerKeyRoutes(router);
   registerArtifactRoutes(router);

@@ -30,6 +30,7 @@ import {
   WIKI_PAGE_LISTED,
   type RecordShape,
 } from './shapes.js';
+import { TIP_PAGES } from '../resolvers/commits/references.js';
 
 export type FieldArgs = Readonly<Record<string, unknown>>;
 
@@ -232,6 +233,22 @@ const projects: Record<string, FieldCost> = {
   // The whole list in one call, windowed in the gateway.
   'Project.wikiPages': { calls: 1, items: 'window', returns: (args) => (args['withContent'] === true ? WIKI_PAGE : WIKI_PAGE_LISTED) },
   'Project.wikiPage': oneCall(WIKI_PAGE),
+  // POST /markdown of the description (in the project's context), once per distinct text.
+  'Project.descriptionHtml': { reads: ['description', 'path_with_namespace'], calls: 1 },
+  // GET /user once per request, and GET /projects/:id for the caller's `permissions` (list records lack them).
+  'Project.userPermissions': { calls: 2 },
+  // GET /projects/:id?statistics=true.
+  'Project.statistics': { calls: 1, unlessParentHas: 'statistics' },
+  'Project.projectMembers': restList(USER_SUMMARY),
+  // The commit look-up that tells an unknown SHA.
+  'Project.commitReferences': oneCall(),
+  'Namespace.fullName': { calls: 1 },
+  'ProjectMember.user': embedded(USER_SUMMARY),
+  'ProjectMember.createdBy': embedded(USER_SUMMARY),
+  'ProjectMember.project': embedded(ID_ONLY),
+  'GroupMember.user': embedded(USER_SUMMARY),
+  'GroupMember.createdBy': embedded(USER_SUMMARY),
+  'GroupMember.group': embedded(ID_ONLY),
   'Project.issues': restList(ISSUE_RECORD),
   'Project.issue': oneCall(ISSUE_RECORD),
   'Project.boards': restList(BOARD),
@@ -274,6 +291,11 @@ const groups: Record<string, FieldCost> = {
   'Group.sharedProjects': restList(PROJECT_LOADED),
   'Group.runners': restList(RUNNER_SUMMARY),
   'Group.invitations': restList(),
+  // POST /markdown of the description.
+  'Group.descriptionHtml': { reads: ['description'], calls: 1 },
+  // GET /user once per request, and the caller's membership (GET /groups/:id/members/all/:user_id).
+  'Group.userPermissions': { reads: ['project_creation_level'], calls: 2 },
+  'Group.groupMembers': restList(USER_SUMMARY),
   'Group.issues': restList(ISSUE_RECORD),
   'Group.managedPersonalAccessTokens': restList(),
   'Group.managedResourceAccessTokens': restList(),
@@ -375,6 +397,21 @@ const commits: Record<string, FieldCost> = {
   'Commit.statuses': restList(),
   'Commit.mergeRequests': restList(),
   'Commit.signature': oneCall(),
+  // Runner jobs' commits lack `web_url`: their project's page URL, through the project loader.
+  'Commit.webUrl': { calls: 1, unlessParentHas: 'web_url' },
+  'Commit.webPath': { calls: 1, unlessParentHas: 'web_url' },
+  // POST /markdown, once per distinct text.
+  'Commit.titleHtml': oneCall(),
+  'Commit.descriptionHtml': oneCall(),
+  // GET .../refs, and with excludeTipped every page of branches or tags (at most TIP_PAGES).
+  'CommitReferences.containingBranches': { calls: (args) => 1 + (args['excludeTipped'] === true ? TIP_PAGES : 0) },
+  'CommitReferences.containingTags': { calls: (args) => 1 + (args['excludeTipped'] === true ? TIP_PAGES : 0) },
+  'CommitReferences.tippingBranches': { calls: TIP_PAGES },
+  'CommitReferences.tippingTags': { calls: TIP_PAGES },
+  // The branch list's pages of 100 that hold [offset, offset + limit): at most two.
+  'Repository.branchNames': { calls: 2 },
+  // GET .../commits?path=&per_page=1.
+  'Tree.lastCommit': oneCall(COMMIT_LISTED),
   'CommitComment.author': embedded(USER_AUTHOR),
   'CommitStatus.author': embedded(USER_AUTHOR),
 };

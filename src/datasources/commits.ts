@@ -181,6 +181,24 @@ function commitPath(project: ProjectKey, sha: string): string {
   return restPath`/projects/${project}/repository/commits/${sha}`;
 }
 
+/** A branch of `GET /projects/:id/repository/branches`: its name and its head commit. */
+export interface BranchSchema {
+  name: string;
+  commit?: CommitSchema | null;
+  default?: boolean;
+  protected?: boolean;
+  merged?: boolean;
+  web_url?: string;
+}
+
+/** A tag of `GET /projects/:id/repository/tags`: `target` is the tag object or the commit it names. */
+export interface TagSchema {
+  name: string;
+  target?: string;
+  commit?: CommitSchema | null;
+  message?: string | null;
+}
+
 /** REST `/projects/:id/repository/commits`: commits and their sub-resources. */
 export class CommitsApi {
   constructor(private readonly rest: RestSession) {}
@@ -245,6 +263,16 @@ export class CommitsApi {
 
   mergeRequests(project: ProjectKey, sha: string, page: PageRequest): Promise<Page<MergeRequestSchema>> {
     return this.rest.getPage<MergeRequestSchema>(`${commitPath(project, sha)}/merge_requests`, page);
+  }
+
+  /** Branches in name order; `search` is REST's (`^` and `$` anchor it, no case). */
+  branches(project: ProjectKey, search: string | undefined, page: PageRequest): Promise<Page<BranchSchema>> {
+    return this.rest.getPage<BranchSchema>(restPath`/projects/${project}/repository/branches`, page, { search });
+  }
+
+  /** Tags, newest first (REST's default order). */
+  tags(project: ProjectKey, page: PageRequest): Promise<Page<TagSchema>> {
+    return this.rest.getPage<TagSchema>(restPath`/projects/${project}/repository/tags`, page);
   }
 
   /** 404 for an unsigned commit. The X.509 serial number keeps every digit (exact-json.ts). */

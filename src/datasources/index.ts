@@ -5,6 +5,8 @@ import { SubmodulesApi } from './submodules.js';
 import { GroupsApi } from './groups.js';
 import { InvitationsApi } from './invitations.js';
 import { IssuesApi } from './issues.js';
+import { MarkdownApi } from './markdown.js';
+import { MembersApi } from './members.js';
 import { LabelsApi } from './labels.js';
 import { MetricImagesApi } from './metric-images.js';
 import { NotesApi } from './notes.js';
@@ -27,6 +29,8 @@ export interface DataSources {
   invitations: InvitationsApi;
   users: UsersApi;
   issues: IssuesApi;
+  members: MembersApi;
+  markdown: MarkdownApi;
   labels: LabelsApi;
   todos: TodosApi;
   notes: NotesApi;
@@ -50,6 +54,8 @@ export function createDataSources(rest: RestSession): DataSources {
     invitations: new InvitationsApi(rest),
     users: new UsersApi(rest),
     issues: new IssuesApi(rest),
+    members: new MembersApi(rest),
+    markdown: new MarkdownApi(rest),
     labels: new LabelsApi(rest),
     todos: new TodosApi(rest),
     notes: new NotesApi(rest),

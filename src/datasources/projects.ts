@@ -37,6 +37,27 @@ export interface ContainerExpirationPolicySchema {
   next_run_at?: string | null;
 }
 
+/** `statistics` of `GET /projects/:id?statistics=true` (Reporters and above), in bytes. */
+export interface ProjectStatisticsSchema {
+  commit_count?: number;
+  storage_size?: number;
+  repository_size?: number;
+  wiki_size?: number;
+  lfs_objects_size?: number;
+  job_artifacts_size?: number;
+  pipeline_artifacts_size?: number;
+  packages_size?: number;
+  snippets_size?: number;
+  uploads_size?: number;
+  container_registry_size?: number;
+}
+
+/** One side of the caller's `permissions` on `GET /projects/:id`. */
+export interface ProjectAccessSchema {
+  access_level: number;
+  notification_level?: number;
+}
+
 /** One of the `*_access_level` values of a project feature. */
 export type ProjectFeatureAccessLevel = 'disabled' | 'private' | 'enabled' | 'public';
 
@@ -113,6 +134,12 @@ export interface ProjectSchema {
   last_activity_at?: string;
   namespace?: NamespaceSchema;
   custom_attributes?: CustomAttributeSchema[];
+  /**
+   * The caller's access (`GET /projects/:id` only, signed-in callers): the direct membership, and
+   * the access through the project's group.
+   */
+  permissions?: { project_access?: ProjectAccessSchema | null; group_access?: ProjectAccessSchema | null };
+  statistics?: ProjectStatisticsSchema;
 }
 
 /** REST `/projects`. `idOrPath` is a numeric ID or a full path; the path helper encodes it. */
@@ -121,5 +148,10 @@ export class ProjectsApi {
 
   show(idOrPath: number | string): Promise<ProjectSchema> {
     return this.rest.get<ProjectSchema>(restPath`/projects/${idOrPath}`);
+  }
+
+  /** The project record with its storage `statistics`, which REST gives Reporters and above only. */
+  withStatistics(idOrPath: number | string): Promise<ProjectSchema> {
+    return this.rest.get<ProjectSchema>(restPath`/projects/${idOrPath}`, { statistics: true });
   }
 }

@@ -3,7 +3,7 @@ import { Group, SharedWithGroup } from './groups/Group.js';
 import { groupMutations } from './groups/Mutation.js';
 import { groupQueries } from './groups/Query.js';
 import { Node, nodeQueries } from './node.js';
-import { Namespace, Project } from './projects/Project.js';
+import { Namespace, Project, ProjectStatistics } from './projects/Project.js';
 import { projectMutations } from './projects/Mutation.js';
 import { projectQueries } from './projects/Query.js';
 import { Invitation } from './invitations/Invitation.js';
@@ -18,6 +18,10 @@ import { globalIdScalars } from './global-id-scalars.js';
 import { ciJobCommitFields, Commit } from './commits/Commit.js';
 import { commitMutations } from './commits/Mutation.js';
 import { projectRepositoryFields, Repository } from './commits/Repository.js';
+import { CommitReferences, Tree } from './commits/references.js';
+import { AccessLevel, GroupMember, MemberInterface, ProjectMember } from './groups/members.js';
+import { GroupPermissions } from './groups/permissions.js';
+import { ProjectPermissions } from './projects/permissions.js';
 import { CommitSignature, CommitStatus, Discussion, X509Certificate } from './commits/types.js';
 import { User, UserCore } from './users/User.js';
 import { userQueries } from './users/Query.js';
@@ -124,6 +128,15 @@ export const resolvers: Resolvers = {
   Board,
   BoardList,
   Repository,
+  CommitReferences,
+  Tree,
+  ProjectPermissions,
+  ProjectStatistics,
+  GroupPermissions,
+  MemberInterface,
+  GroupMember,
+  ProjectMember,
+  AccessLevel,
   CommitStatus,
   Discussion,
   CommitSignature,

@@ -7,7 +7,7 @@ import { isEnumType, type GraphQLSchema } from 'graphql';
  */
 export const ENUM_VALUE_OVERRIDES: Readonly<Record<string, Readonly<Record<string, string | number>>>> = {
   // rest-v4-api.md "Access levels".
-  AccessLevelEnum: { NO_ACCESS: 0, MINIMAL_ACCESS: 5, GUEST: 10, REPORTER: 20, DEVELOPER: 30, MAINTAINER: 40, OWNER: 50 },
+  AccessLevelEnum: { NO_ACCESS: 0, MINIMAL_ACCESS: 5, GUEST: 10, REPORTER: 20, DEVELOPER: 30, MAINTAINER: 40, OWNER: 50, ADMIN: 60 },
   // rest-v4-api.md "default_branch_protection values".
   DefaultBranchProtection: { NONE: 0, PARTIAL: 1, FULL: 2 },
   // rest-v4-api.md "Issues": the issue list filters' wildcards are capitalised.

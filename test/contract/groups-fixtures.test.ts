@@ -50,7 +50,7 @@ const CASES: Record<string, FixtureCase> = {
           {
             id: 'gid://gitlab/Group/1',
             fullPath: 'foo-bar',
-            visibility: 'PUBLIC',
+            visibility: 'public',
             projectCreationLevel: 'DEVELOPER',
             subgroupCreationLevel: 'OWNER',
             autoDevopsEnabled: null,
@@ -83,7 +83,7 @@ const CASES: Record<string, FixtureCase> = {
       { method: 'GET', path: '/groups/1', body: first('list-groups') },
     ],
     query: `{ groups(search: "foobar") { nodes { id name path description fullPath visibility } } }`,
-    expected: { groups: { nodes: [{ id: 'gid://gitlab/Group/1', name: 'Foobar Group', path: 'foo-bar', description: 'An interesting group', fullPath: 'foo-bar', visibility: 'PUBLIC' }] } },
+    expected: { groups: { nodes: [{ id: 'gid://gitlab/Group/1', name: 'Foobar Group', path: 'foo-bar', description: 'An interesting group', fullPath: 'foo-bar', visibility: 'public' }] } },
   },
   'list-subgroups.json': {
     routes: [
@@ -170,12 +170,12 @@ const CASES: Record<string, FixtureCase> = {
         sharedWithGroups: [{ group: { id: 'gid://gitlab/Group/28', fullPath: 'h5bp', name: 'H5bp' }, groupName: 'H5bp', groupFullPath: 'h5bp', groupAccessLevel: 'REPORTER', expiresAt: null }],
         embeddedProjects: [
           { id: 'gid://gitlab/Project/7', fullPath: 'twitter/typeahead-js', snippetsEnabled: false, namespace: { id: 'gid://gitlab/Namespace/4', kind: 'group' }, sharedWithGroups: [] },
-          { id: 'gid://gitlab/Project/6', visibility: 'INTERNAL', openIssuesCount: 8 },
+          { id: 'gid://gitlab/Project/6', visibility: 'internal', openIssuesCount: 8 },
         ],
         embeddedSharedProjects: [
           {
             fullPath: 'h5bp/html5-boilerplate',
-            visibility: 'PRIVATE',
+            visibility: 'private',
             sharedWithGroups: [
               { group: { id: 'gid://gitlab/Group/4', fullPath: 'twitter', name: 'Twitter' }, groupAccessLevel: 'DEVELOPER', expiresAt: null },
               { group: { fullPath: 'gitlab-org' }, groupAccessLevel: 'GUEST', expiresAt: '2018-08-14' },
@@ -219,7 +219,7 @@ const CASES: Record<string, FixtureCase> = {
     query: `mutation { groupUpdate(input: { id: "gid://gitlab/Group/5", description: "foo" }) { errors group { id fullPath name path description visibility
       avatarUrl webUrl requestAccessEnabled fullName fileTemplateProject { id } parent { id } createdAt embeddedProjects { ${EMBEDDED_PROJECT_FIELDS} } } } }`,
     expected: {
-      groupUpdate: { errors: [], group: { id: 'gid://gitlab/Group/5', fullPath: 'h5bp', description: 'foo', visibility: 'INTERNAL', embeddedProjects: [{ id: 'gid://gitlab/Project/9', fullPath: 'h5bp/html5-boilerplate', starCount: 1 }] } },
+      groupUpdate: { errors: [], group: { id: 'gid://gitlab/Group/5', fullPath: 'h5bp', description: 'foo', visibility: 'internal', embeddedProjects: [{ id: 'gid://gitlab/Project/9', fullPath: 'h5bp/html5-boilerplate', starCount: 1 }] } },
     },
   },
   'list-group-projects.json': {

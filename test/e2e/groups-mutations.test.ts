@@ -50,7 +50,7 @@ describe('group and project mutations over real HTTP', () => {
             parentId: 'gid://gitlab/Group/1',
             description: 'How we work',
             membershipLock: true,
-            visibility: 'PUBLIC',
+            visibility: 'public',
             shareWithGroupLock: true,
             requireTwoFactorAuthentication: true,
             twoFactorGracePeriod: 24,
@@ -70,7 +70,7 @@ describe('group and project mutations over real HTTP', () => {
       );
       expect(result.errors).toBeUndefined();
       const payload = result.data!.groupCreate;
-      expect(payload).toMatchObject({ clientMutationId: 'create-1', errors: [], group: { fullPath: 'gitlab-org/handbook', visibility: 'PUBLIC', defaultBranchProtection: 'PARTIAL', parent: { fullPath: 'gitlab-org' } } });
+      expect(payload).toMatchObject({ clientMutationId: 'create-1', errors: [], group: { fullPath: 'gitlab-org/handbook', visibility: 'public', defaultBranchProtection: 'PARTIAL', parent: { fullPath: 'gitlab-org' } } });
       // One POST; the parent's path is a field of the new group's parent, fetched once.
       expect(restCalls(harness.simulator)).toEqual(['POST /groups', 'GET /groups/1']);
       const post = harness.simulator.requests[0]!;
@@ -96,7 +96,7 @@ describe('group and project mutations over real HTTP', () => {
       expect(taken.errors).toBeUndefined();
       expect(taken.data!.groupCreate).toEqual({ errors: ['Failed to save group: Path has already been taken'], group: null });
       const visibility = await mutate<{ groupCreate: GroupPayload }>(
-        `mutation { groupCreate(input: { name: "Loud", path: "loud", parentId: "gid://gitlab/Group/6", visibility: PUBLIC }) { errors group { id } } }`,
+        `mutation { groupCreate(input: { name: "Loud", path: "loud", parentId: "gid://gitlab/Group/6", visibility: public }) { errors group { id } } }`,
         {},
         admin,
       );
@@ -153,7 +153,7 @@ describe('group and project mutations over real HTTP', () => {
       expect(result.errors).toBeUndefined();
       expect(result.data!.groupUpdate).toEqual({
         errors: [],
-        group: { id: 'gid://gitlab/Group/11', fullPath: 'design', name: 'Design Studio', visibility: 'INTERNAL', defaultBranchProtection: 'NONE' },
+        group: { id: 'gid://gitlab/Group/11', fullPath: 'design', name: 'Design Studio', visibility: 'internal', defaultBranchProtection: 'NONE' },
       });
       expect(restCalls(harness.simulator)).toEqual(['PUT /groups/11']);
       const saved = await harness.oracle.get<RestGroup & { file_template_project_id: number; prevent_forking_outside_group: boolean }>('/groups/11', admin);
@@ -170,7 +170,7 @@ describe('group and project mutations over real HTTP', () => {
 
     it('updates by full path with one look-up first, and a rename moves everything inside', async () => {
       const result = await mutate<{ groupUpdate: GroupPayload }>(
-        `mutation { groupUpdate(input: { fullPath: "opensource/tools", path: "devtools" }) { errors group { fullPath projects(orderBy: ID, sort: ASC) { nodes { fullPath } } } } }`,
+        `mutation { groupUpdate(input: { fullPath: "opensource/tools", path: "devtools" }) { errors group { fullPath projects(orderBy: ID, sortDirection: ASC) { nodes { fullPath } } } } }`,
         {},
         maintainer,
       );
@@ -187,7 +187,7 @@ describe('group and project mutations over real HTTP', () => {
     });
 
     it('answers a visibility conflict in `errors`, and refuses callers who are not owners', async () => {
-      const conflict = await mutate<{ groupUpdate: GroupPayload }>(`mutation { groupUpdate(input: { id: "gid://gitlab/Group/1", visibility: PRIVATE }) { errors group { id } } }`, {}, admin);
+      const conflict = await mutate<{ groupUpdate: GroupPayload }>(`mutation { groupUpdate(input: { id: "gid://gitlab/Group/1", visibility: private }) { errors group { id } } }`, {}, admin);
       expect(conflict.data!.groupUpdate).toEqual({
         errors: [
           'Visibility level private is not allowed since there are sub-groups with higher visibility.',
@@ -224,7 +224,7 @@ describe('group and project mutations over real HTTP', () => {
       expect(result.errors).toBeUndefined();
       expect(result.data!.projectTransfer).toEqual({
         errors: [],
-        project: { id: `gid://gitlab/Project/${before.id}`, fullPath: 'acme/platform/design-system', visibility: 'PRIVATE' },
+        project: { id: `gid://gitlab/Project/${before.id}`, fullPath: 'acme/platform/design-system', visibility: 'private' },
         group: { fullPath: 'acme/platform', name: 'Platform' },
       });
       // The REST answer is the moved project and names its new group: nothing else to fetch.

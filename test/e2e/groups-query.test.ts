@@ -75,7 +75,7 @@ describe('groups and projects over real HTTP', () => {
         projectCount += projects.length;
         const projectNodes = nodes[index]!.projects.nodes;
         expect(projectNodes.map((node) => [node.fullPath, node.visibility, node.starCount])).toEqual(
-          projects.map((project) => [project.path_with_namespace, project.visibility.toUpperCase(), project.star_count]),
+          projects.map((project) => [project.path_with_namespace, project.visibility, project.star_count]),
         );
         for (const [projectIndex, project] of projects.entries()) {
           const runners = await oracle.call<RestRunner[]>('GET', `/projects/${project.id}/runners?per_page=5&page=1`, token);
@@ -129,7 +129,7 @@ describe('groups and projects over real HTTP', () => {
         for (const runner of node.runners.nodes) {
           for (const reference of runner.projects.nodes) {
             const project = await oracle.get<RestProject>(`/projects/${encode(reference.fullPath)}`, token);
-            expect(reference).toEqual({ fullPath: project.path_with_namespace, visibility: project.visibility.toUpperCase(), archived: project.archived });
+            expect(reference).toEqual({ fullPath: project.path_with_namespace, visibility: project.visibility, archived: project.archived });
           }
         }
       }
@@ -258,13 +258,13 @@ describe('groups and projects over real HTTP', () => {
     it.each([
       ['archived: true', 'archived=true', '', 'gitlab-org', admin],
       ['archived: false', 'archived=false', '', 'gitlab-org', admin],
-      ['includeSubgroups: true, visibility: INTERNAL', 'include_subgroups=true&visibility=internal', 'include_subgroups=true', 'gitlab-org', admin],
-      ['orderBy: NAME, sort: ASC', 'order_by=name&sort=asc', '', 'gitlab-org', admin],
+      ['includeSubgroups: true, visibility: internal', 'include_subgroups=true&visibility=internal', 'include_subgroups=true', 'gitlab-org', admin],
+      ['orderBy: NAME, sortDirection: ASC', 'order_by=name&sort=asc', '', 'gitlab-org', admin],
       ['orderBy: PATH', 'order_by=path', '', 'gitlab-org', admin],
-      ['orderBy: ID, sort: ASC', 'order_by=id&sort=asc', '', 'gitlab-org', admin],
-      ['orderBy: CREATED_AT, sort: ASC', 'order_by=created_at&sort=asc', '', 'gitlab-org', admin],
+      ['orderBy: ID, sortDirection: ASC', 'order_by=id&sort=asc', '', 'gitlab-org', admin],
+      ['orderBy: CREATED_AT, sortDirection: ASC', 'order_by=created_at&sort=asc', '', 'gitlab-org', admin],
       ['includeSubgroups: true, orderBy: UPDATED_AT', 'include_subgroups=true&order_by=updated_at', 'include_subgroups=true', 'gitlab-org', admin],
-      ['orderBy: LAST_ACTIVITY_AT, sort: ASC', 'order_by=last_activity_at&sort=asc', '', 'gitlab-org', admin],
+      ['orderBy: LAST_ACTIVITY_AT, sortDirection: ASC', 'order_by=last_activity_at&sort=asc', '', 'gitlab-org', admin],
       ['orderBy: SIMILARITY, search: "git"', 'order_by=similarity&search=git', 'search=git', 'gitlab-org', admin],
       ['search: "git"', 'search=git', '', 'gitlab-org', admin],
       ['owned: true', 'owned=true', '', 'design', admin],
@@ -291,7 +291,7 @@ describe('groups and projects over real HTTP', () => {
 
     it('passes withSecurityReports (ULTIMATE) and withCustomAttributes through', async () => {
       const result = await query<{ group: { projects: Connection<{ fullPath: string; customAttributes: unknown }> } }>(
-        `{ group(fullPath: "gitlab-org") { projects(first: 100, withSecurityReports: true, withCustomAttributes: true, orderBy: ID, sort: ASC) { nodes { fullPath customAttributes { key value } } } } }`,
+        `{ group(fullPath: "gitlab-org") { projects(first: 100, withSecurityReports: true, withCustomAttributes: true, orderBy: ID, sortDirection: ASC) { nodes { fullPath customAttributes { key value } } } } }`,
         {},
         admin,
       );
@@ -343,7 +343,7 @@ describe('groups and projects over real HTTP', () => {
         path: rest['path'],
         fullName: rest['full_name'],
         description: rest['description'],
-        visibility: 'PUBLIC',
+        visibility: 'public',
         shareWithGroupLock: rest['share_with_group_lock'],
         requireTwoFactorAuthentication: rest['require_two_factor_authentication'],
         twoFactorGracePeriod: rest['two_factor_grace_period'],
@@ -463,12 +463,12 @@ describe('groups and projects over real HTTP', () => {
       expect({ acme: data.acme !== null, secret: data.secret !== null, ownerToken: data.opensource.runnersToken !== null, orgToken: data.org.runnersToken !== null }).toEqual(sees);
       expect(data.org.statistics).toBeNull();
       if (token === undefined) {
-        expect(data.groups.nodes.every((node) => node.visibility === 'PUBLIC')).toBe(true);
-        expect(data.org.projects.nodes.every((node) => node.visibility === 'PUBLIC')).toBe(true);
+        expect(data.groups.nodes.every((node) => node.visibility === 'public')).toBe(true);
+        expect(data.org.projects.nodes.every((node) => node.visibility === 'public')).toBe(true);
       }
       if (token === outsider) {
         expect(data.groups.nodes).toEqual([]);
-        expect(data.org.projects.nodes.some((node) => node.visibility === 'PRIVATE')).toBe(false);
+        expect(data.org.projects.nodes.some((node) => node.visibility === 'private')).toBe(false);
       }
     });
   });

@@ -2,6 +2,7 @@
 // comments and discussions, statuses, and submodule updates, over the repositories of
 // simulator/repository/.
 import type { Router } from '../../http/router.js';
+import { registerBranchAndTagRoutes } from './branches.js';
 import { registerCommitChangeRoutes } from './change.js';
 import { registerCommitCommentRoutes } from './comments.js';
 import { registerCommitCreateRoute } from './create.js';
@@ -11,6 +12,7 @@ import { registerSubmoduleRoutes } from './submodules.js';
 
 export function registerCommitsDomain(router: Router): void {
   registerCommitReadRoutes(router);
+  registerBranchAndTagRoutes(router);
   registerCommitCreateRoute(router);
   registerCommitChangeRoutes(router);
   registerCommitCommentRoutes(router);

@@ -1,9 +1,12 @@
+import { createHash } from 'node:crypto';
 import { GraphQLError } from 'graphql';
 import type { CiJobResolvers, CommitResolvers } from '../../__generated__/resolvers-types.js';
 import { restConnection } from '../../connections/connection.js';
 import type { CommitSchema, ProjectKey } from '../../datasources/commits.js';
 import type { GatewayContext } from '../../server/context.js';
 import { toGlobalId } from '../global-id.js';
+import { renderMarkdown } from '../projects/markdown.js';
+import { pathOfWebUrl } from '../web-path.js';
 import { nullWhenNotFound } from '../lookups.js';
 import { commitRecord, type CommitRecord } from './record.js';
 
@@ -28,7 +31,50 @@ function detailField<K extends keyof CommitSchema>(key: K) {
   };
 }
 
+/** GitLab's Commit::MAX_TITLE_LENGTH... a first line this long is cut in the title. */
+const LONG_TITLE = 100;
+
+/**
+ * GitLab's Commit#description: the whole message when the first line is too long to be the whole
+ * title, otherwise what follows the first line (one trailing newline dropped), or null.
+ */
+export function commitDescription(message: string | null | undefined): string | null {
+  if (message === null || message === undefined) return null;
+  const newline = message.indexOf('\n');
+  const firstLine = newline === -1 ? message : message.slice(0, newline);
+  if (firstLine.length >= LONG_TITLE) return message;
+  if (newline === -1) return null;
+  return message.slice(newline + 1).replace(/\r?\n$/, '');
+}
+
+/** GitLab's GravatarService for commit authors: MD5 of the trimmed, lower-case address, 40 px at scale 2. */
+export function gravatarUrl(email: string | null | undefined): string | null {
+  if (!email?.trim()) return null;
+  const hash = createHash('md5').update(email.trim().toLowerCase()).digest('hex');
+  return `https://www.gravatar.com/avatar/${hash}?s=80&d=identicon`;
+}
+
+/**
+ * The commit page's URL: REST's `web_url`, or, for a runner job's commit (whose record has none),
+ * the project's page URL and `/-/commit/<sha>`, as GitLab builds it.
+ */
+async function commitWebUrl(commit: CommitRecord, { loaders }: GatewayContext): Promise<string> {
+  if (commit.web_url) return commit.web_url;
+  const project = await loaders.project.load(projectOf(commit));
+  return `${project.web_url ?? ''}/-/commit/${commit.id}`;
+}
+
+/** The project path markdown references resolve in: a full path or the numeric id REST also takes. */
+const markdownProject = (commit: CommitRecord) => (commit.project_ref === null ? undefined : String(commit.project_ref));
+
 export const Commit: CommitResolvers = {
+  shortId: (commit) => commit.short_id ?? commit.id.slice(0, 11),
+  webUrl: (commit, _args, context) => commitWebUrl(commit, context),
+  webPath: async (commit, _args, context) => pathOfWebUrl(await commitWebUrl(commit, context)) ?? '',
+  description: (commit) => commitDescription(commit.message),
+  titleHtml: (commit, _args, context) => renderMarkdown(context, commit.title, markdownProject(commit)),
+  descriptionHtml: (commit, _args, context) => renderMarkdown(context, commitDescription(commit.message), markdownProject(commit)),
+  authorGravatar: (commit) => gravatarUrl(commit.author_email),
   id: (commit) => toGlobalId('Commit', commit.id),
   // REST calls the full SHA `id`; GraphQL's `id` is the global ID.
   sha: (commit) => commit.id,

@@ -5,6 +5,7 @@ import { badUserInput } from '../../errors/graphql-errors.js';
 import { nullWhenNotFound } from '../lookups.js';
 import { connectionNodeFields } from '../projects/simple-record.js';
 import { commitRecord } from './record.js';
+import { projectCommitReferenceFields, repositoryReferenceFields } from './references.js';
 
 /** A text argument that, when given, must say something. */
 function nonBlank(value: string | null | undefined, argumentName: string): string | undefined {
@@ -24,6 +25,7 @@ function listWithStats(requested: boolean | null | undefined, info: GraphQLResol
 }
 
 export const Repository: RepositoryResolvers = {
+  ...repositoryReferenceFields,
   commits(repository, args, { api }, info) {
     const filters = {
       refName: nonBlank(args.refName, 'refName'),
@@ -55,7 +57,8 @@ export const Repository: RepositoryResolvers = {
   },
 };
 
-/** `Project.repository`, spread into the Project resolvers. */
-export const projectRepositoryFields: Pick<ProjectResolvers, 'repository'> = {
+/** `Project.repository` and `Project.commitReferences`, spread into the Project resolvers. */
+export const projectRepositoryFields: Pick<ProjectResolvers, 'repository' | 'commitReferences'> = {
   repository: (project) => ({ project: project.id }),
+  ...projectCommitReferenceFields,
 };

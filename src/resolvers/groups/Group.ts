@@ -15,6 +15,9 @@ import { readRecordField } from '../record-fields.js';
 import { runnerListFilters } from '../runners/filters.js';
 import { groupListFilters, groupProjectFilters, type GroupListArgs, type GroupProjectArgs } from './filters.js';
 import { groupBoolean } from './lenient-boolean.js';
+import { memberConnection } from './members.js';
+import { groupAbilities } from './permissions.js';
+import { renderMarkdown } from '../projects/markdown.js';
 
 const readGroupField = (group: GroupSchema, key: string, context: GatewayContext) =>
   readRecordField(group, key, context, FULL_RECORD_LOADERS['Group']);
@@ -44,9 +47,11 @@ const subgroupList: ParentList<GroupListArgs, GroupListFilters, GroupSchema> = {
   filters: (args) => groupListFilters(args),
   page: (api, group, filters, page) => api.groups.subgroups(group, filters, page),
 };
-const descendantGroupList: ParentList<GroupListArgs, GroupListFilters, GroupSchema> = {
-  filters: (args) => groupListFilters(args),
-  page: (api, group, filters, page) => api.groups.descendants(group, filters, page),
+/** `includeParentDescendants: false` lists the direct subgroups only, as GitLab's GroupsFinder does. */
+type DescendantFilters = GroupListFilters & { childrenOnly: boolean };
+const descendantGroupList: ParentList<GroupListArgs & { includeParentDescendants?: boolean | null }, DescendantFilters, GroupSchema> = {
+  filters: (args) => ({ ...groupListFilters(args), childrenOnly: args.includeParentDescendants === false }),
+  page: (api, group, { childrenOnly, ...filters }, page) => (childrenOnly ? api.groups.subgroups(group, filters, page) : api.groups.descendants(group, filters, page)),
 };
 const projectsList: ParentList<GroupProjectArgs, GroupProjectFilters, ProjectSchema> = {
   filters: projectListFilters,
@@ -59,6 +64,9 @@ const sharedProjectsList: ParentList<GroupProjectArgs, GroupProjectFilters, Proj
 
 export const Group: GroupResolvers = {
   id: (group) => toGlobalId('Group', group.id),
+  descriptionHtml: async (group, _args, context) => renderMarkdown(context, (await readGroupField(group, 'description', context)) as string | null),
+  userPermissions: (group, _args, context) => groupAbilities(group, context),
+  groupMembers: (group, args, context) => memberConnection({ kind: 'group', id: group.id }, args, context),
   fullPath: async (group, _args, context) => (await readGroupField(group, 'full_path', context)) as string,
   shareWithGroupLock: groupBoolean('share_with_group_lock'),
   requireTwoFactorAuthentication: groupBoolean('require_two_factor_authentication'),

@@ -3,8 +3,9 @@ import type {
   CustomAttributeFilter,
   GroupProjectsOrderBy,
   GroupsOrderBy,
+  NamespaceProjectSort,
   SortDirection,
-  VisibilityLevel,
+  VisibilityLevelsEnum,
 } from '../../__generated__/resolvers-types.js';
 import type { GroupListFilters, GroupProjectFilters } from '../../datasources/groups.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
@@ -28,9 +29,10 @@ export interface GroupListArgs {
 /** Arguments of `Group.projects` and `Group.sharedProjects`. */
 export interface GroupProjectArgs {
   archived?: boolean | null;
-  visibility?: VisibilityLevel | null;
+  visibility?: VisibilityLevelsEnum | null;
   orderBy?: GroupProjectsOrderBy | null;
-  sort?: SortDirection | null;
+  sort?: NamespaceProjectSort | null;
+  sortDirection?: SortDirection | null;
   search?: string | null;
   owned?: boolean | null;
   starred?: boolean | null;
@@ -81,13 +83,30 @@ export function groupListFilters(args: GroupListArgs): GroupListFilters {
   };
 }
 
+/**
+ * GitLab's `NamespaceProjectSort` as REST's `order_by` and `sort`: activity and similarity have
+ * REST orders; the storage orders do not (REST orders only the instance's project list by storage).
+ */
+function namespaceProjectOrder(args: GroupProjectArgs): { orderBy?: string | undefined; sort?: string | undefined } {
+  if (args.sort === null || args.sort === undefined) return { orderBy: given(args.orderBy), sort: given(args.sortDirection) };
+  if (args.orderBy !== null && args.orderBy !== undefined) throw badUserInput('Give `sort` or `orderBy`, not both.', 'sort');
+  // Codegen's enum values are REST's strings: ACTIVITY_DESC is `activity_desc`.
+  switch (args.sort) {
+    case 'activity_desc':
+      return { orderBy: 'last_activity_at', sort: 'desc' };
+    case 'similarity':
+      return { orderBy: 'similarity', sort: given(args.sortDirection) };
+    default:
+      throw badUserInput("REST cannot order a group's projects by storage size; use ACTIVITY_DESC, SIMILARITY or `orderBy`.", 'sort');
+  }
+}
+
 /** The REST filters of a group's project list, checked before any REST call. */
 export function groupProjectFilters(args: GroupProjectArgs): GroupProjectFilters {
   return {
     archived: given(args.archived),
     visibility: given(args.visibility),
-    orderBy: given(args.orderBy),
-    sort: given(args.sort),
+    ...namespaceProjectOrder(args),
     search: searchText(args.search),
     owned: given(args.owned),
     starred: given(args.starred),

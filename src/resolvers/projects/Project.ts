@@ -1,4 +1,4 @@
-import type { NamespaceResolvers, ProjectResolvers } from '../../__generated__/resolvers-types.js';
+import type { NamespaceResolvers, ProjectResolvers, ProjectStatisticsResolvers } from '../../__generated__/resolvers-types.js';
 import type { GroupSchema } from '../../datasources/groups.js';
 import { restConnection } from '../../connections/connection.js';
 import { FULL_RECORD_LOADERS } from '../full-records.js';
@@ -10,6 +10,9 @@ import { readRecordField } from '../record-fields.js';
 import { runnerListFilters, type RunnerFilterArgs } from '../runners/filters.js';
 import type { ProjectSchema } from '../../datasources/projects.js';
 import type { RunnerListFilters, RunnerSchema } from '../../datasources/runners.js';
+import { memberConnection } from '../groups/members.js';
+import { renderMarkdown } from './markdown.js';
+import { projectAbilities } from './permissions.js';
 
 /** `GET /projects/:id/runners` takes the id or the full path: a project looked up by path sends it early. */
 const runnerList: ParentList<RunnerFilterArgs, RunnerListFilters, RunnerSchema> = {
@@ -19,6 +22,17 @@ const runnerList: ParentList<RunnerFilterArgs, RunnerListFilters, RunnerSchema> 
 
 export const Project: ProjectResolvers = {
   id: (project) => toGlobalId('Project', project.id),
+  async descriptionHtml(project, _args, context) {
+    const [description, path] = await Promise.all([
+      readRecordField(project, 'description', context, FULL_RECORD_LOADERS['Project']),
+      readRecordField(project, 'path_with_namespace', context, FULL_RECORD_LOADERS['Project']),
+    ]);
+    return renderMarkdown(context, description as string | null, path as string);
+  },
+  userPermissions: (project, _args, context) => projectAbilities(project, context),
+  // Statistics are on the record only when asked (`statistics=true`), and only for Reporters and above.
+  statistics: async (project, _args, { api }) => project.statistics ?? (await api.projects.withStatistics(project.id)).statistics ?? null,
+  projectMembers: (project, args, context) => memberConnection({ kind: 'project', id: project.id }, args, context),
   fullPath: async (project, _args, context) =>
     (await readRecordField(project, 'path_with_namespace', context, FULL_RECORD_LOADERS['Project'])) as string,
   async group(project, _args, context) {
@@ -50,5 +64,16 @@ export const Project: ProjectResolvers = {
 
 export const Namespace: NamespaceResolvers = {
   id: (namespace) => toGlobalId('Namespace', namespace.id),
+  // A user's namespace is named after the user; a group's full name is on the group's record.
+  async fullName(namespace, _args, { loaders }) {
+    if (namespace.kind === 'user') return namespace.name ?? namespace.path ?? '';
+    const group = await loaders.group.load(namespace.id);
+    return group.full_name ?? group.name ?? '';
+  },
   parentId: (namespace) => (namespace.parent_id ? toGlobalId('Namespace', namespace.parent_id) : null),
+};
+
+export const ProjectStatistics: ProjectStatisticsResolvers = {
+  // REST's name for the job artifacts' size; GitLab's GraphQL keeps the older "build".
+  buildArtifactsSize: (statistics) => statistics.job_artifacts_size ?? 0,
 };

@@ -1,0 +1,128 @@
+import type { CommitReferencesResolvers, ProjectResolvers, RepositoryResolvers, TreeResolvers } from '../../__generated__/resolvers-types.js';
+import type { ProjectKey } from '../../datasources/commits.js';
+import { MAX_PER_PAGE } from '../../datasources/pagination.js';
+import { badUserInput } from '../../errors/graphql-errors.js';
+import type { GatewayContext } from '../../server/context.js';
+import { nullWhenNotFound } from '../lookups.js';
+import { commitRecord } from './record.js';
+
+/** `Project.commitReferences`: the commit, resolved once, and its project. */
+export interface CommitReferencesRecord {
+  project: ProjectKey;
+  sha: string;
+}
+
+/** `Repository.tree`: a directory at a ref (undefined: the default branch). */
+export interface TreeRecord {
+  project: ProjectKey;
+  ref: string | undefined;
+  path: string;
+}
+
+/** GitLab's `limit` of ref names: 1 to 100, checked before any call. */
+function checkedLimit(limit: number, argumentName = 'limit'): number {
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PER_PAGE) throw badUserInput(`\`${argumentName}\` must be between 1 and ${MAX_PER_PAGE}.`, argumentName);
+  return limit;
+}
+
+/** Names of the branches or tags that contain the commit: the first page of REST's refs, `limit` long. */
+async function containing(record: CommitReferencesRecord, type: 'branch' | 'tag', limit: number, { api }: GatewayContext): Promise<string[]> {
+  const page = await api.commits.refs(record.project, record.sha, type, { page: 1, perPage: MAX_PER_PAGE });
+  return page.items.filter((ref) => ref.type === type).map((ref) => ref.name).slice(0, limit);
+}
+
+/** Most REST pages of branches or tags read to find those at a commit (field-costs.ts counts them). */
+export const TIP_PAGES = 10;
+
+/** Every page of a REST list (branches and tags have no filter by tip), up to a bound of pages. */
+async function everyPage<T>(fetch: (page: { page: number; perPage: number }) => Promise<{ items: T[]; hasNextPage: boolean }>): Promise<T[]> {
+  const items: T[] = [];
+  for (let page = 1; page <= TIP_PAGES; page++) {
+    const result = await fetch({ page, perPage: MAX_PER_PAGE });
+    items.push(...result.items);
+    if (!result.hasNextPage) break;
+  }
+  return items;
+}
+
+async function tippingBranches(record: CommitReferencesRecord, context: GatewayContext): Promise<string[]> {
+  const branches = await everyPage((page) => context.api.commits.branches(record.project, undefined, page));
+  return branches.filter((branch) => branch.commit?.id === record.sha).map((branch) => branch.name);
+}
+
+async function tippingTags(record: CommitReferencesRecord, context: GatewayContext): Promise<string[]> {
+  const tags = await everyPage((page) => context.api.commits.tags(record.project, page));
+  return tags.filter((tag) => tag.commit?.id === record.sha).map((tag) => tag.name);
+}
+
+export const CommitReferences: CommitReferencesResolvers = {
+  async containingBranches(record, { excludeTipped, limit }, context) {
+    const max = checkedLimit(limit);
+    const [names, tips] = await Promise.all([containing(record, 'branch', MAX_PER_PAGE, context), excludeTipped ? tippingBranches(record, context) : []]);
+    const tipped = new Set(tips);
+    return { names: names.filter((name) => !tipped.has(name)).slice(0, max) };
+  },
+  async containingTags(record, { excludeTipped, limit }, context) {
+    const max = checkedLimit(limit);
+    const [names, tips] = await Promise.all([containing(record, 'tag', MAX_PER_PAGE, context), excludeTipped ? tippingTags(record, context) : []]);
+    const tipped = new Set(tips);
+    return { names: names.filter((name) => !tipped.has(name)).slice(0, max) };
+  },
+  async tippingBranches(record, { limit }, context) {
+    const max = checkedLimit(limit);
+    return { names: (await tippingBranches(record, context)).slice(0, max) };
+  },
+  async tippingTags(record, { limit }, context) {
+    const max = checkedLimit(limit);
+    return { names: (await tippingTags(record, context)).slice(0, max) };
+  },
+};
+
+export const Tree: TreeResolvers = {
+  // The newest commit that touched the path: REST's commit list, one commit long.
+  async lastCommit(tree, _args, { api }) {
+    const page = await nullWhenNotFound(api.commits.all(tree.project, { refName: tree.ref, path: tree.path === '' ? undefined : tree.path }, { page: 1, perPage: 1 }));
+    const commit = page?.items[0];
+    return commit ? commitRecord(commit, tree.project) : null;
+  },
+};
+
+/**
+ * GitLab's `searchPattern` as REST's branch search: a `*` at either end is "any text"; without one,
+ * the end is anchored (`^`, `$`). REST has no wildcard within a name.
+ */
+export function branchSearch(pattern: string): string | undefined {
+  const leading = pattern.startsWith('*');
+  const trailing = pattern.endsWith('*') && pattern.length > 1;
+  const literal = pattern.slice(leading ? 1 : 0, trailing ? -1 : undefined);
+  if (literal.includes('*')) throw badUserInput('`searchPattern` may have `*` only at its start and end: REST searches branch names for literal text.', 'searchPattern');
+  if (literal === '') return undefined;
+  return `${leading ? '' : '^'}${literal}${trailing ? '' : '$'}`;
+}
+
+export const repositoryReferenceFields: Pick<RepositoryResolvers, 'tree' | 'branchNames'> = {
+  tree: (repository, { path, ref }) => ({ project: repository.project, ref: ref ?? undefined, path: (path ?? '').replace(/^\/+|\/+$/g, '') }),
+  async branchNames(repository, { searchPattern, offset, limit }, { api }) {
+    const max = checkedLimit(limit);
+    if (!Number.isInteger(offset) || offset < 0) throw badUserInput('`offset` must not be negative.', 'offset');
+    const search = branchSearch(searchPattern);
+    // The pages of 100 that hold [offset, offset + limit): at most two.
+    const first = Math.floor(offset / MAX_PER_PAGE) + 1;
+    const last = Math.floor((offset + max - 1) / MAX_PER_PAGE) + 1;
+    const pages = await Promise.all(
+      Array.from({ length: last - first + 1 }, (_, index) => api.commits.branches(repository.project, search, { page: first + index, perPage: MAX_PER_PAGE })),
+    );
+    const names = pages.flatMap((page) => page.items.map((branch) => branch.name));
+    const start = offset - (first - 1) * MAX_PER_PAGE;
+    return names.slice(start, start + max);
+  },
+};
+
+export const projectCommitReferenceFields: Pick<ProjectResolvers, 'commitReferences'> = {
+  // The commit is looked up first, so an unknown SHA answers null, as GitLab does.
+  async commitReferences(project, { commitSha }, { loaders }) {
+    if (!/^[0-9a-fA-F]{7,64}$/.test(commitSha)) throw badUserInput('`commitSha` must be a commit SHA.', 'commitSha');
+    const commit = await nullWhenNotFound(loaders.commit.load({ project: project.id, sha: commitSha }));
+    return commit ? { project: project.id, sha: commit.id } : null;
+  },
+};

@@ -1,0 +1,95 @@
+import type { ProjectPermissionsResolvers } from '../../__generated__/resolvers-types.js';
+import type { ProjectFeatureAccessLevel, ProjectSchema } from '../../datasources/projects.js';
+import type { GatewayContext } from '../../server/context.js';
+import { FULL_RECORD_LOADERS } from '../full-records.js';
+import { callerOf } from './caller.js';
+
+/** GitLab's access levels (Gitlab::Access). */
+const GUEST = 10;
+const REPORTER = 20;
+const DEVELOPER = 30;
+const MAINTAINER = 40;
+const OWNER = 50;
+
+/**
+ * What GitLab's project policy decides from: the caller's effective access level (the higher of
+ * REST's `project_access` and `group_access`; an administrator counts as Owner, as GitLab's
+ * `owner_access` rule has it), whether they are signed in, and the full project record.
+ */
+export interface ProjectAbilities {
+  level: number;
+  signedIn: boolean;
+  project: ProjectSchema;
+}
+
+/**
+ * `GET /projects/:id` of one project, once per request: list records (which prime the project
+ * loader) lack the caller's `permissions`, so the loader's cached record cannot answer.
+ */
+const detailsWithPermissions = new WeakMap<GatewayContext, Map<number, Promise<ProjectSchema>>>();
+
+function withPermissions(project: ProjectSchema, context: GatewayContext): Promise<ProjectSchema> {
+  if ('permissions' in project) return Promise.resolve(project);
+  let byId = detailsWithPermissions.get(context);
+  if (!byId) detailsWithPermissions.set(context, (byId = new Map()));
+  let detail = byId.get(project.id);
+  if (!detail) byId.set(project.id, (detail = context.api.projects.show(project.id)));
+  return detail;
+}
+
+export async function projectAbilities(project: ProjectSchema, context: GatewayContext): Promise<ProjectAbilities> {
+  const caller = await callerOf(context);
+  // Anonymous callers have no `permissions` anywhere; the record only needs its visibility and features.
+  const full = caller ? await withPermissions(project, context) : ((await FULL_RECORD_LOADERS['Project']!(project, context)) as ProjectSchema);
+  const access = Math.max(full.permissions?.project_access?.access_level ?? 0, full.permissions?.group_access?.access_level ?? 0);
+  return { level: caller?.isAdmin ? OWNER : access, signedIn: caller !== null, project: full };
+}
+
+/** A feature is on for members unless it is `disabled`; `private` keeps it from non-members. */
+function featureOn(level: ProjectFeatureAccessLevel | undefined, enabledFlag: boolean | undefined): boolean {
+  if (level !== undefined) return level !== 'disabled';
+  return enabledFlag !== false;
+}
+
+/** Non-members may use a feature of a public project, or of an internal one when signed in, unless it is private. */
+function openToNonMembers(abilities: ProjectAbilities, level: ProjectFeatureAccessLevel | undefined): boolean {
+  const { visibility } = abilities.project;
+  const visible = visibility === 'public' || (visibility === 'internal' && abilities.signedIn);
+  return visible && level !== 'private' && level !== 'disabled';
+}
+
+const atLeast = (minimum: number) => (abilities: ProjectAbilities) => abilities.level >= minimum;
+
+const issuesOn = (a: ProjectAbilities) => featureOn(a.project.issues_access_level, a.project.issues_enabled);
+const wikiOn = (a: ProjectAbilities) => featureOn(a.project.wiki_access_level, a.project.wiki_enabled);
+const repositoryOn = (a: ProjectAbilities) => featureOn(a.project.repository_access_level, true);
+const mergeRequestsOn = (a: ProjectAbilities) => featureOn(a.project.merge_requests_access_level, a.project.merge_requests_enabled) && repositoryOn(a);
+const buildsOn = (a: ProjectAbilities) => featureOn(a.project.builds_access_level, a.project.jobs_enabled);
+const snippetsOn = (a: ProjectAbilities) => featureOn(a.project.snippets_access_level, a.project.snippets_enabled);
+const owner = atLeast(OWNER);
+
+/** GitLab's ProjectPolicy, for the abilities REST gives a source for. */
+export const ProjectPermissions: ProjectPermissionsResolvers = {
+  // The project was fetched for the caller, so they may read it.
+  readProject: () => true,
+  createIssue: (a) => a.level >= GUEST && issuesOn(a),
+  uploadFile: atLeast(GUEST),
+  readWiki: (a) => wikiOn(a) && (a.level >= GUEST || openToNonMembers(a, a.project.wiki_access_level)),
+  downloadCode: (a) => repositoryOn(a) && (a.level >= REPORTER || openToNonMembers(a, a.project.repository_access_level)),
+  createSnippet: (a) => a.level >= REPORTER && snippetsOn(a),
+  pushCode: (a) => a.level >= DEVELOPER && repositoryOn(a) && a.project.archived !== true,
+  // REST answers this one itself (`can_create_merge_request_in`), for the caller.
+  createMergeRequestIn: (a) => a.project.can_create_merge_request_in === true,
+  createMergeRequestFrom: (a) => a.level >= DEVELOPER && mergeRequestsOn(a) && a.project.archived !== true,
+  createWiki: (a) => a.level >= DEVELOPER && wikiOn(a) && a.project.archived !== true,
+  updateWiki: (a) => a.level >= DEVELOPER && wikiOn(a) && a.project.archived !== true,
+  createPipeline: (a) => a.level >= DEVELOPER && buildsOn(a) && a.project.archived !== true,
+  adminProject: atLeast(MAINTAINER),
+  adminWiki: (a) => a.level >= MAINTAINER && wikiOn(a),
+  pushToDeleteProtectedBranch: (a) => a.level >= MAINTAINER && a.project.archived !== true,
+  renameProject: owner,
+  changeNamespace: owner,
+  changeVisibilityLevel: owner,
+  archiveProject: owner,
+  removeProject: owner,
+};
