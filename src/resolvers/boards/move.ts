@@ -91,7 +91,7 @@ async function neighboursAt(to: BoardListRecord, movedId: number, position: numb
   const index = position === -1 ? others.length : Math.min(position, others.length);
   const neighbours: IssueNeighbours = {};
   if (others[index - 1]) neighbours.move_before_id = others[index - 1]!.id;
-  if (others[index]) neighbours.move_after_id = others[index]!.id;
+  if (others[index]) neighbours.move_after_id = others[index].id;
   return neighbours;
 }
 
