@@ -6,7 +6,7 @@ import type { RestCallLog } from '../datasources/call-log.js';
 import { createLoaders, type Loaders } from '../datasources/loaders.js';
 import { restCallBudgetSpent } from '../policy/call-budget.js';
 import { PrefetchStore } from '../resolvers/prefetch-store.js';
-import type { RunnerStatusPollers } from '../subscriptions/runner-status.js';
+import type { RecordPollers } from '../subscriptions/record-pollers.js';
 
 /** What every resolver receives. One is made per HTTP request and per WebSocket operation. */
 export interface GatewayContext {
@@ -16,7 +16,7 @@ export interface GatewayContext {
   loaders: Loaders;
   /** REST pages sent ahead of the resolvers that will take them (resolvers/lookahead.ts). */
   prefetch: PrefetchStore;
-  pollers: RunnerStatusPollers;
+  pollers: RecordPollers;
   /** What the request's log line and metrics tell: filled in as the operation runs. */
   stats: RequestStats;
 }
@@ -38,7 +38,7 @@ export interface RequestStats {
 /** What outlives requests: the REST transport, the poller registry and the settings. */
 export interface ContextDependencies {
   restClient: RestClient;
-  pollers: RunnerStatusPollers;
+  pollers: RecordPollers;
   batching: boolean;
   /** A ceiling on the REST calls one operation may have in flight at once, on top of its fair share. */
   maxConcurrentRestCalls?: number | undefined;

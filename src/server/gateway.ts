@@ -22,7 +22,7 @@ import { createExplorerHandler, EXPLORER_PATH } from '../transport/explorer.js';
 import { checkOperation, checkQueryLength, DEFAULT_QUERY_LIMITS, type QueryLimits } from '../policy/limits.js';
 import { DEFAULT_MAX_UPLOAD_BYTES } from '../transport/uploads.js';
 import { createExecutableSchema, resolvers, typeDefs } from '../schema/executable.js';
-import { RunnerStatusPollers } from '../subscriptions/runner-status.js';
+import { RecordPollers } from '../subscriptions/record-pollers.js';
 import { attachWebSocketServer } from '../transport/websocket.js';
 import { createLogger } from '../observability/logger.js';
 import { GatewayMetrics } from '../observability/metrics.js';
@@ -61,7 +61,7 @@ export function createGateway(options: GatewayOptions): Gateway {
           ...(sharing ? { redisUp: () => (sharing.link.isUp ? 1 : 0) } : {}),
         });
   const runnerPollIntervalMs = options.runnerPollIntervalMs ?? 5_000;
-  const pollers = new RunnerStatusPollers({
+  const pollers = new RecordPollers({
     restClient,
     intervalMs: runnerPollIntervalMs,
     ...(sharing ? { credentialDigest: sharing.credentialDigest, coordination: sharing.pollerCoordination(runnerPollIntervalMs) } : {}),

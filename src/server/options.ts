@@ -7,7 +7,7 @@ import type { Credential, CredentialReader } from '../datasources/credentials.js
 import type { NextHandler } from '../transport/http-handler.js';
 import type { QueryLimits } from '../policy/limits.js';
 import type { createExecutableSchema, resolvers, SchemaExtension } from '../schema/executable.js';
-import type { RunnerStatusPollers } from '../subscriptions/runner-status.js';
+import type { RecordPollers } from '../subscriptions/record-pollers.js';
 import type { GatewayLogger } from '../observability/logger.js';
 import type { GatewayMetrics } from '../observability/metrics.js';
 import type { ResponseCacheOptions } from '../shared-state/response-store.js';
@@ -127,7 +127,7 @@ export interface Gateway {
   createContext(credential: Credential | null, requestId?: string, options?: { longLived?: boolean }): GatewayContext;
   apollo: ApolloServer<GatewayContext>;
   httpServer: Server;
-  pollers: RunnerStatusPollers;
+  pollers: RecordPollers;
   /** The gateway's metrics and their registry (what GET /metrics serves); undefined when `metrics` is false. */
   metrics: GatewayMetrics | undefined;
   /**

@@ -28,9 +28,9 @@ type Envelope = { from: string; message: unknown } | { from: string; released: t
 
 /**
  * One poller per watched key across every replica, through Redis. Each replica with subscribers
- * for a key competes for its lease (`runner-lease:<key>`, valued with the replica's id) every half
- * poll interval; the holder polls and publishes every poll on `runner:<key>`, the others only
- * listen. The lease lives 1.5 intervals: a renewal may be late once or twice without the lease
+ * for a key competes for its lease (`<topic>-lease:<key>`, such as `runner-lease:<key>` or
+ * `issue-lease:<key>`, valued with the replica's id) every half poll interval; the holder polls and
+ * publishes every poll on `<topic>:<key>`, the others only listen. The lease lives 1.5 intervals: a renewal may be late once or twice without the lease
  * changing hands, and a holder that dies without releasing (SIGKILL) is replaced within two
  * intervals. One that leaves releases the lease and says so, so another takes over at once.
  *
@@ -43,8 +43,8 @@ export class RedisPollerCoordination implements PollerCoordination {
     private readonly intervalMs: number,
   ) {}
 
-  join(key: string, receive: (message: unknown) => void): PollerMembership {
-    return new LeaseMembership(this.link, key, this.intervalMs, receive);
+  join(topic: string, key: string, receive: (message: unknown) => void): PollerMembership {
+    return new LeaseMembership(this.link, topic, key, this.intervalMs, receive);
   }
 }
 
@@ -62,12 +62,13 @@ class LeaseMembership implements PollerMembership {
 
   constructor(
     private readonly link: RedisLink,
+    topic: string,
     key: string,
     intervalMs: number,
     private readonly receive: (message: unknown) => void,
   ) {
-    this.leaseKey = link.key('runner-lease', key);
-    this.channel = link.key('runner', key);
+    this.leaseKey = link.key(`${topic}-lease`, key);
+    this.channel = link.key(topic, key);
     this.claimEveryMs = Math.max(1, Math.floor(intervalMs / 2));
     this.leaseMs = this.claimEveryMs * 3;
     // Listening from the start: what the holder publishes during the first poll is as new as it.

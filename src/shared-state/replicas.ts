@@ -4,7 +4,7 @@ import type { SharedStore } from './fallback.js';
 import { sharedPersistedQueryStore } from './persisted-query-store.js';
 import { RedisLink } from './redis-link.js';
 import { MemoryResponseStore, RedisResponseStore, sharedResponseStore, type ResponseStore, type ResponseStoreBounds } from './response-store.js';
-import { RedisPollerCoordination } from './runner-leases.js';
+import { RedisPollerCoordination } from './poller-leases.js';
 
 /** The gateway's `redis` option: replicas that share state through one Redis. */
 export interface RedisSharingOptions {
@@ -25,7 +25,7 @@ export const DEFAULT_REDIS_KEY_PREFIX = 'gitlab-graphql-gateway:';
 export const MIN_KEY_SECRET_LENGTH = 16;
 
 /**
- * What replicas share: runner leases and their channels, persisted queries, and (response-store.ts)
+ * What replicas share: poller leases (runners, issues) and their channels, persisted queries, and (response-store.ts)
  * the response cache. Built with the gateway, connected by its start: `ioredis` is loaded then.
  */
 export class ReplicaSharing {

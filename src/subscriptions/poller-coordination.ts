@@ -1,20 +1,20 @@
 /**
- * How the pollers of several replicas share the work: for each watched (credential, runner) key,
+ * How the pollers of several replicas share the work: for each watched (credential, record) key,
  * which replica polls it, and how what it saw reaches the subscribers of the others. Alone, a
  * replica polls every key it watches (`localCoordination`); with Redis, one replica holds a lease
- * per key and publishes each poll (shared-state/runner-leases.ts).
+ * per key and publishes each poll (shared-state/poller-leases.ts).
  */
 export interface PollerCoordination {
   /**
-   * Joins a key this replica has subscribers for. `receive` is called with what the replica that
-   * polls the key published (never with this replica's own messages).
+   * Joins a key of a topic (`runner`, `issue`) this replica has subscribers for. `receive` is
+   * called with what the replica that polls the key published (never with this replica's own messages).
    */
-  join(key: string, receive: (message: unknown) => void): PollerMembership;
+  join(topic: string, key: string, receive: (message: unknown) => void): PollerMembership;
 }
 
 export interface PollerMembership {
   /**
-   * Starts competing to poll the key, once the first poll has shown the caller may see the runner:
+   * Starts competing to poll the key, once the first poll has shown the caller may see the record:
    * a caller refused it never holds a lease, not even briefly.
    */
   compete(): void;

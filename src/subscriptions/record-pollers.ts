@@ -1,17 +1,33 @@
 import type { Credential } from '../datasources/credentials.js';
 import { RestSession, type RestClient } from '../datasources/rest-client.js';
 import { RestError } from '../datasources/rest-error.js';
-import { RunnersApi, type RunnerSchema } from '../datasources/runners.js';
 import { randomCredentialDigest, type CredentialDigest } from '../shared-state/credential-digest.js';
 import { localCoordination, type PollerCoordination, type PollerMembership } from './poller-coordination.js';
 import { PushIterator } from './push-iterator.js';
 
-/** What a subscriber receives: the runner after a change, or the error that ended the watch. */
-export type RunnerStatusEvent = { runner: RunnerSchema } | { error: RestError };
+/** What a subscriber receives: the record after a change it watches, or the error that ended the watch. */
+export type RecordEvent<T> = { record: T } | { error: RestError };
 
-export interface RunnerStatusPollersOptions {
+/**
+ * One REST record a subscription watches: a runner, an issue. `topic` and `id` name it the same way
+ * on every replica (lease keys and channels are `<topic>-lease:<credential digest>:<id>` and
+ * `<topic>:<credential digest>:<id>`); `fetch` reads it with the subscriber's credential.
+ */
+export interface WatchedRecord<T> {
+  topic: string;
+  id: string;
+  fetch(session: RestSession): Promise<T>;
+}
+
+/**
+ * The part of a record one subscription watches, as a string that changes when that part does
+ * (a runner's status, an issue's labels): a subscriber is pushed only when its own aspect changed.
+ */
+export type Aspect<T> = (record: T) => string;
+
+export interface RecordPollersOptions {
   restClient: RestClient;
-  /** Milliseconds between two polls of one runner. */
+  /** Milliseconds between two polls of one record. */
   intervalMs: number;
   /** Names credentials in poller keys (default: a keyed hash with a secret of this process's own). */
   credentialDigest?: CredentialDigest;
@@ -19,35 +35,34 @@ export interface RunnerStatusPollersOptions {
   coordination?: PollerCoordination;
 }
 
-/** What the replica that polls a key tells the others watching it: the runner it saw, or the error that ended the watch. */
-type PollMessage = { runner: RunnerSchema } | { ended: Pick<RestError, 'method' | 'path' | 'status' | 'body'> };
+/** What the replica that polls a key tells the others watching it: the record it saw, or the error that ended the watch. */
+type PollMessage<T> = { record: T } | { ended: Pick<RestError, 'method' | 'path' | 'status' | 'body'> };
 
 /** REST answers after which polling again cannot help: the watch ends with that error. */
 const FINAL_STATUSES = new Set([401, 403, 404, 410]);
 
-function isPaused(runner: RunnerSchema): boolean {
-  return runner.paused ?? runner.active === false;
-}
-
-function fingerprint(runner: RunnerSchema): string {
-  return `${runner.status ?? ''}|${isPaused(runner)}`;
+interface Subscriber<T> {
+  aspect: Aspect<T>;
+  /** The aspect as this subscriber last saw it; undefined until a first record came. */
+  last: string | undefined;
 }
 
 /**
- * One runner watched for one credential: polls `GET /runners/:id` once per interval, whoever and
- * however many are subscribed, and pushes the runner to each subscriber when its status or paused
- * state changes. With several replicas, only the one holding the key's lease polls; the others
- * receive what it saw (`receive`) and push the same changes to their own subscribers.
+ * One record watched for one credential: fetched once per interval, whoever and however many are
+ * subscribed, whatever aspect each watches; each subscriber is pushed the record when its aspect
+ * changed. With several replicas, only the one holding the key's lease polls; the others receive
+ * what it saw (`receive`) and push the same changes to their own subscribers.
  */
-class RunnerPoller {
-  private readonly subscribers = new Set<PushIterator<RunnerStatusEvent>>();
-  private readonly api: RunnersApi;
+class RecordPoller<T> {
+  private readonly subscribers = new Map<PushIterator<RecordEvent<T>>, Subscriber<T>>();
+  private readonly session: RestSession;
   private readonly membership: PollerMembership;
   private timer: NodeJS.Timeout | undefined;
-  private last: string | undefined;
+  /** The newest record seen (polled here or received), the baseline of subscribers who join later. */
+  private latest: T | undefined;
   private stopped = false;
   /**
-   * Settles with the first poll: the baseline, and the check that the caller may see the runner.
+   * Settles with the first poll: the baseline, and the check that the caller may see the record.
    * It always runs here, with this subscriber's own credential, whichever replica polls later.
    */
   readonly ready: Promise<void>;
@@ -56,17 +71,17 @@ class RunnerPoller {
     restClient: RestClient,
     credential: Credential,
     key: string,
-    private readonly runnerId: number,
+    private readonly watched: WatchedRecord<T>,
     private readonly intervalMs: number,
     coordination: PollerCoordination,
     private readonly onIdle: () => void,
   ) {
-    this.api = new RunnersApi(new RestSession(restClient, credential));
-    this.membership = coordination.join(key, (message) => this.receive(message as PollMessage));
-    this.ready = this.api.show(runnerId).then(
-      (runner) => {
+    this.session = new RestSession(restClient, credential);
+    this.membership = coordination.join(watched.topic, key, (message) => this.receive(message as PollMessage<T>));
+    this.ready = watched.fetch(this.session).then(
+      (record) => {
         // What another replica published while this poll was on its way is as new or newer.
-        this.last ??= fingerprint(runner);
+        if (this.latest === undefined) this.apply(record);
         this.membership.compete();
         this.schedule();
       },
@@ -84,17 +99,17 @@ class RunnerPoller {
     return this.subscribers.size;
   }
 
-  /** Whether this replica polls the runner now (rather than another replica for it). */
+  /** Whether this replica polls the record now (rather than another replica for it). */
   get polling(): boolean {
     return !this.stopped && this.membership.polls;
   }
 
-  subscribe(): PushIterator<RunnerStatusEvent> {
-    const iterator = new PushIterator<RunnerStatusEvent>(() => {
+  subscribe(aspect: Aspect<T>): PushIterator<RecordEvent<T>> {
+    const iterator = new PushIterator<RecordEvent<T>>(() => {
       this.subscribers.delete(iterator);
       if (this.subscribers.size === 0) void this.stop();
     });
-    this.subscribers.add(iterator);
+    this.subscribers.set(iterator, { aspect, last: this.latest === undefined ? undefined : aspect(this.latest) });
     return iterator;
   }
 
@@ -104,7 +119,7 @@ class RunnerPoller {
     this.stopped = true;
     clearTimeout(this.timer);
     this.onIdle();
-    for (const subscriber of [...this.subscribers]) subscriber.end();
+    for (const subscriber of [...this.subscribers.keys()]) subscriber.end();
     return this.membership.leave();
   }
 
@@ -121,59 +136,64 @@ class RunnerPoller {
 
   private async poll(): Promise<void> {
     try {
-      const runner = await this.api.show(this.runnerId);
+      const record = await this.watched.fetch(this.session);
       // Every poll, not only changes: a replica that missed a message (a reconnect) catches up on the next.
-      this.membership.publish({ runner } satisfies PollMessage);
-      this.apply(runner);
+      this.membership.publish({ record } satisfies PollMessage<T>);
+      this.apply(record);
     } catch (error) {
       if (error instanceof RestError && FINAL_STATUSES.has(error.status)) {
         const { method, path, status, body } = error;
-        this.membership.publish({ ended: { method, path, status, body } } satisfies PollMessage);
+        this.membership.publish({ ended: { method, path, status, body } } satisfies PollMessage<T>);
         this.end(error);
       }
       // Timeouts, 5xx and 429 are passing: the next interval tries again.
     }
   }
 
-  private receive(message: PollMessage): void {
+  private receive(message: PollMessage<T>): void {
     if (this.stopped) return;
-    if ('runner' in message) this.apply(message.runner);
+    if ('record' in message) this.apply(message.record);
     else if ('ended' in message) this.end(new RestError(message.ended));
   }
 
-  /** Pushes the runner to every subscriber when it differs from the last one seen. */
-  private apply(runner: RunnerSchema): void {
-    const current = fingerprint(runner);
-    if (this.last === undefined) {
-      this.last = current; // the baseline the first poll could not take
-    } else if (current !== this.last) {
-      this.last = current;
-      for (const subscriber of this.subscribers) subscriber.push({ runner });
+  /** Pushes the record to each subscriber whose aspect differs from the one it last saw. */
+  private apply(record: T): void {
+    this.latest = record;
+    for (const [iterator, subscriber] of this.subscribers) {
+      const current = subscriber.aspect(record);
+      if (subscriber.last === undefined) {
+        subscriber.last = current; // the baseline the first poll could not take
+      } else if (current !== subscriber.last) {
+        subscriber.last = current;
+        iterator.push({ record });
+      }
     }
   }
 
   private end(error: RestError): void {
-    for (const subscriber of this.subscribers) subscriber.push({ error });
+    for (const subscriber of this.subscribers.keys()) subscriber.push({ error });
     void this.stop();
   }
 }
 
 /**
- * The registry of runner pollers, keyed by (credential digest, runner id). The key never holds the
- * token itself, and two credentials never share a poller, so one caller's access never serves
- * another's subscription; with several replicas, the same key names the same watch on each.
+ * The registry of pollers for every subscription (runner status, issuable updates), keyed by
+ * (topic, credential digest, record id). The key never holds the token itself, and two credentials
+ * never share a poller, so one caller's access never serves another's subscription; subscriptions
+ * of one credential to one record share a poller whatever aspect each watches. With several
+ * replicas, the same key names the same watch on each.
  */
-export class RunnerStatusPollers {
-  private readonly pollers = new Map<string, RunnerPoller>();
-  private readonly credentialDigest: CredentialDigest;
+export class RecordPollers {
+  private readonly pollers = new Map<string, RecordPoller<unknown>>();
+  readonly credentialDigest: CredentialDigest;
   private readonly coordination: PollerCoordination;
 
-  constructor(private readonly options: RunnerStatusPollersOptions) {
+  constructor(private readonly options: RecordPollersOptions) {
     this.credentialDigest = options.credentialDigest ?? randomCredentialDigest();
     this.coordination = options.coordination ?? localCoordination;
   }
 
-  /** How many runners are watched here now (one per credential and runner). */
+  /** How many records are watched here now (one per credential and record). */
   get activePollers(): number {
     return this.pollers.size;
   }
@@ -192,20 +212,22 @@ export class RunnerStatusPollers {
   }
 
   /**
-   * Subscribes to a runner's changes. Resolves once the caller is known to be allowed to see the
-   * runner; rejects with the REST error otherwise.
+   * Subscribes to changes of one aspect of a record. Resolves once the caller is known to be
+   * allowed to see the record; rejects with the REST error otherwise.
    */
-  async subscribe(credential: Credential, runnerId: number): Promise<PushIterator<RunnerStatusEvent>> {
-    const key = `${this.credentialDigest(credential)}:${runnerId}`;
-    let poller = this.pollers.get(key);
+  async watch<T>(credential: Credential, watched: WatchedRecord<T>, aspect: Aspect<T>): Promise<PushIterator<RecordEvent<T>>> {
+    const key = `${this.credentialDigest(credential)}:${watched.id}`;
+    const registryKey = `${watched.topic}:${key}`;
+    // A topic always watches records of one type, so the poller under its key is a RecordPoller<T>.
+    let poller = this.pollers.get(registryKey) as RecordPoller<T> | undefined;
     if (!poller) {
-      const created = new RunnerPoller(this.options.restClient, credential, key, runnerId, this.options.intervalMs, this.coordination, () => {
-        if (this.pollers.get(key) === created) this.pollers.delete(key);
+      const created: RecordPoller<T> = new RecordPoller(this.options.restClient, credential, key, watched, this.options.intervalMs, this.coordination, () => {
+        if (this.pollers.get(registryKey) === created) this.pollers.delete(registryKey);
       });
-      this.pollers.set(key, created);
+      this.pollers.set(registryKey, created as RecordPoller<unknown>);
       poller = created;
     }
-    const iterator = poller.subscribe();
+    const iterator = poller.subscribe(aspect);
     try {
       await poller.ready;
     } catch (error) {

@@ -2,7 +2,7 @@ import type { SubscriptionResolvers } from '../../__generated__/resolvers-types.
 import type { RunnerSchema } from '../../datasources/runners.js';
 import { graphQLErrorFromRest } from '../../errors/graphql-errors.js';
 import { GraphQLError } from 'graphql';
-import type { RunnerStatusEvent } from '../../subscriptions/runner-status.js';
+import { watchRunnerStatus, type RunnerStatusEvent } from '../../subscriptions/runner-status.js';
 import { idFromGlobalId } from '../global-id.js';
 
 export const runnerSubscriptions: Pick<SubscriptionResolvers, 'ciRunnerStatusUpdated'> = {
@@ -14,12 +14,12 @@ export const runnerSubscriptions: Pick<SubscriptionResolvers, 'ciRunnerStatusUpd
           extensions: { code: 'UNAUTHENTICATED' },
         });
       }
-      return pollers.subscribe(credential, id);
+      return watchRunnerStatus(pollers, credential, id);
     },
     // An error that ended the poller reaches the subscriber as a GraphQL error, then the stream ends.
     resolve: (event: RunnerStatusEvent): RunnerSchema => {
       if ('error' in event) throw graphQLErrorFromRest(event.error);
-      return event.runner;
+      return event.record;
     },
   },
 };
