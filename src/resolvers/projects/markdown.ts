@@ -9,7 +9,7 @@ const rendered = new WeakMap<GatewayContext, Map<string, Promise<string>>>();
 export function renderMarkdown(context: GatewayContext, text: string | null | undefined, projectPath?: string): Promise<string | null> {
   if (text === null || text === undefined || text === '') return Promise.resolve(null);
   let byKey = rendered.get(context);
-  if (!byKey) rendered.set(context, (byKey = new Map()));
+  if (!byKey) rendered.set(context, (byKey = new Map<string, Promise<string>>()));
   const key = JSON.stringify([projectPath ?? null, text]);
   let html = byKey.get(key);
   if (!html) byKey.set(key, (html = context.api.markdown.render(text, projectPath)));

@@ -31,7 +31,7 @@ const detailsWithPermissions = new WeakMap<GatewayContext, Map<number, Promise<P
 function withPermissions(project: ProjectSchema, context: GatewayContext): Promise<ProjectSchema> {
   if ('permissions' in project) return Promise.resolve(project);
   let byId = detailsWithPermissions.get(context);
-  if (!byId) detailsWithPermissions.set(context, (byId = new Map()));
+  if (!byId) detailsWithPermissions.set(context, (byId = new Map<number, Promise<ProjectSchema>>()));
   let detail = byId.get(project.id);
   if (!detail) byId.set(project.id, (detail = context.api.projects.show(project.id)));
   return detail;
