@@ -1726,8 +1726,8 @@ export type ContainerExpirationPolicy = {
 /**
  * Input of `createBoard` (REST `POST /projects/:id/boards` or `POST /groups/:id/boards`, Reporter and
  * above; the settings and scope go in a following `PUT`, which REST's create does not take).
- * GitLab's `iterationId` and `iterationCadenceId` are absent: REST boards have no iteration scope;
- * `labelIds` is absent too, since REST scopes a board by label names (`labels`).
+ * GitLab's `iterationId` and `iterationCadenceId` are absent: REST boards have no iteration scope.
+ * `labelIds` is not served yet: REST scopes a board by label names (`labels`).
  */
 export type CreateBoardInput = {
   /** Scope the board to this assignee (PREMIUM). */
@@ -3025,6 +3025,12 @@ export type InvitationUpdatePayload = {
   /** The invitation after the update, or null when it was not saved. */
   invitation?: Maybe<Invitation>;
 };
+
+/**
+ * An issue or a merge request: what the issuable subscriptions push. GitLab's union also holds epics
+ * and work items, which the gateway does not model (README, "GitLab's GraphQL dialect").
+ */
+export type Issuable = Issue | MergeRequest;
 
 /** How an issue or merge request is referenced in Markdown. */
 export type IssuableReferences = {
@@ -6747,12 +6753,74 @@ export type Subscription = {
    * the subscription with that error.
    */
   ciRunnerStatusUpdated: CiRunner;
+  /**
+   * Pushes the issue when its assignees change. The issue is named by its global ID, which REST
+   * resolves for administrators only (`GET /issues/:id`): anyone else may watch an issue this gateway
+   * served to the same credential before (a query that selected the issue's `id`); other issues are
+   * FORBIDDEN. Only issues are watched: a merge request's ID is BAD_USER_INPUT. An error from REST (no
+   * access, issue gone) ends the subscription. The same holds for every `issuable*Updated` field.
+   */
+  issuableAssigneesUpdated?: Maybe<Issuable>;
+  /** Pushes the issue when its due date changes (REST gives issues no start date). */
+  issuableDatesUpdated?: Maybe<Issuable>;
+  /** Pushes the issue when its description changes. */
+  issuableDescriptionUpdated?: Maybe<Issuable>;
+  /** Pushes the issue when its labels change (added, removed, renamed). */
+  issuableLabelsUpdated?: Maybe<Issuable>;
+  /** Pushes the issue when its milestone changes (set, cleared or replaced). */
+  issuableMilestoneUpdated?: Maybe<Issuable>;
+  /** Pushes the issue when its time estimate or total time spent changes. */
+  issuableTimeTrackingUpdated?: Maybe<Issuable>;
+  /** Pushes the issue when its title changes. */
+  issuableTitleUpdated?: Maybe<Issuable>;
 };
 
 
 /** The root of every subscription. Domains add their fields with `extend type Subscription`. */
 export type SubscriptionCiRunnerStatusUpdatedArgs = {
   runnerId: Scalars['CiRunnerID']['input'];
+};
+
+
+/** The root of every subscription. Domains add their fields with `extend type Subscription`. */
+export type SubscriptionIssuableAssigneesUpdatedArgs = {
+  issuableId: Scalars['IssuableID']['input'];
+};
+
+
+/** The root of every subscription. Domains add their fields with `extend type Subscription`. */
+export type SubscriptionIssuableDatesUpdatedArgs = {
+  issuableId: Scalars['IssuableID']['input'];
+};
+
+
+/** The root of every subscription. Domains add their fields with `extend type Subscription`. */
+export type SubscriptionIssuableDescriptionUpdatedArgs = {
+  issuableId: Scalars['IssuableID']['input'];
+};
+
+
+/** The root of every subscription. Domains add their fields with `extend type Subscription`. */
+export type SubscriptionIssuableLabelsUpdatedArgs = {
+  issuableId: Scalars['IssuableID']['input'];
+};
+
+
+/** The root of every subscription. Domains add their fields with `extend type Subscription`. */
+export type SubscriptionIssuableMilestoneUpdatedArgs = {
+  issuableId: Scalars['IssuableID']['input'];
+};
+
+
+/** The root of every subscription. Domains add their fields with `extend type Subscription`. */
+export type SubscriptionIssuableTimeTrackingUpdatedArgs = {
+  issuableId: Scalars['IssuableID']['input'];
+};
+
+
+/** The root of every subscription. Domains add their fields with `extend type Subscription`. */
+export type SubscriptionIssuableTitleUpdatedArgs = {
+  issuableId: Scalars['IssuableID']['input'];
 };
 
 /** Progress of the checklist in a description. */
@@ -6918,7 +6986,7 @@ export type Tree = {
 
 /**
  * Input of `updateBoard` (REST `PUT .../boards/:board_id`). Omitted fields keep their value; the scope
- * fields are PREMIUM (`labels` by name: REST takes names, so GitLab's `labelIds` is absent).
+ * fields are PREMIUM (`labels` by name, as REST takes them; GitLab's `labelIds` is not served yet).
  * `projectPath` or `groupPath` says where the board lives (see the top of boards.graphql).
  */
 export type UpdateBoardInput = {
@@ -7541,6 +7609,13 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 
 
 
+/** Mapping of union types */
+export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
+  Issuable:
+    | ( IssueSchema )
+    | ( MergeRequestSchema )
+  ;
+};
 
 /** Mapping of interface types */
 export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = {
@@ -7708,6 +7783,7 @@ export type ResolversTypes = {
   InvitationEdge: ResolverTypeWrapper<Edge<InvitationRecord>>;
   InvitationUpdateInput: InvitationUpdateInput;
   InvitationUpdatePayload: ResolverTypeWrapper<Omit<InvitationUpdatePayload, 'invitation'> & { invitation?: Maybe<ResolversTypes['Invitation']> }>;
+  Issuable: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['Issuable']>;
   IssuableID: ResolverTypeWrapper<Scalars['IssuableID']['output']>;
   IssuableReferences: ResolverTypeWrapper<ReferencesSchema>;
   IssuableSearchableField: null;
@@ -8035,6 +8111,7 @@ export type ResolversParentTypes = {
   InvitationEdge: Edge<InvitationRecord>;
   InvitationUpdateInput: InvitationUpdateInput;
   InvitationUpdatePayload: Omit<InvitationUpdatePayload, 'invitation'> & { invitation?: Maybe<ResolversParentTypes['Invitation']> };
+  Issuable: ResolversUnionTypes<ResolversParentTypes>['Issuable'];
   IssuableID: Scalars['IssuableID']['output'];
   IssuableReferences: ReferencesSchema;
   Issue: IssueSchema;
@@ -9013,6 +9090,10 @@ export type InvitationUpdatePayloadResolvers<ContextType = GatewayContext, Paren
   invitation?: Resolver<Maybe<ResolversTypes['Invitation']>, ParentType, ContextType>;
 };
 
+export type IssuableResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Issuable'] = ResolversParentTypes['Issuable']> = {
+  __resolveType: TypeResolveFn<'Issue' | 'MergeRequest', ParentType, ContextType>;
+};
+
 export interface IssuableIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['IssuableID'], any> {
   name: 'IssuableID';
 }
@@ -9338,6 +9419,7 @@ export type MergeRequestResolvers<ContextType = GatewayContext, ParentType exten
   userPermissions?: Resolver<Maybe<ResolversTypes['MergeRequestPermissions']>, ParentType, ContextType>;
   webUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   workInProgress?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type MergeRequestConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['MergeRequestConnection'] = ResolversParentTypes['MergeRequestConnection']> = {
@@ -9995,6 +10077,13 @@ export type SubmoduleUpdatePayloadResolvers<ContextType = GatewayContext, Parent
 
 export type SubscriptionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
   ciRunnerStatusUpdated?: SubscriptionResolver<ResolversTypes['CiRunner'], "ciRunnerStatusUpdated", ParentType, ContextType, RequireFields<SubscriptionCiRunnerStatusUpdatedArgs, 'runnerId'>>;
+  issuableAssigneesUpdated?: SubscriptionResolver<Maybe<ResolversTypes['Issuable']>, "issuableAssigneesUpdated", ParentType, ContextType, RequireFields<SubscriptionIssuableAssigneesUpdatedArgs, 'issuableId'>>;
+  issuableDatesUpdated?: SubscriptionResolver<Maybe<ResolversTypes['Issuable']>, "issuableDatesUpdated", ParentType, ContextType, RequireFields<SubscriptionIssuableDatesUpdatedArgs, 'issuableId'>>;
+  issuableDescriptionUpdated?: SubscriptionResolver<Maybe<ResolversTypes['Issuable']>, "issuableDescriptionUpdated", ParentType, ContextType, RequireFields<SubscriptionIssuableDescriptionUpdatedArgs, 'issuableId'>>;
+  issuableLabelsUpdated?: SubscriptionResolver<Maybe<ResolversTypes['Issuable']>, "issuableLabelsUpdated", ParentType, ContextType, RequireFields<SubscriptionIssuableLabelsUpdatedArgs, 'issuableId'>>;
+  issuableMilestoneUpdated?: SubscriptionResolver<Maybe<ResolversTypes['Issuable']>, "issuableMilestoneUpdated", ParentType, ContextType, RequireFields<SubscriptionIssuableMilestoneUpdatedArgs, 'issuableId'>>;
+  issuableTimeTrackingUpdated?: SubscriptionResolver<Maybe<ResolversTypes['Issuable']>, "issuableTimeTrackingUpdated", ParentType, ContextType, RequireFields<SubscriptionIssuableTimeTrackingUpdatedArgs, 'issuableId'>>;
+  issuableTitleUpdated?: SubscriptionResolver<Maybe<ResolversTypes['Issuable']>, "issuableTitleUpdated", ParentType, ContextType, RequireFields<SubscriptionIssuableTitleUpdatedArgs, 'issuableId'>>;
 };
 
 export type TaskCompletionStatusResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['TaskCompletionStatus'] = ResolversParentTypes['TaskCompletionStatus']> = {
@@ -10374,6 +10463,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   InvitationDeletePayload?: InvitationDeletePayloadResolvers<ContextType>;
   InvitationEdge?: InvitationEdgeResolvers<ContextType>;
   InvitationUpdatePayload?: InvitationUpdatePayloadResolvers<ContextType>;
+  Issuable?: IssuableResolvers<ContextType>;
   IssuableID?: GraphQLScalarType;
   IssuableReferences?: IssuableReferencesResolvers<ContextType>;
   IssuableSearchableField?: IssuableSearchableFieldResolvers;

@@ -21,11 +21,15 @@ const ON_PROJECT = (fields: string) => `{ project(fullPath: "diaspora/diaspora-p
 const INPUT = 'projectPath: "diaspora/diaspora-project-site"';
 const BOARDS = '/projects/diaspora%2Fdiaspora-project-site/boards';
 
-const LIST_FIELDS =
-  'id label { id name color description descriptionHtml textColor } position maxIssueCount maxIssueWeight limitMetric assignee { id } milestone { id }';
-const BOARD_FIELDS = `id name project { id fullPath name nameWithNamespace path webUrl httpUrlToRepo } milestone { id title iid state dueDate startDate webUrl }
-  assignee { id username } labels { id name color description } weight lists { count nodes { ${LIST_FIELDS} } }`;
-const TESTING = { name: 'Testing', color: '#F0AD4E', description: null };
+const LIST_FIELDS = 'id listType title label { title color description descriptionHtml } position maxIssueCount maxIssueWeight limitMetric assignee { id } milestone { id }';
+const BOARD_FIELDS = `id name hideBacklogList hideClosedList webUrl project { id fullPath name nameWithNamespace path webUrl httpUrlToRepo } milestone { id title iid state dueDate startDate webUrl }
+  assignee { id username } labels { nodes { id title color description } } weight lists { count nodes { ${LIST_FIELDS} } }`;
+const TESTING = { title: 'Testing', color: '#F0AD4E', description: null };
+/** The Open and Closed lists every board shows unless it hides them: REST's records (before GitLab 13.8) say nothing of hiding. */
+const OPEN = (board: number) => ({ id: `gid://gitlab/List/backlog${board}`, listType: 'backlog', title: 'Open', label: null, position: null });
+const CLOSED = (board: number) => ({ id: `gid://gitlab/List/closed${board}`, listType: 'closed', title: 'Closed', label: null, position: null });
+/** A board record of the documentation's project, holding these lists. */
+const boardWith = (lists: unknown[]) => ({ id: 1, name: 'project issue board', project: { ...PROJECT, web_url: 'http://example.com/diaspora/diaspora-project-site' }, lists });
 
 interface FixtureCase {
   routes: StubRoute[];
@@ -50,23 +54,30 @@ const CASES: Record<string, FixtureCase> = {
                 fullPath: 'diaspora/diaspora-project-site',
                 httpUrlToRepo: 'http://example.com/diaspora/diaspora-project-site.git',
               },
+              hideBacklogList: null,
+              hideClosedList: null,
+              webUrl: 'http://example.com/diaspora/diaspora-project-site/-/boards/1',
               milestone: { id: 'gid://gitlab/Milestone/12', title: '10.0', iid: null },
               assignee: null,
-              labels: null,
+              labels: { nodes: [] },
               weight: null,
               lists: {
-                count: 3,
+                count: 5,
                 nodes: [
+                  OPEN(1),
                   {
                     id: 'gid://gitlab/List/1',
-                    label: { id: null, ...TESTING, textColor: null },
+                    listType: 'label',
+                    title: 'Testing',
+                    label: { ...TESTING, descriptionHtml: null },
                     position: 1,
                     maxIssueCount: 0,
                     limitMetric: null,
                     assignee: null,
                   },
-                  { id: 'gid://gitlab/List/2', label: { name: 'Ready' }, position: 2 },
-                  { id: 'gid://gitlab/List/3', label: { name: 'Production', color: '#FF5F00' }, position: 3 },
+                  { id: 'gid://gitlab/List/2', label: { title: 'Ready' }, position: 2 },
+                  { id: 'gid://gitlab/List/3', label: { title: 'Production', color: '#FF5F00' }, position: 3 },
+                  CLOSED(1),
                 ],
               },
             },
@@ -82,14 +93,14 @@ const CASES: Record<string, FixtureCase> = {
   },
   'get-project-board.json': {
     routes: [PROJECT_ROUTE, { method: 'GET', path: '/projects/5/boards/1', body: fixture('get-project-board') }],
-    query: ON_PROJECT(`board(id: "gid://gitlab/Board/1") { ${BOARD_FIELDS} list(id: "gid://gitlab/List/2") { ${LIST_FIELDS} } }`),
+    query: ON_PROJECT(`board(id: "gid://gitlab/Board/1") { ${BOARD_FIELDS} one: lists(id: "gid://gitlab/List/2") { nodes { ${LIST_FIELDS} } } }`),
     expected: {
       project: {
         board: {
           name: 'project issue board',
           milestone: { title: '10.0' },
-          lists: { count: 3 },
-          list: { id: 'gid://gitlab/List/2', label: { name: 'Ready', color: '#FF0000' }, position: 2 },
+          lists: { count: 5 },
+          one: { nodes: [{ id: 'gid://gitlab/List/2', title: 'Ready', label: { title: 'Ready', color: '#FF0000' }, position: 2 }] },
         },
       },
     },
@@ -105,9 +116,9 @@ const CASES: Record<string, FixtureCase> = {
           name: 'newboard',
           milestone: null,
           assignee: null,
-          labels: [],
+          labels: { nodes: [] },
           weight: null,
-          lists: { count: 0, nodes: [] },
+          lists: { count: 2, nodes: [OPEN(1), CLOSED(1)] },
         },
       },
     },
@@ -125,12 +136,12 @@ const CASES: Record<string, FixtureCase> = {
             id: 'gid://gitlab/Milestone/43',
             title: 'Milestone 1',
             iid: '1',
-            state: 'ACTIVE',
+            state: 'active',
             dueDate: null,
             webUrl: 'http://example.com/root/board1/milestones/1',
           },
           assignee: { id: 'gid://gitlab/User/1', username: 'root' },
-          labels: [{ id: 'gid://gitlab/Label/10', name: 'Doing', color: '#5CB85C', description: null }],
+          labels: { nodes: [{ id: 'gid://gitlab/Label/10', title: 'Doing', color: '#5CB85C', description: null }] },
           weight: 4,
           project: { defaultBranch: null, topics: [], starCount: 0, lastActivityAt: '2018-07-03T05:48:49.982Z' },
         },
@@ -148,32 +159,37 @@ const CASES: Record<string, FixtureCase> = {
     expected: {
       project: {
         board: {
-          lists: { count: 3, nodes: [{ id: 'gid://gitlab/List/1', label: TESTING }, { position: 2 }, { label: { name: 'Production' } }] },
+          lists: { count: 5, nodes: [OPEN(1), { id: 'gid://gitlab/List/1', label: TESTING }, { position: 2 }, { label: { title: 'Production' } }, CLOSED(1)] },
         },
       },
     },
   },
   'get-board-list.json': {
+    // `boardList` reads the board, whose record holds its lists; this one's left them out.
     routes: [
-      PROJECT_ROUTE,
-      { method: 'GET', path: '/projects/5/boards/1', body: { id: 1, name: 'project issue board', project: PROJECT } },
-      { method: 'GET', path: '/projects/5/boards/1/lists/1', body: fixture('get-board-list') },
+      { method: 'GET', path: `${BOARDS}/1`, body: { id: 1, name: 'project issue board', project: PROJECT } },
+      { method: 'GET', path: '/projects/5/boards/1/lists', body: [fixture('get-board-list')] },
     ],
-    query: ON_PROJECT(`board(id: "gid://gitlab/Board/1") { list(id: "gid://gitlab/List/1") { ${LIST_FIELDS} } }`),
+    query: `{ boardList(id: "gid://gitlab/List/1", boardId: "gid://gitlab/Board/1", ${INPUT}) { ${LIST_FIELDS} } }`,
     expected: {
-      project: {
-        board: { list: { id: 'gid://gitlab/List/1', label: TESTING, position: 1, maxIssueCount: 0, maxIssueWeight: 0, limitMetric: null } },
-      },
+      boardList: { id: 'gid://gitlab/List/1', listType: 'label', title: 'Testing', label: TESTING, position: 1, maxIssueCount: 0, maxIssueWeight: 0, limitMetric: null },
     },
   },
   'create-board-list.json': {
-    routes: [{ method: 'POST', path: `${BOARDS}/1/lists`, status: 201, body: fixture('create-board-list') }],
+    // The new list, then the board whose record holds it (what the list's issues are read through).
+    routes: [
+      { method: 'POST', path: `${BOARDS}/1/lists`, status: 201, body: fixture('create-board-list') },
+      { method: 'GET', path: `${BOARDS}/1`, body: boardWith([fixture('create-board-list')]) },
+    ],
     query: `mutation { boardListCreate(input: { ${INPUT}, boardId: "gid://gitlab/Board/1", labelId: "gid://gitlab/Label/12" }) { errors list { ${LIST_FIELDS} } } }`,
     expected: { boardListCreate: { errors: [], list: { id: 'gid://gitlab/List/1', label: TESTING, position: 1 } } },
   },
   'reorder-board-list.json': {
     // The documentation's example asks for position 2 and shows 1: REST's answer is mapped as it is.
-    routes: [{ method: 'PUT', path: `${BOARDS}/1/lists/1`, body: fixture('reorder-board-list') }],
+    routes: [
+      { method: 'PUT', path: `${BOARDS}/1/lists/1`, body: fixture('reorder-board-list') },
+      { method: 'GET', path: `${BOARDS}/1`, body: boardWith([fixture('reorder-board-list')]) },
+    ],
     query: `mutation { updateBoardList(input: { ${INPUT}, boardId: "gid://gitlab/Board/1", listId: "gid://gitlab/List/1", position: 2 }) { errors list { ${LIST_FIELDS} } } }`,
     expected: { updateBoardList: { errors: [], list: { id: 'gid://gitlab/List/1', label: TESTING, position: 1 } } },
   },
