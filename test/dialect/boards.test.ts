@@ -291,6 +291,39 @@ describe('issue boards in GitLab\'s dialect', () => {
     });
   });
 
+  describe('group board writes', () => {
+    it('creates a group board by groupPath, adds a list, and deletes it, each named by its group', async () => {
+      const { admin } = DEMO_TOKENS;
+      const created = await run<{ createBoard: { errors: string[]; board: { id: string; webPath: string; hideClosedList: boolean } } }>(CREATE_BOARD, { input: { groupPath: 'gitlab-org', name: 'Roadmap', hideClosedList: true } }, admin);
+      expect(created.errors).toBeUndefined();
+      const board = created.data!.createBoard.board;
+      const boardId = Number(board.id.split('/').pop());
+      expect(board).toMatchObject({ hideClosedList: true, webPath: `/groups/gitlab-org/-/boards/${boardId}` });
+      expect(restCalls(harness.simulator)).toEqual(['POST /groups/gitlab-org/boards', `PUT /groups/gitlab-org/boards/${boardId}`]);
+
+      const label = (await harness.oracle.get<Array<{ labels: RestLabel[] }>>(`/projects/${PROJECT_ID}/issues?with_labels_details=true&labels=Any&per_page=1`, admin))[0]!.labels[0]!;
+      const list = await run<{ boardListCreate: { errors: string[]; list: GqlList } }>(
+        `${BOARD_LIST_FRAGMENT}
+        mutation createGroupBoardList($boardId: BoardID!, $groupPath: ID, $labelId: LabelID) {
+          boardListCreate(input: { boardId: $boardId, groupPath: $groupPath, labelId: $labelId }) { list { ...BoardListFragment } errors }
+        }`,
+        { boardId: board.id, groupPath: 'gitlab-org', labelId: `gid://gitlab/Label/${label.id}` },
+        admin,
+      );
+      expect(list.data!.boardListCreate).toMatchObject({ errors: [], list: { listType: 'label', title: label.name, position: 0 } });
+      const { headers } = await harness.oracle.call('GET', `/groups/gitlab-org/issues?state=opened&labels=${encodeURIComponent(label.name)}&per_page=1`, admin);
+      expect(list.data!.boardListCreate.list.issuesCount).toBe(Number(headers.get('x-total')));
+
+      const destroyed = await run<{ destroyBoard: { errors: string[] } }>(
+        'mutation destroyGroupBoard($id: BoardID!, $groupPath: ID) { destroyBoard(input: { id: $id, groupPath: $groupPath }) { errors } }',
+        { id: board.id, groupPath: 'gitlab-org' },
+        admin,
+      );
+      expect(destroyed).toEqual({ data: { destroyBoard: { errors: [] } } });
+      expect((await harness.oracle.call('GET', `/groups/gitlab-org/boards/${boardId}`, admin)).status).toBe(404);
+    });
+  });
+
   describe('moving a card', () => {
     it('moves an issue from one label list to another between two cards: relabelled and reordered in REST', async () => {
       const board = await developmentBoard();
