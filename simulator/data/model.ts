@@ -33,6 +33,17 @@ export interface User {
   lastActivityOn: string | null;
   /** Id of the user's personal namespace (distinct from group ids, as in GitLab). */
   namespaceId: number;
+  /** What the user set as their status (`GET /users/:id/status`); absent when never set. */
+  status?: UserStatus;
+}
+
+/** A user's status: an emoji, a message and whether they are busy (GitLab's UserStatus). */
+export interface UserStatus {
+  emoji: string | null;
+  message: string | null;
+  availability: 'not_set' | 'busy';
+  /** When GitLab clears the status by itself, or null. */
+  clearStatusAt: string | null;
 }
 
 export type TokenScope = 'api' | 'read_api' | 'read_user' | 'sudo'
@@ -371,6 +382,21 @@ export interface Milestone {
   closedAt: string | null;
 }
 
+/** A group label, which every project of the group and of its subgroups may use. Ids are shared with project labels. */
+export interface GroupLabel {
+  id: number;
+  groupId: number;
+  name: string;
+  /** `#RRGGBB`. */
+  color: string;
+  description: string | null;
+}
+
+/** A group milestone, which the projects of the group and its subgroups may use. Ids are shared with project milestones. */
+export interface GroupMilestone extends Omit<Milestone, 'projectId'> {
+  groupId: number;
+}
+
 /** (PREMIUM) A group's epic; issues may belong to one, and `/promote` turns an issue into one. */
 export interface Epic {
   id: number;
@@ -453,6 +479,8 @@ export interface Issue {
   userAgentDetail: UserAgentDetail | null;
   /** Set when `/promote` turned the issue into an epic. */
   promotedToEpicId: number | null;
+  /** Set when `POST .../move` moved the issue: the id of its copy in the other project. */
+  movedToId?: number | null;
 }
 
 /** A comment on an issue (the notes resource; only what `/promote` and participants need). */

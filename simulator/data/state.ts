@@ -16,7 +16,7 @@ import type {
   WikiAttachment,
   WikiPage,
 } from './model.js';
-import type { Board, BoardList, Epic, Issue, Iteration, Label, MergeRequest, MetricImage, Milestone, Note, Todo } from './model.js';
+import type { Board, BoardList, Epic, GroupLabel, GroupMilestone, Issue, Iteration, Label, MergeRequest, MetricImage, Milestone, Note, Todo } from './model.js';
 import type { Repository } from '../repository/repository.js';
 import type { CommitNote, CommitPipeline, CommitStatus } from './commits.js';
 
@@ -41,6 +41,9 @@ export class SimulatorState {
   // Issues and boards: records by id, iterated in id order like the others.
   readonly labels = new Map<number, Label>();
   readonly milestones = new Map<number, Milestone>();
+  /** Group labels and milestones: ids from the `labels` and `milestones` sequences. */
+  readonly groupLabels = new Map<number, GroupLabel>();
+  readonly groupMilestones = new Map<number, GroupMilestone>();
   readonly epics = new Map<number, Epic>();
   readonly iterations = new Map<number, Iteration>();
   readonly issues = new Map<number, Issue>();

@@ -2,7 +2,8 @@
 // PREMIUM/ULTIMATE instance would, so `weight`, `epic`, `iteration` and `health_status` are present.
 import type { Issue, Project } from '../data/model.js';
 import type { PresentContext } from './context.js';
-import { labelBasic, milestoneEntity } from './labels.js';
+import { milestoneById, projectLabelNamed } from '../data/labels.js';
+import { groupMilestoneEntity, labelBasic, milestoneEntity } from './labels.js';
 import { extend } from './extend.js';
 import { timeStatsEntity } from './time-stats.js';
 import { userSummary } from './users.js';
@@ -37,9 +38,10 @@ function relativeReference(ctx: PresentContext, project: Project, issue: Issue, 
 
 function labelsOf(ctx: PresentContext, issue: Issue, details: boolean) {
   if (!details) return issue.labels;
+  const project = projectOf(ctx, issue);
   return issue.labels.flatMap((name) => {
-    for (const label of ctx.state.labels.values()) if (label.projectId === issue.projectId && label.name === name) return [labelBasic(label)];
-    return [];
+    const label = projectLabelNamed(ctx.state, project, name);
+    return label ? [labelBasic(label)] : [];
   });
 }
 
@@ -139,7 +141,7 @@ function iterationOf(ctx: PresentContext, issue: Issue) {
  */
 export function issueBasic(ctx: PresentContext, issue: Issue, from: IssueReadFrom = { kind: 'project' }) {
   const project = projectOf(ctx, issue);
-  const milestone = issue.milestoneId === null ? undefined : ctx.state.milestones.get(issue.milestoneId);
+  const milestone = milestoneById(ctx.state, issue.milestoneId);
   const assignees = users(ctx, issue.assigneeIds);
   const fullPath = ctx.state.projectFullPath(project);
   return {
@@ -152,7 +154,7 @@ export function issueBasic(ctx: PresentContext, issue: Issue, from: IssueReadFro
     created_at: issue.createdAt,
     updated_at: issue.updatedAt,
     labels: issue.labels,
-    milestone: milestone ? milestoneEntity(ctx, milestone) : null,
+    milestone: !milestone ? null : 'groupId' in milestone ? groupMilestoneEntity(ctx, milestone) : milestoneEntity(ctx, milestone),
     assignees,
     assignee: assignees[0] ?? null,
     type: issue.issueType.toUpperCase(),
@@ -181,8 +183,8 @@ export function issueEntity(ctx: PresentContext, issue: Issue, options: IssuePre
     closed_at: issue.closedAt,
     closed_by: userOrNull(ctx, issue.closedById),
     labels: labelsOf(ctx, issue, options.labelDetails === true),
-    milestone: basic.milestone && options.single ? { ...basic.milestone, closed_at: ctx.state.milestones.get(basic.milestone.id)?.closedAt ?? null } : basic.milestone,
-    moved_to_id: null,
+    milestone: basic.milestone && options.single ? { ...basic.milestone, closed_at: milestoneById(ctx.state, basic.milestone.id)?.closedAt ?? null } : basic.milestone,
+    moved_to_id: issue.movedToId ?? null,
     service_desk_reply_to: null,
     imported: false,
     imported_from: 'none',

@@ -1,6 +1,6 @@
 // Label and milestone shapes shared by issues and boards (GitLab's LabelBasic and Milestone
 // entities; fixtures/boards/*.json, fixtures/issues/list-issues.json).
-import type { Label, Milestone } from '../data/model.js';
+import type { GroupLabel, GroupMilestone, Label, Milestone } from '../data/model.js';
 import type { PresentContext } from './context.js';
 
 /** White text on dark labels, dark text on light ones, as GitLab picks `text_color`. */
@@ -12,7 +12,7 @@ function textColor(color: string): string {
 }
 
 /** A label as boards, board lists and `with_labels_details=true` issue lists show it. */
-export function labelBasic(label: Label) {
+export function labelBasic(label: Label | GroupLabel) {
   return {
     id: label.id,
     name: label.name,
@@ -20,6 +20,52 @@ export function labelBasic(label: Label) {
     description: label.description,
     description_html: label.description ? `<p>${label.description}</p>` : '',
     text_color: textColor(label.color),
+  };
+}
+
+/** The counts `with_counts=true` adds to a label of a label list. */
+export interface LabelCounts {
+  open_issues_count: number;
+  closed_issues_count: number;
+  open_merge_requests_count: number;
+}
+
+/**
+ * A label of `GET /projects/:id/labels` or `GET /groups/:id/labels` (GitLab's Entities::Label and
+ * GroupLabel): a project's own labels carry their priority and `is_project_label: true`; the
+ * ancestor groups' labels a project list includes have no priority.
+ */
+export function labelEntity(label: Label | GroupLabel, options: { subscribed: boolean; counts: LabelCounts | null; inProjectList: boolean }) {
+  const isProjectLabel = 'projectId' in label;
+  return {
+    ...labelBasic(label),
+    ...(options.counts ?? {}),
+    subscribed: options.subscribed,
+    ...(options.inProjectList ? { priority: isProjectLabel ? label.priority : null, is_project_label: isProjectLabel } : {}),
+  };
+}
+
+/** GitLab's Milestone#expired?: a due date before today. */
+function expired(ctx: PresentContext, milestone: Milestone | GroupMilestone): boolean {
+  return milestone.dueDate !== null && milestone.dueDate < ctx.state.now.toISOString().slice(0, 10);
+}
+
+/** A group milestone (`GET /groups/:id/milestones`, and project lists with `include_ancestors=true`). */
+export function groupMilestoneEntity(ctx: PresentContext, milestone: GroupMilestone) {
+  const group = ctx.state.groups.get(milestone.groupId);
+  return {
+    id: milestone.id,
+    iid: milestone.iid,
+    group_id: milestone.groupId,
+    title: milestone.title,
+    description: milestone.description,
+    state: milestone.state,
+    created_at: milestone.createdAt,
+    updated_at: milestone.updatedAt,
+    due_date: milestone.dueDate,
+    start_date: milestone.startDate,
+    expired: expired(ctx, milestone),
+    web_url: `${ctx.origin}/groups/${group ? ctx.state.groupFullPath(group) : ''}/-/milestones/${milestone.iid}`,
   };
 }
 
@@ -41,6 +87,7 @@ export function milestoneEntity(ctx: PresentContext, milestone: Milestone, optio
     updated_at: milestone.updatedAt,
     due_date: milestone.dueDate,
     start_date: milestone.startDate,
+    expired: expired(ctx, milestone),
     web_url: milestoneWebUrl(ctx, milestone),
     ...(options.withClosedAt ? { closed_at: milestone.closedAt } : {}),
   };

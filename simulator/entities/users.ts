@@ -1,7 +1,7 @@
 // User shapes: summary (authors, assignees), public record (job `user`, GET /users/:id), and the
 // full record of GET /user and of administrators (rest-v4-api.md "User summary").
 import { createHash } from 'node:crypto';
-import type { User } from '../data/model.js';
+import type { User, UserStatus } from '../data/model.js';
 import type { PresentContext } from './context.js';
 import { extend } from './extend.js';
 
@@ -62,4 +62,21 @@ export function userFull(ctx: PresentContext, user: User) {
     extra_shared_runners_minutes_limit: null,
     is_admin: user.isAdmin,
   });
+}
+
+/** `GET /users/:id/status` (Entities::UserStatus); `message_html` renders the message's Markdown. */
+export function userStatusEntity(status: UserStatus | undefined) {
+  return {
+    emoji: status?.emoji ?? null,
+    message: status?.message ?? null,
+    availability: status?.availability ?? null,
+    message_html: status?.message ? `<p>${renderInline(status.message)}</p>` : null,
+    clear_status_at: status?.clearStatusAt ?? null,
+  };
+}
+
+/** The little Markdown a status message uses: escaped text with **bold** and _italic_. */
+function renderInline(text: string): string {
+  const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return escaped.replace(/\*\*(.+?)\*\*/g, '<strong>$1</strong>').replace(/(^|\W)_(.+?)_(?=\W|$)/g, '$1<em>$2</em>');
 }

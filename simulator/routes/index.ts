@@ -9,6 +9,8 @@ import { registerInvitationRoutes } from './invitations.js';
 import { registerProjectRoutes } from './projects.js';
 import { registerRunnersDomain } from './runners/index.js';
 import { registerUserRoutes } from './users.js';
+import { registerLabelRoutes } from './labels.js';
+import { registerTodoRoutes } from './todos.js';
 import { registerArtifactRoutes } from './artifacts.js';
 import { registerKeyRoutes } from './keys.js';
 import { registerSnippetStorageMoveRoutes } from './snippet-storage-moves.js';
@@ -31,6 +33,8 @@ export function createRouter(): Router {
   registerKeyRoutes(router);
   registerArtifactRoutes(router);
   registerIssuesDomain(router);
+  registerLabelRoutes(router);
+  registerTodoRoutes(router);
   registerBoardsDomain(router);
   registerCommitsDomain(router);
   registerCredentialsInventoryRoutes(router);

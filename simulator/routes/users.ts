@@ -1,8 +1,15 @@
-import { userFull, userPublic } from '../entities/users.js';
+import type { User } from '../data/model.js';
+import { userFull, userPublic, userStatusEntity } from '../entities/users.js';
 import { notFound, unauthorized } from '../http/errors.js';
+import { paginate } from '../http/pagination.js';
 import { p } from '../http/params.js';
 import { ok } from '../http/response.js';
-import type { Router } from '../http/router.js';
+import type { RequestContext, Router } from '../http/router.js';
+
+/** `:user_id` of the status route: an id or a username, as GitLab's `find_user` takes either. */
+function userByIdOrUsername(ctx: RequestContext<unknown>, idOrUsername: string): User | undefined {
+  return /^\d+$/.test(idOrUsername) ? ctx.state.users.get(Number(idOrUsername)) : ctx.state.findUserByUsername(idOrUsername);
+}
 
 export function registerUserRoutes(router: Router): void {
   router.get('/user', { auth: 'required', params: {} }, (ctx) => {
@@ -10,10 +17,31 @@ export function registerUserRoutes(router: Router): void {
     return ok(userFull(ctx, ctx.user));
   });
 
+  // GitLab's `GET /users`: `username` matches exactly (case-insensitively), `search` matches name,
+  // username or (for administrators) e-mail; newest first (order_by id, sort desc).
+  router.get('/users', { auth: 'optional', paginated: true, params: { username: p.string(), search: p.string(), active: p.boolean(), blocked: p.boolean() } }, (ctx) => {
+    const { username, search, active, blocked } = ctx.params;
+    const needle = search?.toLowerCase();
+    const users = [...ctx.state.users.values()]
+      .filter((user) => username === undefined || user.username.toLowerCase() === username.toLowerCase())
+      .filter((user) => !needle || [user.name, user.username, ...(ctx.user?.isAdmin ? [user.email] : [user.publicEmail])].some((text) => text.toLowerCase().includes(needle)))
+      .filter((user) => !active || user.state === 'active')
+      .filter((user) => !blocked || user.state === 'blocked')
+      .sort((a, b) => b.id - a.id);
+    return paginate(ctx, users, (user) => (ctx.user?.isAdmin ? userFull(ctx, user) : userPublic(ctx, user)));
+  });
+
   router.get('/users/:id', { auth: 'optional', params: { id: p.integer().required() } }, (ctx) => {
     const user = ctx.state.users.get(ctx.params.id);
     if (!user) throw notFound('User');
     const full = ctx.user?.isAdmin === true || ctx.user?.id === user.id;
     return ok(full ? userFull(ctx, user) : userPublic(ctx, user));
+  });
+
+  // A user who never set a status answers every field null (`present user.status || {}`).
+  router.get('/users/:user_id/status', { auth: 'optional', params: { user_id: p.string().required() } }, (ctx) => {
+    const user = userByIdOrUsername(ctx, ctx.params.user_id);
+    if (!user) throw notFound('User');
+    return ok(userStatusEntity(user.status));
   });
 }

@@ -3,7 +3,7 @@
 // across the projects, with assignees, weights, due dates around the simulator's clock, incidents
 // and confidential ones, so that every filter of rest-v4-api.md "Issues" has something to filter.
 import { projectAccessLevel } from '../access.js';
-import { AccessLevel, type Issue, type IssueType, type Label, type MergeRequest, type Milestone, type Project, type User } from '../model.js';
+import { AccessLevel, type GroupLabel, type GroupMilestone, type Issue, type IssueType, type Label, type MergeRequest, type Milestone, type Project, type User } from '../model.js';
 import { minutesBefore, type Rng } from '../rng.js';
 import type { SimulatorState } from '../state.js';
 
@@ -19,6 +19,12 @@ const LABELS: Array<[name: string, color: string, description: string | null, pr
   ['workflow::todo', '#A8D695', 'Ready to be picked up', null],
   ['workflow::doing', '#69D100', 'In progress', null],
   ['workflow::review', '#0033CC', 'Waiting for review', null],
+];
+
+/** Every top-level group gets these labels, shared by its subgroups and projects. */
+const GROUP_LABELS: Array<[name: string, color: string, description: string | null]> = [
+  ['priority::high', '#CC0033', 'Do this first'],
+  ['customer', '#E6E6FA', 'Reported by a customer'],
 ];
 
 /** Project milestones: one closed, two active, with due dates around the clock (2025-06-01). */
@@ -106,6 +112,32 @@ function seedLabelsAndMilestones(state: SimulatorState, project: Project): void 
       closedAt: milestoneState === 'closed' ? '2025-04-01T08:00:00.000Z' : null,
     };
     state.milestones.set(milestone.id, milestone);
+  }
+}
+
+/** Group labels and milestones of every top-level group, which its subgroups' projects may use too. */
+function seedGroupLabelsAndMilestones(state: SimulatorState): void {
+  for (const group of state.groups.values()) {
+    if (group.parentId !== null) continue;
+    for (const [name, color, description] of GROUP_LABELS) {
+      const label: GroupLabel = { id: state.nextId('labels'), groupId: group.id, name, color, description };
+      state.groupLabels.set(label.id, label);
+    }
+    const createdAt = '2025-01-02T09:00:00.000Z';
+    const milestone: GroupMilestone = {
+      id: state.nextId('milestones'),
+      iid: 1,
+      groupId: group.id,
+      title: `${group.name} Q3 release`,
+      description: `The release train of ${group.name}`,
+      state: 'active',
+      createdAt,
+      updatedAt: createdAt,
+      dueDate: '2025-09-30',
+      startDate: '2025-07-01',
+      closedAt: null,
+    };
+    state.groupMilestones.set(milestone.id, milestone);
   }
 }
 
@@ -293,4 +325,6 @@ export function seedIssues(state: SimulatorState, rng: Rng): void {
   seedEpicsAndIterations(state);
   for (const project of projects) seedProjectIssues(state, rng, project);
   for (const project of projects) seedMergeRequests(state, rng, project);
+  // Last, so that the project labels' and milestones' ids stay what they were before groups had any.
+  seedGroupLabelsAndMilestones(state);
 }

@@ -39,8 +39,8 @@ type UserSeed = [id: number, username: string, name: string, extra?: Partial<Use
 
 const USERS: UserSeed[] = [
   [1, 'root', 'Administrator', { isAdmin: true, bio: 'Instance administrator', jobTitle: 'Administrator' }],
-  [2, 'maintainer', 'Maria Maintainer', { location: 'Lisbon', jobTitle: 'Staff Engineer' }],
-  [3, 'developer', 'Dan Developer', { location: 'Berlin', jobTitle: 'Backend Engineer' }],
+  [2, 'maintainer', 'Maria Maintainer', { location: 'Lisbon', jobTitle: 'Staff Engineer', status: { emoji: 'palm_tree', message: 'On leave until Monday', availability: 'busy', clearStatusAt: '2025-06-02T08:00:00.000Z' } }],
+  [3, 'developer', 'Dan Developer', { location: 'Berlin', jobTitle: 'Backend Engineer', status: { emoji: 'coffee', message: 'Reviewing **merge requests**', availability: 'not_set', clearStatusAt: null } }],
   [4, 'guest', 'Grace Guest', { location: 'Toronto' }],
   [5, 'outsider', 'Oscar Outsider', { bio: 'Signed in, member of nothing' }],
   [6, 'alice', 'Alice Anderson', { organization: 'ACME Corp', jobTitle: 'CTO' }],

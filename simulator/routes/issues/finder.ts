@@ -1,6 +1,7 @@
 // The issue list filters of rest-v4-api.md "Issues" (GitLab's IssuesFinder and lib/api/issues.rb):
 // the same parameters at the three levels, with `in` and the `not` keys each level accepts, scopes
 // that follow the caller, `None`/`Any` wildcards, inclusive dates and every `order_by`.
+import { milestoneById } from '../../data/labels.js';
 import type { Viewer } from '../../data/access.js';
 import type { Issue, Project } from '../../data/model.js';
 import type { SimulatorState } from '../../data/state.js';
@@ -224,7 +225,7 @@ function predicate(state: SimulatorState, viewer: Viewer, level: IssueListLevel,
   const emojiWildcard = emoji !== undefined && PREDEFINED.has(emoji.toLowerCase()) ? (emoji.toLowerCase() as Wildcard) : undefined;
   const author = params.author_username === undefined ? undefined : state.findUserByUsername(params.author_username);
   const usernamesOf = (issue: Issue) => issue.assigneeIds.map((id) => state.users.get(id)?.username.toLowerCase() ?? '');
-  const milestoneTitle = (issue: Issue) => (issue.milestoneId === null ? null : state.milestones.get(issue.milestoneId)?.title ?? null);
+  const milestoneTitle = (issue: Issue) => milestoneById(state, issue.milestoneId)?.title ?? null;
   const iterationTitle = (issue: Issue) => (issue.iterationId === null ? null : state.iterations.get(issue.iterationId)?.title ?? null);
   const awardedByViewer = (issue: Issue) => issue.awards.filter((award) => award.userId === viewer?.id).map((award) => award.name);
   const created = (issue: Issue) => Date.parse(issue.createdAt);
@@ -287,7 +288,7 @@ function predicate(state: SimulatorState, viewer: Viewer, level: IssueListLevel,
 type SortKey = string | number | null;
 
 function milestoneDue(state: SimulatorState, issue: Issue): string | null {
-  return issue.milestoneId === null ? null : (state.milestones.get(issue.milestoneId)?.dueDate ?? null);
+  return milestoneById(state, issue.milestoneId)?.dueDate ?? null;
 }
 
 /** The highest priority (lowest number) among the issue's labels that have one. */

@@ -4,9 +4,11 @@ import { registerIssueActionRoutes } from './actions.js';
 import { registerIssueListRoutes } from './lists.js';
 import { registerRelatedRoutes } from './related.js';
 import { registerTimeTrackingRoutes } from './time-tracking.js';
+import { registerIssueWriteRoutes } from './writes.js';
 
 export function registerIssuesDomain(router: Router): void {
   registerIssueListRoutes(router);
+  registerIssueWriteRoutes(router);
   registerIssueActionRoutes(router);
   registerTimeTrackingRoutes(router);
   registerRelatedRoutes(router);
