@@ -1,6 +1,7 @@
 // What a scenario is and what it reports. A scenario is one file in bench/scenarios/, listed in
 // bench/scenarios/index.ts; it gets this context and returns rows for the one table.
 import type { Gateway, GatewayOptions, ListeningGateway } from '../../src/index.js';
+import { DEFAULT_CONNECTIONS } from '../../src/datasources/rest-client.js';
 import type { Driver } from './driver/handle.js';
 import type { SimulatorInfo } from './driver/protocol.js';
 import type { RedisServer } from './redis-server.js';
@@ -130,7 +131,7 @@ export function benchDefaults(quick: boolean): BenchOptions {
     pollIntervalMs: 1_000,
     replicas: 0,
     concurrency: 32,
-    upstreamConnections: 64,
+    upstreamConnections: DEFAULT_CONNECTIONS,
     upstreamH2: false,
     clientRttMs: 0,
     trace: false,

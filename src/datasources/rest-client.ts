@@ -137,7 +137,7 @@ const MAX_REQUEST_TARGET = 8_000;
 const MAX_ANSWER_HEADER_BYTES = 64 * 1024;
 
 /** Connections to the upstream by default (see the README's Performance section for why this many). */
-export const DEFAULT_CONNECTIONS = 64;
+export const DEFAULT_CONNECTIONS = 128;
 
 /** Streams per HTTP/2 connection by default: undici's own default, under what GitLab's nginx allows (128). */
 export const DEFAULT_STREAMS_PER_CONNECTION = 100;

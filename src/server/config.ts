@@ -4,6 +4,7 @@ import type { GatewayLogger } from '../observability/logger.js';
 import { DEFAULT_QUERY_LIMITS } from '../policy/limits.js';
 import { LOG_LEVELS, type LogLevel } from '../observability/logger.js';
 import { restBaseUrl } from '../datasources/upstream-url.js';
+import { DEFAULT_CONNECTIONS } from '../datasources/rest-client.js';
 import { DEFAULT_REDIS_KEY_PREFIX, MIN_KEY_SECRET_LENGTH } from '../shared-state/replicas.js';
 
 /**
@@ -197,7 +198,7 @@ export const SETTINGS = {
   ),
   upstreamConnections: integer(
     'UPSTREAM_CONNECTIONS',
-    64,
+    DEFAULT_CONNECTIONS,
     1,
     10_000,
     'Connections kept to the upstream at most (one undici pool per upstream). An https upstream that offers HTTP/2 gets up to 100 calls at once on each.',

@@ -38,7 +38,7 @@ export interface GatewayOptions {
   dispatcher?: Dispatcher;
   upstreamTimeoutMs?: number;
   /**
-   * Connections kept to the upstream (default 64). Over HTTP/2, which the default pool offers to an
+   * Connections kept to the upstream (default 128). Over HTTP/2, which the default pool offers to an
    * https upstream, each carries up to 100 calls at once, and a wave of calls shares one.
    */
   upstreamConnections?: number;
