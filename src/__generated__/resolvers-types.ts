@@ -1727,7 +1727,6 @@ export type ContainerExpirationPolicy = {
  * Input of `createBoard` (REST `POST /projects/:id/boards` or `POST /groups/:id/boards`, Reporter and
  * above; the settings and scope go in a following `PUT`, which REST's create does not take).
  * GitLab's `iterationId` and `iterationCadenceId` are absent: REST boards have no iteration scope.
- * `labelIds` is not served yet: REST scopes a board by label names (`labels`).
  */
 export type CreateBoardInput = {
   /** Scope the board to this assignee (PREMIUM). */
@@ -1740,6 +1739,11 @@ export type CreateBoardInput = {
   hideBacklogList?: InputMaybe<Scalars['Boolean']['input']>;
   /** Hide the Closed list. */
   hideClosedList?: InputMaybe<Scalars['Boolean']['input']>;
+  /**
+   * Scope the board to these labels, by global ID (PREMIUM): REST takes names, so they are read from
+   * the first 100 labels of the board's project or group (one `GET .../labels`); not with `labels`.
+   */
+  labelIds?: InputMaybe<Array<Scalars['LabelID']['input']>>;
   /** Scope the board to these labels, by name (PREMIUM). */
   labels?: InputMaybe<Array<Scalars['String']['input']>>;
   /** Scope the board to this milestone (PREMIUM). */
@@ -6986,7 +6990,7 @@ export type Tree = {
 
 /**
  * Input of `updateBoard` (REST `PUT .../boards/:board_id`). Omitted fields keep their value; the scope
- * fields are PREMIUM (`labels` by name, as REST takes them; GitLab's `labelIds` is not served yet).
+ * fields are PREMIUM.
  * `projectPath` or `groupPath` says where the board lives (see the top of boards.graphql).
  */
 export type UpdateBoardInput = {
@@ -7002,6 +7006,11 @@ export type UpdateBoardInput = {
   hideClosedList?: InputMaybe<Scalars['Boolean']['input']>;
   /** Global ID of the board. */
   id: Scalars['BoardID']['input'];
+  /**
+   * Scope the board to these labels, by global ID (PREMIUM): REST takes names, so they are read from
+   * the first 100 labels of the board's project or group (one `GET .../labels`); not with `labels`.
+   */
+  labelIds?: InputMaybe<Array<Scalars['LabelID']['input']>>;
   /** Scope the board to these labels, by name (PREMIUM). */
   labels?: InputMaybe<Array<Scalars['String']['input']>>;
   /** Scope the board to this milestone (PREMIUM). */

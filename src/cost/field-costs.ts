@@ -172,9 +172,10 @@ const mutations: Record<string, FieldCost> = {
   'Mutation.promoteToEpic': oneCall(),
   'Mutation.metricImageUpload': oneCall(),
   'Mutation.metricImageDelete': oneCall(),
-  // POST, then a PUT when the input has settings or scope (REST's create takes the name only).
-  'Mutation.createBoard': { calls: 2 },
-  'Mutation.updateBoard': oneCall(),
+  // GET .../labels for `labelIds`, the POST, then a PUT when the input has settings or scope (REST's create takes the name only).
+  'Mutation.createBoard': { calls: 3 },
+  // GET .../labels for `labelIds`, then the PUT.
+  'Mutation.updateBoard': { calls: 2 },
   // DELETE, and a GET of the board when REST refused (the payload then holds it).
   'Mutation.destroyBoard': { calls: 2 },
   // The write, then a GET of the board whose record holds the list's (boards/Mutation.ts).

@@ -155,7 +155,7 @@ const encoded = (path: string) => encodeURIComponent(path);
 
 describe('issue boards in GitLab\'s dialect', () => {
   const harness = gatewayOverSimulator();
-  const run = <T>(document: string, variables: Record<string, unknown>, token = developer) => harness.gateway.query<T>(document, variables, token);
+  const run = <T>(document: string, variables: Record<string, unknown>, token: string = developer) => harness.gateway.query<T>(document, variables, token);
 
   /** REST's count of a list's issues, from `X-Total`. */
   async function restTotal(query: string): Promise<number> {
@@ -273,6 +273,8 @@ describe('issue boards in GitLab\'s dialect', () => {
       expect(result.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argumentName: 'projectPath' });
       const both = await run(UPDATE_BOARD, { input: { id: boardGid(board.id), projectPath: PROJECT, groupPath: 'gitlab-org', name: 'x' } });
       expect(both.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argumentName: 'groupPath' });
+      const namesAndIds = await run(UPDATE_BOARD, { input: { id: boardGid(board.id), projectPath: PROJECT, labels: ['bug'], labelIds: ['gid://gitlab/Label/1'] } });
+      expect(namesAndIds.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argumentName: 'labelIds' });
       expect(restCalls(harness.simulator)).toEqual([]);
     });
   });
@@ -288,6 +290,23 @@ describe('issue boards in GitLab\'s dialect', () => {
       expect(lists.data!.group.board.lists.nodes.map((list) => list.listType)).toEqual(['backlog', ...rest[0]!.lists.map(() => 'label'), 'closed']);
       const { headers } = await harness.oracle.call('GET', '/groups/gitlab-org/issues?state=closed&per_page=1', developer);
       expect(lists.data!.group.board.lists.nodes.at(-1)!.issuesCount).toBe(Number(headers.get('x-total')));
+    });
+  });
+
+  describe('board scope by label IDs', () => {
+    it('reads GitLab\'s labelIds into the names REST takes, from one read of the project\'s labels', async () => {
+      const labels = (await harness.oracle.get<Array<{ labels: RestLabel[] }>>(`/projects/${PROJECT_ID}/issues?with_labels_details=true&labels=Any&per_page=20`, developer)).flatMap((issue) => issue.labels);
+      const chosen = [...new Map(labels.map((label) => [label.id, label])).values()].slice(0, 2);
+      expect(chosen).toHaveLength(2);
+      const created = await run<{ createBoard: { errors: string[]; board: { id: string } } }>(CREATE_BOARD, {
+        input: { projectPath: PROJECT, name: 'Scoped', labelIds: [...chosen.map((label) => `gid://gitlab/Label/${label.id}`), 'gid://gitlab/Label/999999'] },
+      });
+      expect(created.data!.createBoard.errors).toEqual([]);
+      const boardId = Number(created.data!.createBoard.board.id.split('/').pop());
+      expect(restCalls(harness.simulator)).toEqual([`GET /projects/${encoded(PROJECT)}/labels`, `POST /projects/${encoded(PROJECT)}/boards`, `PUT /projects/${encoded(PROJECT)}/boards/${boardId}`]);
+      const rest = await harness.oracle.get<{ labels: RestLabel[] }>(`/projects/${PROJECT_ID}/boards/${boardId}`, developer);
+      // An ID the project has no label for is left out, as GitLab's board service leaves it.
+      expect(rest.labels.map((label) => label.name).sort()).toEqual(chosen.map((label) => label.name).sort());
     });
   });
 
@@ -373,8 +392,14 @@ describe('issue boards in GitLab\'s dialect', () => {
 
     it('closes a card moved to Closed, dropping the board\'s list labels, and reopens it into a label list', async () => {
       const board = await developmentBoard();
-      const label = board.lists[0]!;
-      const card = (await harness.oracle.get<RestIssue[]>(`/projects/${PROJECT_ID}/issues?state=opened&labels=${encodeURIComponent(label.label!.name)}&per_page=1`, developer))[0]!;
+      // A label list holding an open card.
+      let found: { label: RestBoard['lists'][number]; card: RestIssue } | undefined;
+      for (const list of board.lists) {
+        const [open] = await harness.oracle.get<RestIssue[]>(`/projects/${PROJECT_ID}/issues?state=opened&labels=${encodeURIComponent(list.label!.name)}&per_page=1`, developer);
+        if (open && !found) found = { label: list, card: open };
+      }
+      expect(found).toBeDefined();
+      const { label, card } = found!;
       const closed = await run<{ issueMoveList: { errors: string[]; issue: { state: string } } }>(ISSUE_MOVE_LIST, {
         projectPath: PROJECT,
         iid: String(card.iid),

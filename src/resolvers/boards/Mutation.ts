@@ -1,5 +1,5 @@
 import type { CreateBoardInput, MutationResolvers, UpdateBoardInput } from '../../__generated__/resolvers-types.js';
-import type { BoardChanges, BoardKey, BoardListTarget } from '../../datasources/boards.js';
+import type { BoardChanges, BoardKey, BoardListTarget, BoardParent } from '../../datasources/boards.js';
 import type { GatewayContext } from '../../server/context.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
 import { idFromGlobalId } from '../global-id.js';
@@ -40,6 +40,27 @@ function boardChanges(input: CreateBoardInput | UpdateBoardInput): BoardChanges 
     changes.weight = input.weight;
   }
   return changes;
+}
+
+/** REST's label list page size: a board's scope labels are looked up among the first 100 (ancestor groups' included). */
+const LABELS_PAGE = { page: 1, perPage: 100 };
+
+/** GitLab's `labelIds`, checked before any REST call; at most one of `labels` and `labelIds`. */
+function scopeLabelIds(input: CreateBoardInput | UpdateBoardInput): number[] | null {
+  if (!isSet(input.labelIds)) return null;
+  if (isSet(input.labels)) throw badUserInput('Give `labels` (names) or `labelIds`, not both.', 'labelIds');
+  return input.labelIds.map((id) => idFromGlobalId(id, 'Label', 'labelIds'));
+}
+
+/**
+ * REST scopes a board by label names: GitLab's `labelIds` become the names of those of the parent's
+ * labels (one `GET .../labels`); an id the parent does not have is left out, as GitLab's board
+ * service leaves out labels it cannot find.
+ */
+async function labelNames(parent: BoardParent, ids: readonly number[], api: GatewayContext['api']): Promise<string> {
+  const filters = { includeAncestorGroups: true };
+  const page = 'project' in parent ? await api.labels.forProject(parent.project, filters, LABELS_PAGE) : await api.labels.forGroup(parent.group, filters, LABELS_PAGE);
+  return page.items.filter((label) => label.id !== undefined && ids.includes(label.id)).map((label) => label.name).join(',');
 }
 
 /** Exactly one list kind (rest-v4-api.md "Limits": board list scope; GitLab's `backlog` besides). */
@@ -84,7 +105,9 @@ export const boardMutations: Pick<MutationResolvers, BoardMutations> = {
     if (!isSet(input.name)) throw badUserInput('`name` is required: REST creates a board by its name.', 'name');
     const name = checkName(input.name);
     const changes = boardChanges(input);
+    const labelIds = scopeLabelIds(input);
     const { errors, value } = await refusable(async () => {
+      if (labelIds) changes.labels = await labelNames(parent, labelIds, api);
       const board = await api.boards.create(parent, name);
       return Object.keys(changes).length > 0 ? api.boards.edit({ ...parent, boardId: board.id }, changes) : board;
     });
@@ -95,8 +118,12 @@ export const boardMutations: Pick<MutationResolvers, BoardMutations> = {
     const key = boardKeyFromInput(input, input.id, 'id');
     const changes = boardChanges(input);
     if (isSet(input.name)) changes.name = checkName(input.name);
-    if (Object.keys(changes).length === 0) throw badUserInput('Give at least one field to change.', 'input');
-    const { errors, value } = await refusable(() => api.boards.edit(key, changes));
+    const labelIds = scopeLabelIds(input);
+    if (Object.keys(changes).length === 0 && !labelIds) throw badUserInput('Give at least one field to change.', 'input');
+    const { errors, value } = await refusable(async () => {
+      if (labelIds) changes.labels = await labelNames(key, labelIds, api);
+      return api.boards.edit(key, changes);
+    });
     loaders.board.clear(key);
     return { clientMutationId: input.clientMutationId ?? null, errors, board: value };
   },
