@@ -2,11 +2,14 @@
 // with `gfm`, and in a project's context with `project` (issue references become links to its
 // issues). The simulator's renderer is small: paragraphs, headings, emphasis, inline code and
 // links, with everything else escaped; GitLab's own HTML is richer, but it is the same kind of
-// answer (`{"html": "..."}`) with the same errors.
+// answer (`{"html": "..."}`) with the same errors. GitLab authenticates every call
+// (`authenticate_markdown_api`, on by default) and finds `project` by its full path only
+// (`Project.find_by_full_path`), answering "404 Project Not Found" for a path the caller may not read.
 import { p } from '../http/params.js';
 import { created } from '../http/response.js';
 import type { Router } from '../http/router.js';
-import { visibleProject } from './lookup.js';
+import { canReadProject } from '../data/access.js';
+import { notFound } from '../http/errors.js';
 
 function escape(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -40,9 +43,11 @@ export function renderMarkdown(text: string, issueUrl: ((iid: string) => string)
 }
 
 export function registerMarkdownRoutes(router: Router): void {
-  router.post('/markdown', { auth: 'optional', params: { text: p.string().required(), gfm: p.boolean().default(false), project: p.string() } }, (ctx) => {
+  router.post('/markdown', { auth: 'required', params: { text: p.string().required(), gfm: p.boolean().default(false), project: p.string() } }, (ctx) => {
     const { text, gfm, project: projectPath } = ctx.params;
-    const project = projectPath === undefined ? undefined : visibleProject(ctx, projectPath);
+    // A full path always holds a `/`; a bare number is no path, so it names no project here.
+    const project = projectPath === undefined || !projectPath.includes('/') ? undefined : ctx.state.findProject(projectPath);
+    if (projectPath !== undefined && (!project || !canReadProject(ctx.state, ctx.user, project))) throw notFound('Project');
     // The project is only a context for GitLab Flavored Markdown's references.
     const issueUrl = gfm && project ? (iid: string) => `${ctx.origin}/${ctx.state.projectFullPath(project)}/-/issues/${iid}` : null;
     return created({ html: renderMarkdown(text, issueUrl) });

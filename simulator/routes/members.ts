@@ -1,13 +1,14 @@
 // Group and project members (GitLab REST "Group and project members"): the direct members
 // (`/members`), everyone with access including through ancestor groups and shares (`/members/all`,
-// one entry per user at their highest level), and one member of either list. Whoever can see the
-// group or project can list its members.
+// one entry per user at their highest level), and one member of either list. The members API
+// authenticates every request (`before { authenticate! }`); then whoever can see the group or
+// project can list its members.
 import { groupAccessLevel, projectAccessLevel } from '../data/access.js';
 import { AccessLevel, type Group, type Project, type User } from '../data/model.js';
 import type { SimulatorState } from '../data/state.js';
 import { userSummary } from '../entities/users.js';
 import type { PresentContext } from '../entities/context.js';
-import { notFound } from '../http/errors.js';
+import { messageError } from '../http/errors.js';
 import { paginate } from '../http/pagination.js';
 import { p } from '../http/params.js';
 import { ok } from '../http/response.js';
@@ -52,12 +53,15 @@ function allMembers(state: SimulatorState, source: Source): MemberEntry[] {
   return entries;
 }
 
-/** `query`: name or username containing the text, any case; administrators also match e-mails. */
-function matchesQuery(ctx: RequestContext<unknown>, user: User, query: string | undefined): boolean {
+/**
+ * `query` is GitLab's `User.search` without private e-mails: a name or username containing the
+ * text (any case, a leading `@` dropped), or a public e-mail equal to it.
+ */
+function matchesQuery(user: User, query: string | undefined): boolean {
   if (!query) return true;
-  const text = query.toLowerCase();
-  const fields = [user.name, user.username, ...(ctx.user?.isAdmin ? [user.email] : [])];
-  return fields.some((field) => field.toLowerCase().includes(text));
+  const text = query.replace(/^@/, '').toLowerCase();
+  if (text === '') return false;
+  return user.name.toLowerCase().includes(text) || user.username.toLowerCase().includes(text) || user.publicEmail.toLowerCase() === text;
 }
 
 /** The member entity: the user summary, the level, and when the membership was made and ends. */
@@ -85,18 +89,19 @@ export function registerMemberRoutes(router: Router): void {
       ['/members', directMembers],
       ['/members/all', allMembers],
     ] as const) {
-      router.get(`${base}${suffix}`, { auth: 'optional', paginated: true, params: listParams }, (ctx) => {
+      router.get(`${base}${suffix}`, { auth: 'required', paginated: true, params: listParams }, (ctx) => {
         const source = sourceOf(ctx, kind, ctx.params.id);
         const userIds = ctx.params.user_ids && ctx.params.user_ids.length > 0 ? new Set(ctx.params.user_ids) : undefined;
         const entries = list(ctx.state, source)
-          .filter((entry) => matchesQuery(ctx, entry.user, ctx.params.query) && (!userIds || userIds.has(entry.user.id)))
+          .filter((entry) => matchesQuery(entry.user, ctx.params.query) && (!userIds || userIds.has(entry.user.id)))
           .sort((a, b) => a.user.id - b.user.id);
         return paginate(ctx, entries, (entry) => memberRecord(ctx, entry));
       });
-      router.get(`${base}${suffix}/:user_id`, { auth: 'optional', params: { id: p.string().required(), user_id: p.integer().required() } }, (ctx) => {
+      router.get(`${base}${suffix}/:user_id`, { auth: 'required', params: { id: p.string().required(), user_id: p.integer().required() } }, (ctx) => {
         const source = sourceOf(ctx, kind, ctx.params.id);
         const entry = list(ctx.state, source).find((candidate) => candidate.user.id === ctx.params.user_id);
-        if (!entry) throw notFound();
+        // `members.find_by!(user_id:)`: ActiveRecord's not-found body, lower-case "found".
+        if (!entry) throw messageError(404, '404 Not found');
         return ok(memberRecord(ctx, entry));
       });
     }

@@ -22,6 +22,7 @@ import {
   RUNNER_DETAIL,
   RUNNER_LOADED,
   RUNNER_SUMMARY,
+  GROUP_OF_RUNNER,
   USER_AUTHOR,
   USER_FULL,
   USER_LOADED,
@@ -31,6 +32,7 @@ import {
   type RecordShape,
 } from './shapes.js';
 import { TIP_PAGES } from '../resolvers/commits/references.js';
+import { BULK_DELETE_LIMIT } from '../resolvers/runners/management.js';
 
 export type FieldArgs = Readonly<Record<string, unknown>>;
 
@@ -93,6 +95,12 @@ const NODE_SHAPES: Readonly<Record<string, RecordShape>> = {
   Issue: ISSUE_RECORD,
 };
 
+/** How many `ids` a mutation's `input` lists. */
+const inputIdsOf = (args: FieldArgs) => {
+  const ids = (args['input'] as { ids?: unknown } | undefined)?.ids;
+  return Array.isArray(ids) ? ids.length : 0;
+};
+
 const idsOf = (args: FieldArgs) => Math.min(Array.isArray(args['ids']) ? args['ids'].length : 0, MAX_NODE_IDS);
 
 const queries: Record<string, FieldCost> = {
@@ -116,6 +124,11 @@ const queries: Record<string, FieldCost> = {
   'Query.issue': oneCall(ISSUE_RECORD),
   // The first poll of the runner (shared when others watch it); events carry GET /runners/:id records.
   'Subscription.ciRunnerStatusUpdated': oneCall(RUNNER_DETAIL),
+  // GET /issues/:id when the issue was not served to the caller before, then the first poll of the
+  // issue (shared with every subscription to it); events carry GET /projects/:id/issues/:iid records.
+  ...Object.fromEntries(
+    ['Assignees', 'Labels', 'Milestone', 'Dates', 'Title', 'Description', 'TimeTracking'].map((aspect) => [`Subscription.issuable${aspect}Updated`, { calls: 2, returns: ISSUE_RECORD }]),
+  ),
 };
 
 /** Every mutation is one REST write unless its entry says otherwise. */
@@ -128,6 +141,11 @@ const mutations: Record<string, FieldCost> = {
   'Mutation.runnerResetAuthenticationToken': oneCall(),
   'Mutation.runnerAssignToProject': oneCall(),
   'Mutation.runnerUnassignFromProject': oneCall(),
+  // POST /user/runners, then GET /runners/:id for the payload's runner.
+  'Mutation.runnerCreate': { calls: 2 },
+  // DELETE /runners/:id for each ID, at most 50.
+  'Mutation.bulkRunnerDelete': { calls: (args) => Math.min(inputIdsOf(args), BULK_DELETE_LIMIT) },
+  'Mutation.runnersRegistrationTokenReset': oneCall(),
   'Mutation.groupCreate': oneCall(),
   // By full path it looks the group up first (PUT takes the numeric id only).
   'Mutation.groupUpdate': { calls: (args) => ((args['input'] as { fullPath?: unknown } | undefined)?.fullPath ? 2 : 1) },
@@ -194,6 +212,7 @@ const mutations: Record<string, FieldCost> = {
   'Mutation.managedResourceAccessTokenRotate': oneCall(),
   // What the payloads hold.
   'RunnerUpdatePayload.runner': embedded(RUNNER_LOADED),
+  'RunnerCreatePayload.runner': embedded(RUNNER_LOADED),
   'RunnerAssignToProjectPayload.runner': embedded(RUNNER_SUMMARY),
   'GroupCreatePayload.group': embedded(GROUP_LOADED),
   'GroupUpdatePayload.group': embedded(GROUP_LOADED),
@@ -216,6 +235,16 @@ const runners: Record<string, FieldCost> = {
   'CiRunner.projects': { reads: ['projects'], items: 'window', returns: PROJECT_REFERENCE },
   'CiRunner.jobs': restList(),
   'CiRunner.managers': restList(),
+  // Read from the detail record (its `runner_type` and `projects`, or `groups`).
+  'CiRunner.projectCount': { reads: ['runner_type', 'projects'] },
+  'CiRunner.ownerProject': { reads: ['runner_type', 'projects'], returns: PROJECT_REFERENCE },
+  'CiRunner.groups': { reads: ['groups'], items: 'window', returns: GROUP_OF_RUNNER },
+  // The X-Total of a one-job page of GET /runners/:id/jobs.
+  'CiRunner.jobCount': oneCall(),
+  // GET /user (once per request) and the detail record: reading it is what owning the runner is.
+  'CiRunner.userPermissions': { calls: 1, reads: ['projects', 'locked'] },
+  // GET /projects/:id/jobs/:job_id through the job loader, which runner job lists need.
+  'CiJob.tags': { reads: ['tag_list'], loader: 'job' },
   'CiJob.runner': embedded(RUNNER_SUMMARY),
   'CiJob.user': embedded(USER_SUMMARY),
   'CiJob.project': embedded(PROJECT_OF_JOB),
@@ -311,6 +340,8 @@ const groups: Record<string, FieldCost> = {
 };
 
 const issues: Record<string, FieldCost> = {
+  // Reads the context only to remember the issue for subscriptions by global ID: no REST call.
+  'Issue.id': { calls: 0 },
   'Issue.project': embedded(ID_ONLY),
   'Issue.author': embedded(USER_SUMMARY),
   'Issue.assignee': embedded(USER_SUMMARY),
@@ -401,9 +432,10 @@ const commits: Record<string, FieldCost> = {
   // Runner jobs' commits lack `web_url`: their project's page URL, through the project loader.
   'Commit.webUrl': { calls: 1, unlessParentHas: 'web_url' },
   'Commit.webPath': { calls: 1, unlessParentHas: 'web_url' },
-  // POST /markdown, once per distinct text.
-  'Commit.titleHtml': oneCall(),
-  'Commit.descriptionHtml': oneCall(),
+  // POST /markdown, once per distinct text, and the project's full path (REST's Markdown API takes
+  // no id) through the project loader when the commit came by the project's id.
+  'Commit.titleHtml': { calls: 2 },
+  'Commit.descriptionHtml': { calls: 2 },
   // GET .../refs, and with excludeTipped every page of branches or tags (at most TIP_PAGES).
   'CommitReferences.containingBranches': { calls: (args) => 1 + (args['excludeTipped'] === true ? TIP_PAGES : 0) },
   'CommitReferences.containingTags': { calls: (args) => 1 + (args['excludeTipped'] === true ? TIP_PAGES : 0) },

@@ -183,7 +183,10 @@ describe("GitLab's frontend documents for projects, groups and commits", () => {
       const project = result.data!.project;
       expect(project['visibility']).toBe(rest.visibility);
       expect(project['nameWithNamespace']).toBe(rest.name_with_namespace);
-      expect(project['descriptionHtml']).toBe(rest.description ? (await harness.oracle.call<{ html: string }>('POST', `/markdown?gfm=true&project=${encodeURIComponent(PROJECT)}&text=${encodeURIComponent(rest.description)}`, token)).body.html : null);
+      // REST renders markdown for signed-in callers only: anonymous ones get null.
+      expect(project['descriptionHtml']).toBe(
+        rest.description && token ? (await harness.oracle.call<{ html: string }>('POST', `/markdown?gfm=true&project=${encodeURIComponent(PROJECT)}&text=${encodeURIComponent(rest.description)}`, token)).body.html : null,
+      );
       expect(project.userPermissions).toEqual({
         readProject: true,
         createIssue: level >= 10,
@@ -293,6 +296,13 @@ describe("GitLab's frontend documents for projects, groups and commits", () => {
         tippingBranches: { names: tipping.slice(0, 10) },
         tippingTags: { names: tags.filter((tag) => tag.commit.id === last!.id).map((tag) => tag.name).slice(0, 10) },
       });
+    });
+
+    it('asks REST to render nothing for an anonymous caller, since its Markdown API needs a sign-in', async () => {
+      const result = await harness.gateway.query<{ project: { descriptionHtml: string | null } }>(PROJECT_PAGE, { fullPath: PROJECT });
+      expect(result.errors).toBeUndefined();
+      expect(result.data!.project.descriptionHtml).toBeNull();
+      expect(restCalls(harness.simulator).filter((call) => call.includes('/markdown'))).toEqual([]);
     });
 
     it('renders a description once per distinct text, however many fields ask', async () => {

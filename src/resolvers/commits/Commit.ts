@@ -64,16 +64,24 @@ async function commitWebUrl(commit: CommitRecord, { loaders }: GatewayContext): 
   return `${project.web_url ?? ''}/-/commit/${commit.id}`;
 }
 
-/** The project path markdown references resolve in: a full path or the numeric id REST also takes. */
-const markdownProject = (commit: CommitRecord) => (commit.project_ref === null ? undefined : String(commit.project_ref));
+/**
+ * The full path markdown references resolve in (REST's Markdown API takes no numeric id): the
+ * commit's own when it came by path, otherwise its project's, through the project loader.
+ */
+async function markdownProject(commit: CommitRecord, { loaders }: GatewayContext): Promise<string | undefined> {
+  if (commit.project_ref === null) return undefined;
+  if (typeof commit.project_ref === 'string') return commit.project_ref;
+  return (await loaders.project.load(commit.project_ref)).path_with_namespace;
+}
 
 export const Commit: CommitResolvers = {
   shortId: (commit) => commit.short_id ?? commit.id.slice(0, 11),
   webUrl: (commit, _args, context) => commitWebUrl(commit, context),
   webPath: async (commit, _args, context) => pathOfWebUrl(await commitWebUrl(commit, context)) ?? '',
   description: (commit) => commitDescription(commit.message),
-  titleHtml: (commit, _args, context) => renderMarkdown(context, commit.title, markdownProject(commit)),
-  descriptionHtml: (commit, _args, context) => renderMarkdown(context, commitDescription(commit.message), markdownProject(commit)),
+  titleHtml: async (commit, _args, context) => renderMarkdown(context, commit.title, context.credential ? await markdownProject(commit, context) : undefined),
+  descriptionHtml: async (commit, _args, context) =>
+    renderMarkdown(context, commitDescription(commit.message), context.credential ? await markdownProject(commit, context) : undefined),
   authorGravatar: (commit) => gravatarUrl(commit.author_email),
   id: (commit) => toGlobalId('Commit', commit.id),
   // REST calls the full SHA `id`; GraphQL's `id` is the global ID.
