@@ -2,17 +2,28 @@
 // GitLab 13.8 added `hide_backlog_list` and `hide_closed_list`, and a group board names its group).
 // Lists and single boards give the milestone's id and title; an update gives the whole milestone
 // and more project fields.
-import type { Board, BoardList, Group, Project } from '../data/model.js';
+import { milestoneById } from '../data/labels.js';
+import type { Board, BoardList, Group, GroupLabel, GroupMilestone, Label, Milestone, Project } from '../data/model.js';
 import type { PresentContext } from './context.js';
 import { extend } from './extend.js';
-import { labelBasic, milestoneEntity, milestoneReference } from './labels.js';
+import { groupMilestoneEntity, labelBasic, milestoneEntity } from './labels.js';
 import { projectReference } from './projects.js';
 import { userSummary } from './users.js';
 
+/** A project or group label, which share one id space. */
+function labelById(ctx: PresentContext, id: number): Label | GroupLabel | undefined {
+  return ctx.state.labels.get(id) ?? ctx.state.groupLabels.get(id);
+}
+
+/** A project milestone, or a group milestone as the group milestone API shows it. */
+function fullMilestone(ctx: PresentContext, milestone: Milestone | GroupMilestone) {
+  return 'projectId' in milestone ? milestoneEntity(ctx, milestone) : groupMilestoneEntity(ctx, milestone);
+}
+
 export function boardListEntity(ctx: PresentContext, list: BoardList) {
-  const label = list.labelId === null ? undefined : ctx.state.labels.get(list.labelId);
+  const label = list.labelId === null ? undefined : labelById(ctx, list.labelId);
   const assignee = list.assigneeId === null ? undefined : ctx.state.users.get(list.assigneeId);
-  const milestone = list.milestoneId === null ? undefined : ctx.state.milestones.get(list.milestoneId);
+  const milestone = milestoneById(ctx.state, list.milestoneId);
   return {
     id: list.id,
     label: label ? labelBasic(label) : null,
@@ -22,7 +33,7 @@ export function boardListEntity(ctx: PresentContext, list: BoardList) {
     limit_metric: list.limitMetric,
     // PREMIUM list kinds.
     assignee: assignee ? userSummary(ctx, assignee) : null,
-    milestone: milestone ? milestoneEntity(ctx, milestone) : null,
+    milestone: milestone ? fullMilestone(ctx, milestone) : null,
   };
 }
 
@@ -59,7 +70,7 @@ export function boardEntity(ctx: PresentContext, board: Board, options: { update
   const project = board.projectId === null ? undefined : ctx.state.projects.get(board.projectId);
   const group = board.groupId === null ? undefined : ctx.state.groups.get(board.groupId);
   if (!project && !group) throw new Error(`board ${board.id} has no project and no group`);
-  const milestone = board.milestoneId === null ? undefined : ctx.state.milestones.get(board.milestoneId);
+  const milestone = milestoneById(ctx.state, board.milestoneId);
   const assignee = board.assigneeId === null ? undefined : ctx.state.users.get(board.assigneeId);
   return {
     id: board.id,
@@ -67,12 +78,12 @@ export function boardEntity(ctx: PresentContext, board: Board, options: { update
     hide_backlog_list: board.hideBacklogList,
     hide_closed_list: board.hideClosedList,
     project: project ? boardProject(ctx, project, options.updated === true) : null,
-    milestone: milestone ? (options.updated ? milestoneEntity(ctx, milestone) : milestoneReference(milestone)) : null,
+    milestone: milestone ? (options.updated ? fullMilestone(ctx, milestone) : { id: milestone.id, title: milestone.title }) : null,
     lists: listsOfBoard(ctx, board).map((list) => boardListEntity(ctx, list)),
     group: group ? boardGroup(ctx, group) : null,
     assignee: assignee ? userSummary(ctx, assignee) : null,
     labels: board.labelIds.flatMap((id) => {
-      const label = ctx.state.labels.get(id);
+      const label = labelById(ctx, id);
       return label ? [{ id: label.id, name: label.name, color: label.color, description: label.description }] : [];
     }),
     weight: board.weight,

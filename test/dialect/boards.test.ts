@@ -320,7 +320,8 @@ describe('issue boards in GitLab\'s dialect', () => {
       expect(board).toMatchObject({ hideClosedList: true, webPath: `/groups/gitlab-org/-/boards/${boardId}` });
       expect(restCalls(harness.simulator)).toEqual(['POST /groups/gitlab-org/boards', `PUT /groups/gitlab-org/boards/${boardId}`]);
 
-      const label = (await harness.oracle.get<Array<{ labels: RestLabel[] }>>(`/projects/${PROJECT_ID}/issues?with_labels_details=true&labels=Any&per_page=1`, admin))[0]!.labels[0]!;
+      // A group board's lists take the group's labels.
+      const label = (await harness.oracle.get<RestLabel[]>('/groups/gitlab-org/labels', admin)).find((candidate) => candidate.name === 'customer')!;
       const list = await run<{ boardListCreate: { errors: string[]; list: GqlList } }>(
         `${BOARD_LIST_FRAGMENT}
         mutation createGroupBoardList($boardId: BoardID!, $groupPath: ID, $labelId: LabelID) {
@@ -329,7 +330,7 @@ describe('issue boards in GitLab\'s dialect', () => {
         { boardId: board.id, groupPath: 'gitlab-org', labelId: `gid://gitlab/Label/${label.id}` },
         admin,
       );
-      expect(list.data!.boardListCreate).toMatchObject({ errors: [], list: { listType: 'label', title: label.name, position: 0 } });
+      expect(list.data!.boardListCreate).toMatchObject({ errors: [], list: { listType: 'label', title: label.name, position: 0, label: { id: `gid://gitlab/Label/${label.id}` } } });
       const { headers } = await harness.oracle.call('GET', `/groups/gitlab-org/issues?state=opened&labels=${encodeURIComponent(label.name)}&per_page=1`, admin);
       expect(list.data!.boardListCreate.list.issuesCount).toBe(Number(headers.get('x-total')));
 

@@ -99,6 +99,17 @@ describe('board lists', () => {
     expect(record(foreign)).toEqual({ message: '404 Label Not Found' });
   });
 
+  it('takes the labels and milestones of the project\'s groups too', async () => {
+    const customer = [...sim.state.groupLabels.values()].find((candidate) => candidate.groupId === 1 && candidate.name === 'customer')!;
+    const created = await call(sim, '/projects/1/boards/1/lists', { method: 'POST', token: developer, form: `label_id=${customer.id}` });
+    expect(created.status).toBe(201);
+    expect(record(created)).toMatchObject({ label: { id: customer.id, name: 'customer' } });
+    const release = [...sim.state.groupMilestones.values()].find((candidate) => candidate.groupId === 1)!;
+    const updated = record(await call(sim, '/projects/1/boards/1', { method: 'PUT', token: developer, json: { milestone_id: release.id, labels: 'customer' } }));
+    expect(updated).toMatchObject({ milestone: { id: release.id, group_id: 1 }, labels: [{ id: customer.id, name: 'customer' }] });
+    record(await call(sim, '/projects/1/boards/1', { method: 'PUT', token: developer, json: { milestone_id: 0, labels: '' } }));
+  });
+
   it('adds assignee and milestone lists (PREMIUM)', async () => {
     const byAssignee = record(await call(sim, '/projects/1/boards/1/lists', { method: 'POST', token: developer, form: 'assignee_id=3' }));
     expect(byAssignee).toMatchObject({ label: null, assignee: { username: 'developer' } });
@@ -150,6 +161,7 @@ describe('group boards (/groups/:id/boards)', () => {
   it('lists a group\'s boards, each naming its group and no project', async () => {
     const boards = list(await call(sim, '/groups/gitlab-org/boards', { token: guest }));
     expect(boards.map((board) => board['name'])).toEqual(['Planning']);
+    expect((boards[0]!['lists'] as Array<{ label: { name: string } }>).map((l) => l.label.name)).toEqual(['priority::high', 'customer']);
     expect(boards[0]).toMatchObject({ project: null, group: { id: 1, name: 'GitLab.org', web_url: expect.stringMatching(/\/groups\/gitlab-org$/) as string }, hide_backlog_list: false });
     expect((boards[0]!['lists'] as unknown[]).length).toBeGreaterThan(0);
     // A project board is not the group's, and a group board is not a project's.
@@ -169,8 +181,11 @@ describe('group boards (/groups/:id/boards)', () => {
     expect(created.status).toBe(201);
     const boardId = String(record(created)['id']);
     expect(record(await call(sim, `/groups/1/boards/${boardId}`, { method: 'PUT', token: admin, json: { name: 'Roadmap 2', hide_closed_list: true } }))).toMatchObject({ name: 'Roadmap 2', hide_closed_list: true, group: { id: 1 } });
-    const label = record(await call(sim, `/groups/1/boards/${boardId}/lists`, { method: 'POST', token: admin, form: `label_id=${labelId(1, 'bug')}` }));
-    expect(label).toMatchObject({ label: { name: 'bug' }, position: 0 });
+    // A group board takes group labels; a project's label is not the group's.
+    expect(record(await call(sim, `/groups/1/boards/${boardId}/lists`, { method: 'POST', token: admin, form: `label_id=${labelId(1, 'bug')}` }))).toEqual({ message: '404 Label Not Found' });
+    const customer = [...sim.state.groupLabels.values()].find((candidate) => candidate.groupId === 1 && candidate.name === 'customer')!;
+    const label = record(await call(sim, `/groups/1/boards/${boardId}/lists`, { method: 'POST', token: admin, form: `label_id=${customer.id}` }));
+    expect(label).toMatchObject({ label: { id: customer.id, name: 'customer' }, position: 0 });
     expect(record(await call(sim, `/groups/1/boards/${boardId}/lists/${String(label['id'])}`, { token: guest }))).toEqual(label);
     expect((await call(sim, `/groups/1/boards/${boardId}/lists/${String(label['id'])}`, { method: 'DELETE', token: admin })).status).toBe(204);
     expect(list(await call(sim, `/groups/1/boards/${boardId}/lists`, { token: guest }))).toEqual([]);

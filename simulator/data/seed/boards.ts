@@ -1,9 +1,9 @@
 // Demo issue boards: most projects with issues have a "Development" board whose lists follow the
 // workflow labels; some also have a PREMIUM-scoped "Bugs" board (milestone, assignee, labels,
 // weight) that hides its Open list, and every fourth project has none, for the documented empty
-// list. Each top-level group has a "Planning" group board over its projects' workflow labels.
+// list. Each top-level group has a "Planning" group board whose lists are the group's labels.
 import { projectAccessLevel } from '../access.js';
-import { AccessLevel, type Board, type Label, type Project } from '../model.js';
+import { AccessLevel, type Board, type GroupLabel, type Label, type Project } from '../model.js';
 import type { Rng } from '../rng.js';
 import type { SimulatorState } from '../state.js';
 
@@ -16,7 +16,7 @@ function labelOf(state: SimulatorState, project: Project, name: string): Label |
 
 type BoardSeed = Pick<Board, 'name' | 'milestoneId' | 'assigneeId' | 'labelIds' | 'weight'> & Partial<Board>;
 
-function addBoard(state: SimulatorState, seed: BoardSeed, listLabels: Label[]): void {
+function addBoard(state: SimulatorState, seed: BoardSeed, listLabels: ReadonlyArray<Label | GroupLabel>): void {
   const id = state.nextId('boards');
   state.boards.set(id, { id, projectId: null, groupId: null, hideBacklogList: false, hideClosedList: false, ...seed });
   for (const [position, label] of listLabels.entries()) {
@@ -43,13 +43,11 @@ export function seedBoards(state: SimulatorState, rng: Rng): void {
   seedGroupBoards(state);
 }
 
-/** One group board per top-level group, listing the workflow labels of its first project that has them. */
+/** One group board per top-level group, listing the group's labels (GitLab's group boards take group labels). */
 function seedGroupBoards(state: SimulatorState): void {
   for (const group of state.groups.values()) {
     if (group.parentId !== null) continue;
-    const groupIds = new Set(state.groupSubtree(group).map((g) => g.id));
-    const project = [...state.projects.values()].find((candidate) => candidate.namespace.kind === 'group' && groupIds.has(candidate.namespace.groupId) && labelOf(state, candidate, WORKFLOW[0]!));
-    const workflow = project ? WORKFLOW.map((name) => labelOf(state, project, name)).filter((label): label is Label => label !== undefined) : [];
-    addBoard(state, { groupId: group.id, name: 'Planning', milestoneId: null, assigneeId: null, labelIds: [], weight: null }, workflow);
+    const labels = [...state.groupLabels.values()].filter((label) => label.groupId === group.id);
+    addBoard(state, { groupId: group.id, name: 'Planning', milestoneId: null, assigneeId: null, labelIds: [], weight: null }, labels);
   }
 }

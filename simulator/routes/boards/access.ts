@@ -2,7 +2,8 @@
 // `admin_issue_board`, `admin_issue_board_list`). rest-v4-api.md: every board call must be
 // authenticated; deleting a list takes an administrator or an owner of the board's project or group.
 import { groupAccessLevel, projectAccessLevel } from '../../data/access.js';
-import { AccessLevel, type Board, type BoardList, type Group, type Label, type Milestone, type Project } from '../../data/model.js';
+import { labelsOfGroups, labelsOfProject, milestoneById } from '../../data/labels.js';
+import { AccessLevel, type Board, type BoardList, type Group, type GroupLabel, type Label, type Project } from '../../data/model.js';
 import { forbidden, messageError } from '../../http/errors.js';
 import type { RequestContext } from '../../http/router.js';
 import { visibleGroup, visibleProject } from '../lookup.js';
@@ -65,26 +66,37 @@ export function listOf(ctx: RequestContext<unknown>, board: Board, listId: numbe
   return list;
 }
 
-/** The projects whose labels and milestones a board may use: its project, or every project of its group's subtree. */
-function projectIdsOfBoard(ctx: RequestContext<unknown>, board: Board): Set<number> {
-  if (board.projectId !== null) return new Set([board.projectId]);
-  const group = ctx.state.groups.get(board.groupId!);
-  if (!group) return new Set();
-  const groupIds = new Set(ctx.state.groupSubtree(group).map((g) => g.id));
-  return new Set([...ctx.state.projects.values()].filter((project) => project.namespace.kind === 'group' && groupIds.has(project.namespace.groupId)).map((project) => project.id));
+/** The groups whose labels and milestones a board may use: its project's group or its own group, and every group above. */
+function groupsOfBoard(ctx: RequestContext<unknown>, board: Board): Group[] {
+  const project = board.projectId === null ? undefined : ctx.state.projects.get(board.projectId);
+  const group = project ? ctx.state.projectGroup(project) : ctx.state.groups.get(board.groupId!);
+  return group ? [group, ...ctx.state.groupAncestors(group)] : [];
 }
 
 /**
- * A label a board may use. GitLab's group boards take group labels; the demo data has project labels
- * only, so a group board takes those of the projects under it.
+ * A label a board may use (GitLab's `board_parent` available labels): a project board's project
+ * labels and its groups' labels; a group board's group labels, of its group and the groups above.
  */
-export function isBoardLabel(ctx: RequestContext<unknown>, board: Board, label: Label | undefined): label is Label {
-  return label !== undefined && projectIdsOfBoard(ctx, board).has(label.projectId);
+export function isBoardLabel(ctx: RequestContext<unknown>, board: Board, labelId: number): boolean {
+  const label: Label | GroupLabel | undefined = ctx.state.labels.get(labelId) ?? ctx.state.groupLabels.get(labelId);
+  if (!label) return false;
+  if ('projectId' in label) return label.projectId === board.projectId;
+  return groupsOfBoard(ctx, board).some((group) => group.id === label.groupId);
+}
+
+/** The labels a board may use that bear one of these names (Boards::UpdateService's `labels`). */
+export function boardLabelsNamed(ctx: RequestContext<unknown>, board: Board, names: readonly string[]): number[] {
+  const project = board.projectId === null ? undefined : ctx.state.projects.get(board.projectId);
+  const available = project ? labelsOfProject(ctx.state, project, true) : labelsOfGroups(ctx.state, groupsOfBoard(ctx, board));
+  return available.filter((label) => names.includes(label.name)).map((label) => label.id);
 }
 
 /** A milestone a board may use, by the same rule as its labels. */
-export function isBoardMilestone(ctx: RequestContext<unknown>, board: Board, milestone: Milestone | undefined): milestone is Milestone {
-  return milestone !== undefined && projectIdsOfBoard(ctx, board).has(milestone.projectId);
+export function isBoardMilestone(ctx: RequestContext<unknown>, board: Board, milestoneId: number): boolean {
+  const milestone = milestoneById(ctx.state, milestoneId);
+  if (!milestone) return false;
+  if ('projectId' in milestone) return milestone.projectId === board.projectId;
+  return groupsOfBoard(ctx, board).some((group) => group.id === milestone.groupId);
 }
 
 /** A user a board's assignee list may name: a member (Guest and above) of the board's project or group. */

@@ -8,7 +8,7 @@ import { paginate } from '../../http/pagination.js';
 import { p } from '../../http/params.js';
 import { created, noContent, ok } from '../../http/response.js';
 import type { RequestContext, Router } from '../../http/router.js';
-import { BOARD_PARENTS, boardOf, boardsOf, isBoardLabel, isBoardMilestone, requireBoardAdmin, type BoardParent } from './access.js';
+import { BOARD_PARENTS, boardLabelsNamed, boardOf, boardsOf, isBoardMilestone, requireBoardAdmin, type BoardParent } from './access.js';
 
 /** rest-v4-api.md "Limits": a board's weight scope is 0 to 9. */
 export const BOARD_WEIGHTS = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9] as const;
@@ -31,10 +31,8 @@ function applyScope(ctx: RequestContext<UpdateParams>, board: Board): void {
   const { state } = ctx;
   const { assignee_id: assigneeId, milestone_id: milestoneId, labels, weight } = ctx.params;
   if (assigneeId !== undefined) board.assigneeId = state.users.has(assigneeId) ? assigneeId : null;
-  if (milestoneId !== undefined) board.milestoneId = isBoardMilestone(ctx, board, state.milestones.get(milestoneId)) ? milestoneId : null;
-  if (labels !== undefined) {
-    board.labelIds = [...state.labels.values()].filter((label) => isBoardLabel(ctx, board, label) && labels.includes(label.name)).map((label) => label.id);
-  }
+  if (milestoneId !== undefined) board.milestoneId = isBoardMilestone(ctx, board, milestoneId) ? milestoneId : null;
+  if (labels !== undefined) board.labelIds = boardLabelsNamed(ctx, board, labels);
   if (weight !== undefined) board.weight = weight;
 }
 

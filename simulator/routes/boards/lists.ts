@@ -34,13 +34,12 @@ function target(ctx: RequestContext<CreateParams>, board: Board): Pick<BoardList
   // Grape's `exactly_one_of`.
   if (given.length === 0) throw grapeError(400, `${LIST_KINDS.join(', ')} are missing, exactly one parameter must be provided`);
   if (given.length > 1) throw grapeError(400, `${given.join(', ')} are mutually exclusive`);
-  const { state } = ctx;
   if (ctx.params.label_id !== undefined) {
-    if (!isBoardLabel(ctx, board, state.labels.get(ctx.params.label_id))) throw messageError(404, '404 Label Not Found');
+    if (!isBoardLabel(ctx, board, ctx.params.label_id)) throw messageError(404, '404 Label Not Found');
     return { labelId: ctx.params.label_id, assigneeId: null, milestoneId: null };
   }
   if (ctx.params.milestone_id !== undefined) {
-    if (!isBoardMilestone(ctx, board, state.milestones.get(ctx.params.milestone_id))) throw messageError(404, '404 Milestone Not Found');
+    if (!isBoardMilestone(ctx, board, ctx.params.milestone_id)) throw messageError(404, '404 Milestone Not Found');
     return { labelId: null, assigneeId: null, milestoneId: ctx.params.milestone_id };
   }
   if (!isBoardMember(ctx, board, ctx.params.assignee_id!)) throw messageError(404, '404 User Not Found');
