@@ -3625,9 +3625,9 @@ export type IssueSort =
   | 'sla_due_at_asc'
   /** By SLA due time; refused. */
   | 'sla_due_at_desc'
-  /** By title; REST cannot, so refused. */
+  /** By title, A to Z (`order_by=title&sort=asc`). */
   | 'title_asc'
-  /** By title; refused. */
+  /** By title, Z to A (`title`, `desc`). */
   | 'title_desc'
   /** Least recently updated first (`updated_at`, `asc`). */
   | 'updated_asc'

@@ -13,6 +13,7 @@ import { CiRunner } from './runners/CiRunner.js';
 import { runnerMutations } from './runners/Mutation.js';
 import { runnerQueries } from './runners/Query.js';
 import { runnerSubscriptions } from './runners/Subscription.js';
+import { Issuable, issuableSubscriptions } from './subscriptions/issuable.js';
 import { DateScalar, ISO8601Date, Time, Upload } from './scalars.js';
 import { globalIdScalars } from './global-id-scalars.js';
 import { ciJobCommitFields, Commit } from './commits/Commit.js';
@@ -93,7 +94,9 @@ export const resolvers: Resolvers = {
   },
   Subscription: {
     ...runnerSubscriptions,
+    ...issuableSubscriptions,
   },
+  Issuable,
   Node,
   User,
   UserCore,

@@ -6,6 +6,7 @@ import type { RestCallLog } from '../datasources/call-log.js';
 import { createLoaders, type Loaders } from '../datasources/loaders.js';
 import { restCallBudgetSpent } from '../policy/call-budget.js';
 import { PrefetchStore } from '../resolvers/prefetch-store.js';
+import type { IssueReferences } from '../subscriptions/issue-references.js';
 import type { RecordPollers } from '../subscriptions/record-pollers.js';
 
 /** What every resolver receives. One is made per HTTP request and per WebSocket operation. */
@@ -17,6 +18,8 @@ export interface GatewayContext {
   /** REST pages sent ahead of the resolvers that will take them (resolvers/lookahead.ts). */
   prefetch: PrefetchStore;
   pollers: RecordPollers;
+  /** The issues each credential was served, so that it may subscribe to them by global ID. */
+  issueReferences: IssueReferences;
   /** What the request's log line and metrics tell: filled in as the operation runs. */
   stats: RequestStats;
 }
@@ -39,6 +42,7 @@ export interface RequestStats {
 export interface ContextDependencies {
   restClient: RestClient;
   pollers: RecordPollers;
+  issueReferences: IssueReferences;
   batching: boolean;
   /** A ceiling on the REST calls one operation may have in flight at once, on top of its fair share. */
   maxConcurrentRestCalls?: number | undefined;
@@ -82,6 +86,7 @@ export function createContext(
     loaders: createLoaders(api, { batching: dependencies.batching, onBatch: dependencies.onLoaderBatch }),
     prefetch: new PrefetchStore(),
     pollers: dependencies.pollers,
+    issueReferences: dependencies.issueReferences,
     stats,
   };
 }

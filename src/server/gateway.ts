@@ -22,6 +22,7 @@ import { createExplorerHandler, EXPLORER_PATH } from '../transport/explorer.js';
 import { checkOperation, checkQueryLength, DEFAULT_QUERY_LIMITS, type QueryLimits } from '../policy/limits.js';
 import { DEFAULT_MAX_UPLOAD_BYTES } from '../transport/uploads.js';
 import { createExecutableSchema, resolvers, typeDefs } from '../schema/executable.js';
+import { IssueReferences } from '../subscriptions/issue-references.js';
 import { RecordPollers } from '../subscriptions/record-pollers.js';
 import { attachWebSocketServer } from '../transport/websocket.js';
 import { createLogger } from '../observability/logger.js';
@@ -75,6 +76,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const dependencies = {
     restClient,
     pollers,
+    issueReferences: new IssueReferences(pollers.credentialDigest),
     batching: options.batching ?? true,
     maxConcurrentRestCalls: options.maxConcurrentRestCalls,
     requestDeadlineMs: options.requestDeadlineMs ?? 30_000,

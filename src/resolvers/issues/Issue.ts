@@ -9,6 +9,7 @@ import { toGlobalId } from '../global-id.js';
 import { nullWhenNotFound } from '../lookups.js';
 import { readRecordField } from '../record-fields.js';
 import { pathOfWebUrl } from '../web-path.js';
+import { rememberServedIssue } from '../subscriptions/served-issues.js';
 import { formatHumanDuration } from './human-duration.js';
 import { issueKeyOf, projectIdOf } from './key.js';
 import { labelsOfIssue } from './labels.js';
@@ -29,7 +30,10 @@ async function emailsDisabled(issue: IssueSchema, { loaders }: GatewayContext): 
 }
 
 export const Issue: IssueResolvers = {
-  id: (issue) => toGlobalId('Issue', issue.id),
+  id: (issue, _args, context) => {
+    rememberServedIssue(issue, context);
+    return toGlobalId('Issue', issue.id);
+  },
   iid: (issue) => String(issue.iid),
   projectId: (issue) => projectIdOf(issue),
   // Only the id is known; any other project field is fetched (or found primed) through the project loader.
