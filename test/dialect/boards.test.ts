@@ -430,6 +430,39 @@ describe('issue boards in GitLab\'s dialect', () => {
       expect(first.id).toBe(restReopened.id);
     });
 
+    it('gives a card moved from Open into a milestone list that milestone, and into an assignee list that assignee (PREMIUM lists)', async () => {
+      const created = await run<{ createBoard: { board: { id: string } } }>(CREATE_BOARD, { input: { projectPath: PROJECT, name: 'People and releases' } });
+      const boardId = created.data!.createBoard.board.id;
+      const numericBoardId = Number(boardId.split('/').pop());
+      const milestone = (await harness.oracle.get<Array<{ id: number; title: string }>>(`/projects/${PROJECT_ID}/milestones?state=active`, developer))[0]!;
+      const lists = await run<{ m: { list: { id: string; title: string } }; a: { list: { id: string; title: string } } }>(
+        `mutation addPremiumLists($boardId: BoardID!, $projectPath: ID, $milestoneId: MilestoneID, $assigneeId: UserID) {
+          m: boardListCreate(input: { boardId: $boardId, projectPath: $projectPath, milestoneId: $milestoneId }) { list { id title } errors }
+          a: boardListCreate(input: { boardId: $boardId, projectPath: $projectPath, assigneeId: $assigneeId }) { list { id title } errors }
+        }`,
+        { boardId, projectPath: PROJECT, milestoneId: `gid://gitlab/Milestone/${milestone.id}`, assigneeId: 'gid://gitlab/User/3' },
+      );
+      expect(lists.errors).toBeUndefined();
+      expect(lists.data!.m.list.title).toBe(milestone.title);
+      expect(lists.data!.a.list.title).toBe('@developer');
+      const card = (await harness.oracle.get<Array<RestIssue & { milestone: { id: number } | null; assignees: Array<{ id: number }> }>>(`/projects/${PROJECT_ID}/issues?state=opened&milestone=None&assignee_id=None&per_page=1`, developer))[0]!;
+      const open = listGid(`backlog${numericBoardId}`);
+
+      const toMilestone = await run<{ issueMoveList: { errors: string[] } }>(ISSUE_MOVE_LIST, { projectPath: PROJECT, iid: String(card.iid), boardId, fromListId: open, toListId: lists.data!.m.list.id });
+      expect(toMilestone.data!.issueMoveList.errors).toEqual([]);
+      expect((await harness.oracle.get<{ milestone: { id: number } | null }>(`/projects/${PROJECT_ID}/issues/${card.iid}`, developer)).milestone?.id).toBe(milestone.id);
+
+      harness.simulator.resetRequests();
+      const toAssignee = await run<{ issueMoveList: { errors: string[] } }>(ISSUE_MOVE_LIST, { projectPath: PROJECT, iid: String(card.iid), boardId, fromListId: lists.data!.m.list.id, toListId: lists.data!.a.list.id });
+      expect(toAssignee.data!.issueMoveList.errors).toEqual([]);
+      const after = await harness.oracle.get<{ milestone: { id: number } | null; assignees: Array<{ id: number }> }>(`/projects/${PROJECT_ID}/issues/${card.iid}`, developer);
+      // An assignee list adds its user to the issue's assignees; the milestone stays, as GitLab's move keeps it.
+      expect(after.assignees.map((user) => user.id)).toEqual([3]);
+      expect(after.milestone?.id).toBe(milestone.id);
+      // The board, the issue (for its assignees), and the PUT.
+      expect(restCalls(harness.simulator)).toEqual([`GET /projects/${encoded(PROJECT)}/boards/${numericBoardId}`, `GET /projects/${encoded(PROJECT)}/issues/${card.iid}`, `PUT /projects/${encoded(PROJECT)}/issues/${card.iid}`]);
+    });
+
     it('refuses one list without the other, and a list of another board, as BAD_USER_INPUT', async () => {
       const board = await developmentBoard();
       const half = await run(ISSUE_MOVE_LIST, { projectPath: PROJECT, iid: '1', boardId: boardGid(board.id), fromListId: listGid(board.lists[0]!.id) });
