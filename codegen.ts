@@ -59,13 +59,14 @@ const config: CodegenConfig = {
         useIndexSignature: false,
         enumsAsTypes: true,
         enumValues: restEnumValues(buildSchemaFromFiles()),
-        scalars: { Time: 'string', Date: 'string', ISO8601Date: 'string', ID: 'string', Upload: '../datasources/file-upload.js#FileUpload', ...GLOBAL_ID_SCALARS },
+        scalars: { Time: 'string', Date: 'string', ISO8601Date: 'string', ID: 'string', Upload: '../datasources/file-upload.js#FileUpload', Duration: 'number', ...GLOBAL_ID_SCALARS },
         // Resolvers receive REST bodies; each GraphQL object type maps to its REST schema.
         mappers: {
           CiRunner: '../datasources/runners.js#RunnerSchema',
           CiJob: '../datasources/runners.js#RunnerJobSchema',
           CiRunnerManager: '../datasources/runners.js#RunnerManagerSchema',
-          Pipeline: '../datasources/runners.js#PipelineSummarySchema',
+          Pipeline: '../resolvers/runners/CiJob.js#PipelineRecord',
+          DetailedStatus: '../resolvers/runners/detailed-status.js#DetailedStatusRecord',
           Commit: '../resolvers/commits/record.js#CommitRecord',
           CommitStats: '../datasources/commits.js#CommitStatsSchema',
           Repository: '../resolvers/commits/record.js#RepositoryRecord',

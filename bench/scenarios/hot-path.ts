@@ -11,7 +11,7 @@ import { summarize, type Summary } from '../lib/stats.js';
 import { protocolNote } from '../lib/upstream.js';
 
 const TOKEN = DEMO_TOKENS.admin;
-export const HOT_PATH_QUERY = 'query HotPath($id: ID!) { runner(id: $id) { id status } }';
+export const HOT_PATH_QUERY = 'query HotPath($id: CiRunnerID!) { runner(id: $id) { id status } }';
 const CPU_BUDGET_MS = 0.25;
 /** Throughput at least this share of the raw pass-through's... */
 const THROUGHPUT_BUDGET = 0.5;

@@ -16,7 +16,7 @@ export const RunnerSummaryFragment = graphql(`
 
 /** The caller and a page of runners, each with its summary and its projects. */
 export const FleetQuery = graphql(`
-  query Fleet($first: Int!, $status: CiRunnerStatusFilter) {
+  query Fleet($first: Int!, $status: CiRunnerStatus) {
     currentUser {
       username
     }
@@ -36,7 +36,7 @@ export const FleetQuery = graphql(`
 
 /** Pauses or resumes a runner; REST's refusals come back in `errors`. */
 export const PauseRunnerMutation = graphql(`
-  mutation PauseRunner($id: ID!, $paused: Boolean!) {
+  mutation PauseRunner($id: CiRunnerID!, $paused: Boolean!) {
     runnerUpdate(input: { id: $id, paused: $paused }) {
       errors
       runner {

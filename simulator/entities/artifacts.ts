@@ -1,7 +1,7 @@
 // Job artifacts: the job record `POST .../artifacts/keep` answers (fixtures/job_artifacts/
 // keep-job-artifacts.json, plus the fields GitLab's Entities::Ci::Job adds), and the archive as
 // the real ZIP file GitLab Runner would have uploaded.
-import type { Job, JobArtifacts } from '../data/model.js';
+import type { Job, JobArtifacts, Runner } from '../data/model.js';
 import { zipArchive } from '../data/zip.js';
 import type { PresentContext } from './context.js';
 import { runnerSummary } from './runners.js';
@@ -29,6 +29,16 @@ function artifactFiles(job: Job, artifacts: JobArtifacts | undefined) {
     { file_type: 'archive', size: archive.length, filename: 'artifacts.zip', file_format: 'zip' },
     { file_type: 'metadata', size: metadataSize, filename: 'metadata.gz', file_format: 'gzip' },
   ];
+}
+
+/**
+ * The tags a job asked for. The seed gives jobs none of their own, so a job carries the first tag of
+ * the runner that ran it when that runner takes only tagged jobs (it could not have taken the job
+ * otherwise), and none when the runner also runs untagged jobs.
+ */
+function jobTags(runner: Runner | undefined): string[] {
+  if (!runner || runner.runUntagged) return [];
+  return runner.tagList.slice(0, 1);
 }
 
 export function jobEntity(ctx: PresentContext, job: Job) {
@@ -71,6 +81,6 @@ export function jobEntity(ctx: PresentContext, job: Job) {
     web_url: project ? `${origin}/${state.projectFullPath(project)}/-/jobs/${job.id}` : null,
     user: user ? userPublic(ctx, user) : null,
     archived: false,
-    tag_list: [],
+    tag_list: jobTags(runner),
   };
 }

@@ -205,6 +205,13 @@ export function registerArtifactRoutes(router: Router): void {
     },
   );
 
+  // A job's record (lib/api/ci/jobs.rb `GET :id/jobs/:job_id`): the same reading rights as its artifacts.
+  router.get('/projects/:id/jobs/:job_id', { auth: 'none', params: { id: p.string().required(), job_id: p.integer().required() } }, (ctx) => {
+    const caller = downloadCaller(ctx);
+    const project = buildsProject(caller, ctx.params.id);
+    return ok(jobEntity(caller, projectJob(ctx.state, project, ctx.params.job_id)));
+  });
+
   router.post(
     '/projects/:id/jobs/:job_id/artifacts/keep',
     { auth: 'required', params: { id: p.string().required(), job_id: p.integer().required() } },

@@ -86,6 +86,8 @@ export const RUNNER_DETAIL = shape([
   'projects',
 ]);
 export const RUNNER_LOADED = cached(RUNNER_DETAIL);
+/** A runner detail's `groups` (the group of a group runner). */
+export const GROUP_OF_RUNNER = shape(['id', 'name', 'web_url']);
 
 // Projects.
 /** A runner detail's `projects` and a to-do's `project`. */

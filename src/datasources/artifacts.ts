@@ -27,6 +27,13 @@ export interface JobSchema extends RunnerJobSchema {
   artifacts_expire_at?: string | null;
   artifacts?: JobArtifactFileSchema[];
   runner?: RunnerSchema | null;
+  tag_list?: string[];
+}
+
+/** A job of a project: the key of `GET /projects/:id/jobs/:job_id`. */
+export interface JobKey {
+  project: number | string;
+  jobId: number;
 }
 
 /** An artifact path that cannot name a file inside an archive, refused before any REST call. */
@@ -85,6 +92,11 @@ export class ArtifactsApi {
   download(location: ArtifactsLocation, artifactPath?: string, method: 'GET' | 'HEAD' = 'GET'): Promise<RestStream> {
     const target = artifactsRestTarget(location, artifactPath);
     return this.rest.stream(target.path, target.query, method);
+  }
+
+  /** A job's record, with its tags and artifact files (`GET /projects/:id/jobs/:job_id`). */
+  job(project: number | string, jobId: number): Promise<JobSchema> {
+    return this.rest.get<JobSchema>(restPath`/projects/${project}/jobs/${jobId}`);
   }
 
   /** Keeps the artifacts past their expiry; REST answers the job. */

@@ -2,6 +2,7 @@ import DataLoader from 'dataloader';
 import type { DataSources } from './index.js';
 import { boardParentKey, type BoardKey, type BoardSchema } from './boards.js';
 import type { CommitKey, CommitSchema } from './commits.js';
+import type { JobKey, JobSchema } from './artifacts.js';
 import type { GroupSchema, GroupShowOptions } from './groups.js';
 import type { IssueKey, IssueSchema, LabelSchema } from './issues.js';
 import type { ProjectTodosKey, TodoSchema } from './todos.js';
@@ -41,6 +42,8 @@ export interface Loaders {
   projectIssueTodos: DataLoader<ProjectTodosKey, TodoSchema[], string>;
   /** A commit's detail by project and SHA, branch or tag (`GET /projects/:id/repository/commits/:sha`). */
   commit: DataLoader<CommitKey, CommitSchema, string>;
+  /** A project's job record (`GET /projects/:id/jobs/:job_id`), for what runner job lists leave out. */
+  job: DataLoader<JobKey, JobSchema, string>;
 }
 
 export interface LoaderOptions {
@@ -159,6 +162,7 @@ class RequestLoaders implements Loaders {
   #issueById?: Loaders['issueById'];
   #board?: Loaders['board'];
   #commit?: Loaders['commit'];
+  #job?: Loaders['job'];
 
   constructor(
     private readonly api: DataSources,
@@ -210,6 +214,10 @@ class RequestLoaders implements Loaders {
 
   get commit() {
     return (this.#commit ??= withinProject((key: CommitKey) => this.api.commits.show(key.project, key.sha), (key) => key.sha, this.named('commit')));
+  }
+
+  get job() {
+    return (this.#job ??= withinProject((key: JobKey) => this.api.artifacts.job(key.project, key.jobId), (key) => String(key.jobId), this.named('job')));
   }
 
   /** The variants are full group details too, so each also answers the plain group loader. */

@@ -34,6 +34,15 @@ export interface RunnerSchema {
   access_level?: RunnerAccessLevel;
   maximum_timeout?: number | null;
   maintenance_note?: string | null;
+  /** The group of a group runner, as the detail record embeds it. */
+  groups?: RunnerGroupSchema[];
+}
+
+/** A group as a runner's detail record embeds it. */
+export interface RunnerGroupSchema {
+  id: number;
+  name?: string;
+  web_url?: string;
 }
 
 export interface CommitSummarySchema {
@@ -99,13 +108,14 @@ export interface RunnerManagerSchema {
 export interface RunnerListFilters {
   type?: RunnerType | undefined;
   status?: string | undefined;
+  paused?: boolean | undefined;
+  versionPrefix?: string | undefined;
   tagList?: ReadonlyArray<string> | undefined;
   scope?: string | undefined;
 }
 
 export interface RunnerJobFilters {
   status?: string | undefined;
-  orderBy?: string | undefined;
   sort?: string | undefined;
 }
 
@@ -119,6 +129,14 @@ export interface RunnerEdit {
   access_level?: RunnerAccessLevel;
   maximum_timeout?: number;
   maintenance_note?: string;
+}
+
+/** Fields `POST /user/runners` accepts: the runner's type and owner, and its settings. */
+export interface RunnerCreation extends Omit<RunnerEdit, 'active'> {
+  runner_type: RunnerType;
+  group_id?: number;
+  project_id?: number;
+  paused?: boolean;
 }
 
 /** Fields `POST /runners` accepts besides the registration token. */
@@ -141,6 +159,8 @@ function listQuery(filters: RunnerListFilters) {
     // REST documentation shows.
     tag_list: filters.tagList && filters.tagList.length > 0 ? filters.tagList.join(',') : undefined,
     scope: filters.scope,
+    paused: filters.paused,
+    version_prefix: filters.versionPrefix,
   };
 }
 
@@ -173,9 +193,34 @@ export class RunnersApi {
   jobs(id: number, filters: RunnerJobFilters, page: PageRequest): Promise<Page<RunnerJobSchema>> {
     return this.rest.getPage<RunnerJobSchema>(restPath`/runners/${id}/jobs`, page, {
       status: filters.status,
-      order_by: filters.orderBy,
       sort: filters.sort,
     });
+  }
+
+  /**
+   * How many jobs the runner has processed that the caller may see: the `X-Total` of a one-job page
+   * (null when REST leaves it out, over 10,000 rows).
+   */
+  async jobCount(id: number, status: string | undefined): Promise<number | null> {
+    return (await this.jobs(id, { status }, { page: 1, perPage: 1 })).total;
+  }
+
+  /** Creates a runner owned by the caller's instance, group or project (`POST /user/runners`). */
+  async create(creation: RunnerCreation): Promise<RunnerTokenSchema> {
+    return (await this.rest.post<RunnerTokenSchema>(restPath`/user/runners`, creation)).body;
+  }
+
+  /**
+   * A new registration token for the instance (`owner` undefined), a group or a project
+   * (`POST .../runners/reset_registration_token`).
+   */
+  async resetRegistrationToken(owner?: { kind: 'groups' | 'projects'; id: number }): Promise<RunnerTokenSchema> {
+    const path = owner
+      ? owner.kind === 'groups'
+        ? restPath`/groups/${owner.id}/runners/reset_registration_token`
+        : restPath`/projects/${owner.id}/runners/reset_registration_token`
+      : restPath`/runners/reset_registration_token`;
+    return (await this.rest.post<RunnerTokenSchema>(path)).body;
   }
 
   managers(id: number, page: PageRequest): Promise<Page<RunnerManagerSchema>> {

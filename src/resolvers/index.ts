@@ -11,6 +11,8 @@ import { invitationMutations } from './invitations/Mutation.js';
 import { CiJob, CiRunnerManager, Pipeline } from './runners/CiJob.js';
 import { CiRunner } from './runners/CiRunner.js';
 import { runnerMutations } from './runners/Mutation.js';
+import { runnerManagementMutations } from './runners/management.js';
+import { Duration } from './runners/duration.js';
 import { runnerQueries } from './runners/Query.js';
 import { runnerSubscriptions } from './runners/Subscription.js';
 import { Issuable, issuableSubscriptions } from './subscriptions/issuable.js';
@@ -66,6 +68,7 @@ export const resolvers: Resolvers = {
   Date: DateScalar,
   Upload,
   ...globalIdScalars,
+  Duration,
   Query: {
     ...nodeQueries,
   ISO8601Date,
@@ -80,6 +83,7 @@ export const resolvers: Resolvers = {
   },
   Mutation: {
     ...runnerMutations,
+    ...runnerManagementMutations,
     ...groupMutations,
     ...projectMutations,
     ...invitationMutations,

@@ -88,7 +88,7 @@ describe('runners fixtures from the REST documentation', () => {
 
   it('list-runner-jobs.json through runner.jobs with user, commit, pipeline and project', async () => {
     const result = await gateway.query(
-      `{ runner(id: "gid://gitlab/Ci::Runner/6") { jobs { nodes { id status stage name ref tag coverage createdAt startedAt finishedAt duration queuedDuration
+      `{ runner(id: "gid://gitlab/Ci::Runner/6") { jobs { nodes { id status stage name refName createdByTag coverage createdAt startedAt finishedAt duration queuedDuration
           user { id username name state avatarUrl webUrl createdAt bio location publicEmail websiteUrl organization }
           commit { id sha shortId title message authorName authorEmail authoredDate committerName committerEmail committedDate createdAt parentIds }
           pipeline { id sha ref status }
@@ -117,7 +117,7 @@ describe('runners fixtures from the REST documentation', () => {
   });
 
   it('list-runner-managers.json through runner.managers', async () => {
-    const result = await gateway.query(`{ runner(id: "gid://gitlab/Ci::Runner/6") { managers { nodes { id systemId version revision platform architecture createdAt contactedAt ipAddress status jobExecutionStatus } } } }`, {}, token);
+    const result = await gateway.query(`{ runner(id: "gid://gitlab/Ci::Runner/6") { managers { nodes { id systemId version revision platformName architectureName createdAt contactedAt ipAddress status jobExecutionStatus } } } }`, {}, token);
     expect(result.errors).toBeUndefined();
     expect(result.data).toMatchObject({ runner: { managers: { nodes: [{ id: 'gid://gitlab/Ci::RunnerManager/1', systemId: 's_89e5e9956577', status: 'OFFLINE' }, { systemId: 'runner-2' }] } } });
   });

@@ -28,7 +28,7 @@ interface Case {
  * embedded records missing fields, fragments, aliases, unions, cursors and writes.
  */
 const CASES: Case[] = [
-  { name: 'bench hot path', query: 'query($id: ID!) { runner(id: $id) { id status } }', variables: { id: runner(16) } },
+  { name: 'bench hot path', query: 'query($id: CiRunnerID!) { runner(id: $id) { id status } }', variables: { id: runner(16) } },
   { name: 'bench fleet', query: FLEET_QUERY, variables: { first: 100 } },
   { name: 'bench dashboard', query: DASHBOARD_QUERY, variables: DASHBOARD_VARIABLES },
   { name: 'bench wide page', query: WIDE_PAGE_QUERY, variables: WIDE_PAGE_VARIABLES },
@@ -43,7 +43,7 @@ const CASES: Case[] = [
   { name: 'a runner\'s last jobs (last without before)', query: `{ runner(id: "${runner(1)}") { jobs(last: 5) { count nodes { id name } } } }` },
   {
     name: 'a window over two REST pages, from a cursor',
-    query: 'query($id: ID!, $after: String) { runner(id: $id) { jobs(first: 100, after: $after) { nodes { id } pageInfo { hasNextPage } } } }',
+    query: 'query($id: CiRunnerID!, $after: String) { runner(id: $id) { jobs(first: 100, after: $after) { nodes { id } pageInfo { hasNextPage } } } }',
     variables: { id: runner(1), after: encodeCursor(49) },
   },
   { name: 'all runners by type with their managers', query: '{ allRunners(first: 30, type: GROUP_TYPE) { nodes { id ipAddress accessLevel maximumTimeout managers(first: 2) { nodes { version } } } } }' },
@@ -204,7 +204,7 @@ describe('the REST-call estimate of simple operations', () => {
 
   it('remembers an estimate per document only for the variables its cost reads', () => {
     const schema = harness.gateway.gateway.schema;
-    const document = parse('query($id: ID!, $first: Int!) { runner(id: $id) { jobs(first: $first) { nodes { id } } } }');
+    const document = parse('query($id: CiRunnerID!, $first: Int!) { runner(id: $id) { jobs(first: $first) { nodes { id } } } }');
     const fresh = (variables: Record<string, unknown>) => estimateRestCalls(schema, { document: parse(print(document)), variables }, { batching: true });
     const estimate = (variables: Record<string, unknown>) => estimateRestCalls(schema, { document, variables }, { batching: true });
     // One document asked with different page sizes: each answer is its own, never the first one's.
@@ -220,7 +220,7 @@ describe('the REST-call estimate of simple operations', () => {
 
   it('gives an operation whose cost reads no variable one estimate for any values, even ones that will not coerce', () => {
     const schema = harness.gateway.gateway.schema;
-    const document = parse('query($id: ID!) { runner(id: $id) { id status } }');
+    const document = parse('query($id: CiRunnerID!) { runner(id: $id) { id status } }');
     const first = estimateRestCalls(schema, { document, variables: { id: runner(1) } }, { batching: true });
     expect(first).toBe(1);
     for (const id of [runner(2), runner(3)]) expect(estimateRestCalls(schema, { document, variables: { id } }, { batching: true })).toBe(first);

@@ -166,7 +166,7 @@ describe('job artifacts over real HTTP', () => {
       const result = await query<{
         runner: { jobs: { nodes: Array<{ id: string; project: { id: string }; artifactsDownload: { archivePath: string } }> } };
       }>(
-        `query($runner: ID!) { runner(id: $runner) { jobs(first: 20) { nodes { id artifactsDownload { archivePath } } } } }`,
+        `query($runner: CiRunnerID!) { runner(id: $runner) { jobs(first: 20) { nodes { id artifactsDownload { archivePath } } } } }`,
         { runner: `gid://gitlab/Ci::Runner/${job.runnerId}` },
         admin,
       );

@@ -41,7 +41,7 @@ describe('runner mutations over real HTTP', () => {
       const token = DEMO_TOKENS.maintainer;
       const runner = await ownedRunner(token, 'group_type', (candidate) => candidate.active);
       const paused = await harness.gateway.query<{ runnerUpdate: { errors: string[]; runner: { paused: boolean; status: string } } }>(
-        `mutation($id: ID!) { runnerUpdate(input: { id: $id, paused: true, clientMutationId: "m1" }) { clientMutationId errors runner { paused active status } } }`,
+        `mutation($id: CiRunnerID!) { runnerUpdate(input: { id: $id, paused: true, clientMutationId: "m1" }) { clientMutationId errors runner { paused active status } } }`,
         { id: gid(runner.id) },
         token,
       );
@@ -51,7 +51,7 @@ describe('runner mutations over real HTTP', () => {
       expect(await harness.oracle.get<RestRunner>(`/runners/${runner.id}`, token)).toMatchObject({ active: false, status: 'paused' });
 
       const resumed = await harness.gateway.query<{ runnerUpdate: { runner: { paused: boolean; status: string } } }>(
-        `mutation($id: ID!) { runnerUpdate(input: { id: $id, paused: false }) { runner { paused status } } }`,
+        `mutation($id: CiRunnerID!) { runnerUpdate(input: { id: $id, paused: false }) { runner { paused status } } }`,
         { id: gid(runner.id) },
         token,
       );
@@ -64,7 +64,7 @@ describe('runner mutations over real HTTP', () => {
       const token = DEMO_TOKENS.maintainer;
       const runner = await ownedRunner(token, 'project_type');
       const result = await harness.gateway.query<{ runnerUpdate: { runner: Record<string, unknown> } }>(
-        `mutation($id: ID!) { runnerUpdate(input: { id: $id, description: "renamed", tagList: ["docker", "arm64"], runUntagged: false,
+        `mutation($id: CiRunnerID!) { runnerUpdate(input: { id: $id, description: "renamed", tagList: ["docker", "arm64"], runUntagged: false,
             locked: true, accessLevel: REF_PROTECTED, maximumTimeout: 7200, maintenanceNote: "disk swap on Friday" }) { runner { ${RUNNER_FIELDS} } } }`,
         { id: gid(runner.id) },
         token,
@@ -91,7 +91,7 @@ describe('runner mutations over real HTTP', () => {
       const token = DEMO_TOKENS.maintainer;
       const runner = await ownedRunner(token, 'group_type');
       const result = await harness.gateway.query<{ runnerUpdate: { runner: { description: string } } }>(
-        `mutation($id: ID!) { runnerUpdate(input: { id: $id, description: "fresh" }) { runner { description version } } }`,
+        `mutation($id: CiRunnerID!) { runnerUpdate(input: { id: $id, description: "fresh" }) { runner { description version } } }`,
         { id: gid(runner.id) },
         token,
       );
@@ -106,7 +106,7 @@ describe('runner mutations over real HTTP', () => {
       expect(developersRunners).not.toContain(maintainerRunner.id);
       harness.simulator.resetRequests();
       const denied = await harness.gateway.query(
-        `mutation($id: ID!) { runnerUpdate(input: { id: $id, description: "nope" }) { runner { id } } }`,
+        `mutation($id: CiRunnerID!) { runnerUpdate(input: { id: $id, description: "nope" }) { runner { id } } }`,
         { id: gid(maintainerRunner.id) },
         DEMO_TOKENS.developer,
       );
@@ -212,7 +212,7 @@ describe('runner mutations over real HTTP', () => {
       }
       expect(target).toBeDefined();
       const enabled = await harness.gateway.query<{ runnerAssignToProject: { errors: string[]; runner: { id: string; projects: { nodes: Array<{ fullPath: string }> } } } }>(
-        `mutation($runner: ID!, $project: ID!) { runnerAssignToProject(input: { runnerId: $runner, projectPath: $project }) { errors runner { id projects { nodes { fullPath } } } } }`,
+        `mutation($runner: CiRunnerID!, $project: ID!) { runnerAssignToProject(input: { runnerId: $runner, projectPath: $project }) { errors runner { id projects { nodes { fullPath } } } } }`,
         { runner: gid(runner.id), project: target },
         token,
       );
@@ -220,14 +220,14 @@ describe('runner mutations over real HTTP', () => {
       expect(enabled.data!.runnerAssignToProject.runner.projects.nodes.map((project) => project.fullPath)).toContain(target);
 
       const again = await harness.gateway.query(
-        `mutation($runner: ID!, $project: ID!) { runnerAssignToProject(input: { runnerId: $runner, projectPath: $project }) { errors runner { id } } }`,
+        `mutation($runner: CiRunnerID!, $project: ID!) { runnerAssignToProject(input: { runnerId: $runner, projectPath: $project }) { errors runner { id } } }`,
         { runner: gid(runner.id), project: target },
         token,
       );
       expect(again).toEqual({ data: { runnerAssignToProject: { errors: [expect.stringMatching(/already been taken/) as string], runner: null } } });
 
       const disabled = await harness.gateway.query(
-        `mutation($runner: ID!, $project: ID!) { runnerUnassignFromProject(input: { runnerId: $runner, projectPath: $project }) { errors } }`,
+        `mutation($runner: CiRunnerID!, $project: ID!) { runnerUnassignFromProject(input: { runnerId: $runner, projectPath: $project }) { errors } }`,
         { runner: gid(runner.id), project: target },
         token,
       );
@@ -240,7 +240,7 @@ describe('runner mutations over real HTTP', () => {
       const token = DEMO_TOKENS.maintainer;
       const runner = await ownedRunner(token, 'project_type', (candidate) => candidate.projects.length === 1);
       const result = await harness.gateway.query<{ runnerUnassignFromProject: { errors: string[] } }>(
-        `mutation($runner: ID!, $project: ID!) { runnerUnassignFromProject(input: { runnerId: $runner, projectPath: $project }) { errors } }`,
+        `mutation($runner: CiRunnerID!, $project: ID!) { runnerUnassignFromProject(input: { runnerId: $runner, projectPath: $project }) { errors } }`,
         { runner: gid(runner.id), project: runner.projects[0]!.path_with_namespace },
         token,
       );

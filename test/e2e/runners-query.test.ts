@@ -35,7 +35,7 @@ describe('runners over real HTTP', () => {
     it('answers runners -> projects and runners -> jobs -> commit with one REST call per distinct resource', async () => {
       const token = DEMO_TOKENS.maintainer;
       const result = await harness.gateway.query<{
-        runners: Connection<{ id: string; description: string; projects: Connection<{ fullPath: string }>; jobs: Connection<{ id: string; status: string; commit: { sha: string; title: string } }> }>;
+        runners: Connection<{ id: string; description: string; projects: Connection<{ fullPath: string }> | null; jobs: Connection<{ id: string; status: string; commit: { sha: string; title: string } }> }>;
       }>(
         `{ runners(first: 5) { count nodes { id description
              projects { nodes { fullPath } }
@@ -51,14 +51,20 @@ describe('runners over real HTTP', () => {
       expect(nodes.map((node) => node.id)).toEqual(expectedRunners.map((runner) => gid(runner.id)));
       for (const [index, runner] of expectedRunners.entries()) {
         const detail = await harness.oracle.get<RestRunner>(`/runners/${runner.id}`, token);
-        expect(nodes[index]!.projects.nodes.map((project) => project.fullPath)).toEqual(detail.projects!.map((project) => project.path_with_namespace));
+        // As in GitLab, only project runners list projects.
+        if (runner.runner_type === 'project_type') {
+          expect(nodes[index]!.projects!.nodes.map((project) => project.fullPath)).toEqual(detail.projects!.map((project) => project.path_with_namespace));
+        } else {
+          expect(nodes[index]!.projects).toBeNull();
+        }
         const jobs = await harness.oracle.get<RestJob[]>(`/runners/${runner.id}/jobs?per_page=3&page=1`, token);
         expect(nodes[index]!.jobs.nodes).toEqual(jobs.map((job) => ({ id: `gid://gitlab/Ci::Build/${job.id}`, status: job.status.toUpperCase(), commit: { sha: job.commit.id, title: job.commit.title } })));
       }
 
-      // One list call, one detail call per runner (for `projects`), one jobs call per runner;
-      // commits are embedded in the jobs, so they cost nothing.
-      expect(calls).toHaveLength(1 + 2 * expectedRunners.length);
+      // One list call, one detail call per project runner (for `projects`), one jobs call per
+      // runner; commits are embedded in the jobs, so they cost nothing.
+      const projectRunners = expectedRunners.filter((runner) => runner.runner_type === 'project_type').length;
+      expect(calls).toHaveLength(1 + projectRunners + expectedRunners.length);
       expect(calls.filter((call) => call.startsWith('GET /runners?') || call === 'GET /runners')).toHaveLength(1);
       expect(new Set(calls).size).toBe(calls.length);
     });
@@ -67,7 +73,7 @@ describe('runners over real HTTP', () => {
       const token = DEMO_TOKENS.admin;
       const runnerId = 1;
       const result = await harness.gateway.query<{ runner: { jobs: { nodes: Array<{ project: { fullPath: string; name: string; visibility: string } }> } } }>(
-        `query($id: ID!) { runner(id: $id) { jobs(first: 40) { nodes { project { fullPath name visibility } } } } }`,
+        `query($id: CiRunnerID!) { runner(id: $id) { jobs(first: 40) { nodes { project { fullPath name visibility } } } } }`,
         { id: gid(runnerId) },
         token,
       );
@@ -196,7 +202,7 @@ describe('runners over real HTTP', () => {
       const token = DEMO_TOKENS.admin;
       const expected = await harness.oracle.all<RestJob>('/runners/16/jobs?status=failed&sort=asc', token);
       const result = await harness.gateway.query<{ runner: { jobs: Connection<{ id: string; status: string }> } }>(
-        `{ runner(id: "${gid(16)}") { jobs(first: 100, status: FAILED, orderBy: ID, sort: ASC) { nodes { id status } } } }`,
+        `{ runner(id: "${gid(16)}") { jobs(first: 100, statuses: [FAILED], sort: ASC) { nodes { id status } } } }`,
         {},
         token,
       );
@@ -235,12 +241,16 @@ describe('runners over real HTTP', () => {
       ['{ runners(after: "bogus") { nodes { id } } }', 'after'],
       ['{ runners(scope: SPECIFIC) { nodes { id } } }', 'scope'],
       ['{ runners(tagList: ["a,b"]) { nodes { id } } }', 'tagList'],
-      ['{ runner(id: "6") { id } }', 'id'],
-      ['{ runner(id: "gid://gitlab/Project/6") { id } }', 'id'],
       ['{ project(fullPath: "no spaces/allowed here") { id } }', 'fullPath'],
     ])('refuses %s with BAD_USER_INPUT before any REST call', async (query, argumentName) => {
       const result = await harness.gateway.query(query, {}, DEMO_TOKENS.admin);
       expect(result.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argumentName });
+      expect(restCalls(harness.simulator)).toEqual([]);
+    });
+
+    it.each(['6', 'gid://gitlab/Project/6'])('refuses the runner ID %s with BAD_USER_INPUT before any REST call', async (id) => {
+      const result = await harness.gateway.query('query($id: CiRunnerID!) { runner(id: $id) { id } }', { id }, DEMO_TOKENS.admin);
+      expect(result.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT' });
       expect(restCalls(harness.simulator)).toEqual([]);
     });
   });

@@ -59,7 +59,7 @@ describe.each([
       bffInfo: { framework: string; greeting: string; viewer: { id: string; username: string } };
       runner: { description: string; jobs: { nodes: Array<{ id: string; commit: { title: string }; user: { username: string } | null }> } };
     }>(
-      `query($id: ID!) {
+      `query($id: CiRunnerID!) {
          bffInfo { framework greeting viewer { id username } }
          runner(id: $id) { description jobs(first: 3) { nodes { id commit { title } user { username } } } }
        }`,
@@ -117,13 +117,13 @@ describe.each([
       expect(await socket.first('{ bffInfo { framework } }')).toEqual({ data: { bffInfo: { framework } } });
 
       const events = socket.client.iterate<{ ciRunnerStatusUpdated: { id: string; status: string; paused: boolean } }>({
-        query: 'subscription($id: ID!) { ciRunnerStatusUpdated(runnerId: $id) { id status paused } }',
+        query: 'subscription($id: CiRunnerID!) { ciRunnerStatusUpdated(runnerId: $id) { id status paused } }',
         variables: { id: runnerGid(runner!.id) },
       });
       const next = events.next();
       const polls = () => simulator.requests.filter((request) => request.path === `/runners/${runner!.id}`).length;
       await until(() => bff.gateway.pollers.activeSubscriptions === 1 && polls() >= 1);
-      const paused = await query(`mutation($id: ID!) { runnerUpdate(input: { id: $id, paused: true }) { errors } }`, { id: runnerGid(runner!.id) }, maintainer);
+      const paused = await query(`mutation($id: CiRunnerID!) { runnerUpdate(input: { id: $id, paused: true }) { errors } }`, { id: runnerGid(runner!.id) }, maintainer);
       expect(paused.body).toEqual({ data: { runnerUpdate: { errors: [] } } });
       expect((await next).value).toEqual({ data: { ciRunnerStatusUpdated: { id: runnerGid(runner!.id), status: 'PAUSED', paused: true } } });
       await events.return?.();

@@ -149,7 +149,7 @@ describe('isolation between callers under load', () => {
       clients.push(client);
       const watch = { events: [] as GraphQLResponse[], completed: false, close: () => client.dispose() };
       client.subscribe(
-        { query: 'subscription($id: ID!) { ciRunnerStatusUpdated(runnerId: $id) { id description paused } }', variables: { id: `gid://gitlab/Ci::Runner/${runnerId}` } },
+        { query: 'subscription($id: CiRunnerID!) { ciRunnerStatusUpdated(runnerId: $id) { id description paused } }', variables: { id: `gid://gitlab/Ci::Runner/${runnerId}` } },
         { next: (event) => void watch.events.push(event as GraphQLResponse), error: () => (watch.completed = true), complete: () => (watch.completed = true) },
       );
       return watch;

@@ -30,9 +30,9 @@ async function nextMessage<T>(child: ChildProcess): Promise<T> {
 }
 
 /** A caller's name, and a runner beside it: a runner fault costs the runner field only. */
-const QUERY = `query Soak($id: ID!) { currentUser { username } runner(id: $id) { id status } }`;
+const QUERY = `query Soak($id: CiRunnerID!) { currentUser { username } runner(id: $id) { id status } }`;
 /** The runner alone: one REST call, for the many requests of the memory run. */
-const RUNNER_ONLY = `query Soak($id: ID!) { runner(id: $id) { id status } }`;
+const RUNNER_ONLY = `query Soak($id: CiRunnerID!) { runner(id: $id) { id status } }`;
 const runnerFor = (index: number) => `gid://gitlab/Ci::Runner/${(index % 15) + 1}`;
 
 /** `ok`, or the codes of a response's errors by field: `currentUser:UPSTREAM_UNAVAILABLE runner:...`. */

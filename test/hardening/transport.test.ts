@@ -13,8 +13,8 @@ import type { GraphQLResponse } from '../support/gateway.js';
 import { logCollector, postGraphQL } from '../ops/support.js';
 
 const SUBSCRIPTION = 'subscription { ciRunnerStatusUpdated(runnerId: "gid://gitlab/Ci::Runner/16") { id status } }';
-const RUNNER = 'query Runner($id: ID!) { runner(id: $id) { id paused } }';
-const PAUSE = 'mutation Pause($id: ID!, $paused: Boolean!) { runnerUpdate(input: { id: $id, paused: $paused }) { runner { paused } } }';
+const RUNNER = 'query Runner($id: CiRunnerID!) { runner(id: $id) { id paused } }';
+const PAUSE = 'mutation Pause($id: CiRunnerID!, $paused: Boolean!) { runnerUpdate(input: { id: $id, paused: $paused }) { runner { paused } } }';
 const gid = (id: number) => `gid://gitlab/Ci::Runner/${id}`;
 /** The REST call each WebSocket connection makes first: its `connection_init` credential is checked. */
 const CONNECTION_CHECK = 'GET /user';

@@ -7,7 +7,7 @@ import { persistedQueryStore, responseCacheKey } from '../../src/caching/respons
 import { metricSample } from './support.js';
 
 const ME = 'query Me { currentUser { username } }';
-const RUNNER = 'query Runner($id: ID!) { runner(id: $id) { id description paused } }';
+const RUNNER = 'query Runner($id: CiRunnerID!) { runner(id: $id) { id description paused } }';
 const gid = (id: number) => `gid://gitlab/Ci::Runner/${id}`;
 
 describe('BoundedCache', () => {
@@ -123,7 +123,7 @@ describe('the response cache, when on', () => {
 
   it('never caches a mutation, and forgets every entry after one, so callers read their writes', async () => {
     const before = await harness.gateway.query<{ runner: { paused: boolean } }>(RUNNER, { id: gid(19) }, DEMO_TOKENS.maintainer);
-    const pause = `mutation($id: ID!, $paused: Boolean!) { runnerUpdate(input: { id: $id, paused: $paused }) { runner { paused } } }`;
+    const pause = `mutation($id: CiRunnerID!, $paused: Boolean!) { runnerUpdate(input: { id: $id, paused: $paused }) { runner { paused } } }`;
     const flipped = !before.data!.runner.paused;
     harness.simulator.resetRequests();
     await harness.gateway.query(pause, { id: gid(19), paused: flipped }, DEMO_TOKENS.maintainer);

@@ -19,7 +19,7 @@ const POLL_MS = 200;
 const KEY_SECRET = 'replica-test-secret-0123456789';
 const PREFIX = 'gw-test:';
 const gid = (id: number) => `gid://gitlab/Ci::Runner/${id}`;
-const PAUSE = 'mutation($id: ID!, $paused: Boolean!) { runnerUpdate(input: { id: $id, paused: $paused }) { runner { paused } } }';
+const PAUSE = 'mutation($id: CiRunnerID!, $paused: Boolean!) { runnerUpdate(input: { id: $id, paused: $paused }) { runner { paused } } }';
 
 describe('three replicas sharing one Redis', () => {
   let simulator: Simulator;
@@ -102,7 +102,7 @@ describe('three replicas sharing one Redis', () => {
 
   it('shares the response cache, and a mutation on one replica empties it on every one', async () => {
     const [first, second, third] = replicas as [Replica, Replica, Replica];
-    const query = { query: 'query Runner($id: ID!) { runner(id: $id) { id description } }', variables: { id: gid(adminRunner) } };
+    const query = { query: 'query Runner($id: CiRunnerID!) { runner(id: $id) { id description } }', variables: { id: gid(adminRunner) } };
     const runnerReads = () => simulator.requests.filter((request) => request.method === 'GET' && request.path === `/runners/${adminRunner}`).length;
     const hits = async () =>
       (await Promise.all(replicas.map((replica) => replica.metric('gateway_response_cache_lookups_total', { result: 'hit' })))).reduce((a, b) => a + b, 0);
@@ -117,7 +117,7 @@ describe('three replicas sharing one Redis', () => {
     await third.post(query, DEMO_TOKENS.maintainer);
     expect(runnerReads()).toBe(2);
 
-    const rename = 'mutation($id: ID!) { runnerUpdate(input: { id: $id, description: "renamed by replica 2" }) { runner { description } } }';
+    const rename = 'mutation($id: CiRunnerID!) { runnerUpdate(input: { id: $id, description: "renamed by replica 2" }) { runner { description } } }';
     expect((await second.post({ query: rename, variables: { id: gid(adminRunner) } }, DEMO_TOKENS.admin)).body.errors).toBeUndefined();
     simulator.resetRequests();
     for (const replica of [first, third]) {

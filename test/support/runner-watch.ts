@@ -1,7 +1,7 @@
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 
-export const SUBSCRIPTION = 'subscription($id: ID!) { ciRunnerStatusUpdated(runnerId: $id) { id status paused } }';
+export const SUBSCRIPTION = 'subscription($id: CiRunnerID!) { ciRunnerStatusUpdated(runnerId: $id) { id status paused } }';
 
 export interface RunnerEvent {
   data?: { ciRunnerStatusUpdated: { id: string; status: string; paused: boolean } } | null;

@@ -5,13 +5,19 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 /**
- * Status of a runner as REST reports it (`status`). `online` and `offline` follow when the runner last
- * contacted the server; `stale` runners have not contacted it for over three months.
+ * Status of a runner as REST reports it (`status`), and the `status` filter of runner lists. `online`
+ * and `offline` follow when the runner last contacted the server; `stale` runners have not contacted it
+ * for over three months.
  */
 export type CiRunnerStatus =
+  /** Not paused (`active`); only as a filter. */
+  | 'ACTIVE'
   /** Registered but has never contacted the server (`never_contacted`). */
   | 'NEVER_CONTACTED'
-  /** Not connected (`not_connected`); older servers' name for a runner that never contacted the server. */
+  /**
+   * Not connected (`not_connected`): older servers' name for a runner that never contacted the server.
+   * Reported only; not accepted as a filter.
+   */
   | 'NOT_CONNECTED'
   /** Has not contacted the server recently (`offline`). */
   | 'OFFLINE'
@@ -22,36 +28,21 @@ export type CiRunnerStatus =
   /** Has not contacted the server for more than three months (`stale`). */
   | 'STALE';
 
-/** Values of the REST `status` filter of runner lists. */
-export type CiRunnerStatusFilter =
-  /** Runners that are not paused (`active`). */
-  | 'ACTIVE'
-  /** Runners that have never contacted the server (`never_contacted`). */
-  | 'NEVER_CONTACTED'
-  /** Runners that have not contacted the server recently (`offline`). */
-  | 'OFFLINE'
-  /** Runners that contacted the server recently (`online`). */
-  | 'ONLINE'
-  /** Paused runners (`paused`). */
-  | 'PAUSED'
-  /** Runners that have not contacted the server for over three months (`stale`). */
-  | 'STALE';
-
 export type RunnerSummaryFragment = { id: string, description: string | null, status: CiRunnerStatus, paused: boolean } & { ' $fragmentName'?: 'RunnerSummaryFragment' };
 
 export type FleetQueryVariables = Exact<{
   first: number;
-  status?: CiRunnerStatusFilter | null | undefined;
+  status?: CiRunnerStatus | null | undefined;
 }>;
 
 
 export type FleetQuery = { currentUser: { username: string } | null, runners: { count: number | null, nodes: Array<(
-      { projects: { nodes: Array<{ fullPath: string }> } }
+      { projects: { nodes: Array<{ fullPath: string }> } | null }
       & { ' $fragmentRefs'?: { 'RunnerSummaryFragment': RunnerSummaryFragment } }
     )> } };
 
 export type PauseRunnerMutationVariables = Exact<{
-  id: string | number;
+  id: unknown;
   paused: boolean;
 }>;
 
@@ -85,7 +76,7 @@ export const RunnerSummaryFragmentDoc = new TypedDocumentString(`
 }
     `, {"fragmentName":"RunnerSummary"}) as unknown as TypedDocumentString<RunnerSummaryFragment, unknown>;
 export const FleetDocument = new TypedDocumentString(`
-    query Fleet($first: Int!, $status: CiRunnerStatusFilter) {
+    query Fleet($first: Int!, $status: CiRunnerStatus) {
   currentUser {
     username
   }
@@ -108,7 +99,7 @@ export const FleetDocument = new TypedDocumentString(`
   paused
 }`) as unknown as TypedDocumentString<FleetQuery, FleetQueryVariables>;
 export const PauseRunnerDocument = new TypedDocumentString(`
-    mutation PauseRunner($id: ID!, $paused: Boolean!) {
+    mutation PauseRunner($id: CiRunnerID!, $paused: Boolean!) {
   runnerUpdate(input: {id: $id, paused: $paused}) {
     errors
     runner {

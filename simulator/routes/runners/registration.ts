@@ -8,6 +8,7 @@ import { created, noContent, ok } from '../../http/response.js';
 import type { Router } from '../../http/router.js';
 import { newToken } from '../../data/tokens.js';
 import { validateRunner } from './validation.js';
+import { addRunner } from './new-runner.js';
 
 
 interface Registration {
@@ -73,33 +74,20 @@ export function registerRunnerRegistrationRoutes(router: Router): void {
       };
       validateRunner(attrs);
       const info = params.info ?? {};
-      const runner: Runner = {
-        id: state.nextId('runners'),
+      const runner = addRunner(state, {
         runnerType: registration.type,
         groupId: registration.groupId,
         projectIds: registration.projectIds,
         description: params.description ?? '',
-        name: str(info['name']),
         active: params.paused !== undefined ? !params.paused : (params.active ?? true),
-        // Registering is not contacting: the runner shows as never_contacted until it asks for jobs.
-        connectivity: 'never_contacted',
-        contactedAt: null,
-        createdAt: new Date().toISOString(),
-        ipAddress: '',
         tagList,
         runUntagged: attrs.runUntagged,
         locked: params.locked ?? false,
         accessLevel: params.access_level === 'ref_protected' ? 'ref_protected' : 'not_protected',
         maximumTimeout: attrs.maximumTimeout,
         maintenanceNote: attrs.maintenanceNote,
-        version: str(info['version']),
-        revision: str(info['revision']),
-        platform: str(info['platform']),
-        architecture: str(info['architecture']),
-        token: newToken('glrt-'),
-        tokenExpiresAt: null,
-      };
-      state.runners.set(runner.id, runner);
+        info: { name: str(info['name']), version: str(info['version']), revision: str(info['revision']), platform: str(info['platform']), architecture: str(info['architecture']) },
+      });
       return created({ id: runner.id, token: runner.token, token_expires_at: runner.tokenExpiresAt });
     },
   );

@@ -1,15 +1,73 @@
 import type { CiJobResolvers, CiRunnerManagerResolvers, PipelineResolvers } from '../../__generated__/resolvers-types.js';
+import { UpstreamShapeError } from '../../errors/graphql-errors.js';
+import type { JobSchema } from '../../datasources/artifacts.js';
+import type { PipelineSummarySchema } from '../../datasources/runners.js';
+import { pathOfWebUrl } from '../web-path.js';
+import type { GatewayContext } from '../../server/context.js';
 import { toGlobalId } from '../global-id.js';
+import { jobDetailedStatus, pipelineDetailedStatus } from './detailed-status.js';
+import { browseArtifactsPath, commitPath, jobPath, pipelinePath, refPath, shaOfJob, type JobRecord } from './job-paths.js';
+
+/** A pipeline as a job embeds it, with the path of its page (it needs the job's project). */
+export interface PipelineRecord extends PipelineSummarySchema {
+  /** The pipeline's page, as REST's `web_url` (commits' pipelines) gives it. */
+  web_url?: string;
+  /** The pipeline's path, set where the record lacks `web_url` (a job's pipeline). */
+  path?: string | null;
+}
+
+/**
+ * The job's full record (`GET /projects/:id/jobs/:job_id`, once per job and request), for the fields
+ * runner job lists leave out; the record itself when it is one already.
+ */
+export function fullJob(job: JobRecord, context: GatewayContext): Promise<JobSchema | null> {
+  if ('tag_list' in job) return Promise.resolve(job as JobSchema);
+  const project = job.project?.id;
+  return project === undefined ? Promise.resolve(null) : context.loaders.job.load({ project, jobId: job.id });
+}
 
 // Every other field of a job, its user, commit and project comes straight from the REST record.
 export const CiJob: CiJobResolvers = {
   id: (job) => toGlobalId('Ci::Build', job.id),
+  refName: (job) => job.ref ?? null,
+  createdByTag: (job) => job.tag === true,
+  // Ci::Build#short_sha: Gitlab::Git::Commit.truncate_sha, the first 8 characters.
+  shortSha: (job) => (shaOfJob(job) ?? '').slice(0, 8),
+  // GitLab's `duration` field is whole seconds; REST's is fractional.
+  duration: (job) => (typeof job.duration === 'number' ? Math.round(job.duration) : null),
+  queuedDuration: (job) => job.queued_duration ?? null,
+  detailedStatus: (job) => {
+    const record: Partial<JobSchema> = job;
+    return jobDetailedStatus({ id: job.id, status: job.status, allowFailure: record.allow_failure, failureReason: record.failure_reason }, jobPath(job));
+  },
+  webPath: (job) => jobPath(job),
+  commitPath: (job) => commitPath(job),
+  refPath: (job) => refPath(job),
+  browseArtifactsPath: (job) => browseArtifactsPath(job),
+  async tags(job, _args, context) {
+    return (await fullJob(job, context))?.tag_list ?? null;
+  },
+  pipeline: (job) => (job.pipeline ? { ...job.pipeline, path: pipelinePath(job, job.pipeline.id) } : null),
 };
+
+function pathOfPipeline(pipeline: PipelineRecord): string | null {
+  return pipeline.path ?? pathOfWebUrl(pipeline.web_url);
+}
+
+/** REST's job records always carry their pipeline's status; one without is the upstream's fault. */
+function statusOf(pipeline: PipelineRecord): string {
+  if (typeof pipeline.status !== 'string') throw new UpstreamShapeError('a job whose pipeline has no status');
+  return pipeline.status;
+}
 
 export const Pipeline: PipelineResolvers = {
   id: (pipeline) => toGlobalId('Ci::Pipeline', pipeline.id),
+  detailedStatus: (pipeline) => pipelineDetailedStatus({ id: pipeline.id, status: statusOf(pipeline) }, pathOfPipeline(pipeline)),
+  path: (pipeline) => pathOfPipeline(pipeline),
 };
 
 export const CiRunnerManager: CiRunnerManagerResolvers = {
   id: (manager) => toGlobalId('Ci::RunnerManager', manager.id),
+  platformName: (manager) => manager.platform ?? null,
+  architectureName: (manager) => manager.architecture ?? null,
 };

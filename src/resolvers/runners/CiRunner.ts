@@ -3,29 +3,55 @@ import { arrayConnection, restConnection } from '../../connections/connection.js
 import type { RunnerSchema } from '../../datasources/runners.js';
 import type { GatewayContext } from '../../server/context.js';
 import { toGlobalId } from '../global-id.js';
+import { runnerDetail } from './detail.js';
+import { runnerJobStatusFilter } from './filters.js';
+import { runnerPermissions } from './permissions.js';
 
 /** Whether a runner is paused; older records and the update response only carry `active`. */
 export function runnerIsPaused(runner: RunnerSchema): boolean {
   return runner.paused ?? runner.active === false;
 }
 
-/** The detail record, from the parent when it is one, else through the per-request loader. */
-async function detail(runner: RunnerSchema, context: GatewayContext): Promise<RunnerSchema> {
-  return runner.projects ? runner : context.loaders.runner.load(runner.id);
+/** The runner's type; list records of older servers only say `is_shared`, which the detail completes. */
+async function runnerType(runner: RunnerSchema, context: GatewayContext) {
+  return runner.runner_type ?? (await runnerDetail(runner, context)).runner_type;
 }
+
+/** A runner that `runnerCreate` answers, with the authentication token REST returned once. */
+export type CreatedRunner = RunnerSchema & { ephemeralAuthenticationToken?: string | null };
 
 export const CiRunner: CiRunnerResolvers = {
   id: (runner) => toGlobalId('Ci::Runner', runner.id),
   paused: (runner) => runnerIsPaused(runner),
   active: (runner) => runner.active ?? !runnerIsPaused(runner),
+  // GitLab answers the projects of project runners only; REST lists none for the others anyway.
   async projects(runner, args, context) {
-    return arrayConnection(args, (await detail(runner, context)).projects ?? []);
+    if ((await runnerType(runner, context)) !== 'project_type') return null;
+    return arrayConnection(args, (await runnerDetail(runner, context)).projects ?? []);
+  },
+  async projectCount(runner, _args, context) {
+    if ((await runnerType(runner, context)) !== 'project_type') return null;
+    return (await runnerDetail(runner, context)).projects?.length ?? 0;
+  },
+  // Ci::Runner#owner_project: the first project the runner was enabled in, which REST lists first.
+  async ownerProject(runner, _args, context) {
+    if ((await runnerType(runner, context)) !== 'project_type') return null;
+    return (await runnerDetail(runner, context)).projects?.[0] ?? null;
+  },
+  async groups(runner, args, context) {
+    // The embedded groups are partial records: Group's fields they lack come from the group loader.
+    return arrayConnection(args, (await runnerDetail(runner, context)).groups ?? []);
   },
   jobs(runner, args, { api }) {
-    const filters = { status: args.status ?? undefined, orderBy: args.orderBy ?? undefined, sort: args.sort ?? undefined };
+    const filters = { status: runnerJobStatusFilter(args.statuses), sort: args.sort ?? undefined };
     return restConnection(args, (page) => api.runners.jobs(runner.id, filters, page));
+  },
+  jobCount(runner, args, { api }) {
+    return api.runners.jobCount(runner.id, runnerJobStatusFilter(args.statuses));
   },
   managers(runner, args, { api }) {
     return restConnection(args, (page) => api.runners.managers(runner.id, page));
   },
+  userPermissions: (runner, _args, context) => runnerPermissions(runner, context),
+  ephemeralAuthenticationToken: (runner: CreatedRunner) => runner.ephemeralAuthenticationToken ?? null,
 };

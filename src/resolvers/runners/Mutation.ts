@@ -16,7 +16,7 @@ function activeFlag(input: { paused?: boolean | null; active?: boolean | null })
 }
 
 /** The REST body of a runner update or registration, checked before any REST call. */
-function runnerSettings(input: Omit<RunnerUpdateInput, 'id' | 'clientMutationId'>): RunnerEdit {
+export function runnerSettings(input: Omit<RunnerUpdateInput, 'id' | 'clientMutationId'>): RunnerEdit {
   if (input.maximumTimeout !== null && input.maximumTimeout !== undefined && input.maximumTimeout < 0) {
     throw badUserInput('`maximumTimeout` must be a number of seconds, not negative.', 'maximumTimeout');
   }

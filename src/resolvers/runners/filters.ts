@@ -1,16 +1,21 @@
-import type { CiRunnerScope, CiRunnerStatusFilter, CiRunnerType } from '../../__generated__/resolvers-types.js';
+import type { CiJobStatus, CiRunnerScope, CiRunnerStatus, CiRunnerType } from '../../__generated__/resolvers-types.js';
 import type { RunnerListFilters } from '../../datasources/runners.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
 
 export interface RunnerFilterArgs {
   type?: CiRunnerType | null;
-  status?: CiRunnerStatusFilter | null;
+  status?: CiRunnerStatus | null;
+  paused?: boolean | null;
+  versionPrefix?: string | null;
   tagList?: ReadonlyArray<string> | null;
   scope?: CiRunnerScope | null;
 }
 
 /** `specific` and `shared` exist only for the administrators' list of all runners. */
 const ALL_RUNNERS_ONLY_SCOPES: ReadonlySet<string> = new Set(['specific', 'shared']);
+
+/** `not_connected` is a status older servers report, never one REST filters by. */
+const REPORTED_ONLY_STATUSES: ReadonlySet<string> = new Set(['not_connected']);
 
 /**
  * The REST filters of a runner list, checked before any REST call. `allowAllScopes` is for
@@ -20,14 +25,43 @@ export function runnerListFilters(args: RunnerFilterArgs, allowAllScopes = false
   if (args.scope && !allowAllScopes && ALL_RUNNERS_ONLY_SCOPES.has(args.scope)) {
     throw badUserInput('`scope` SPECIFIC and SHARED are only accepted by `allRunners`; use `type` instead.', 'scope');
   }
+  if (args.status && REPORTED_ONLY_STATUSES.has(args.status)) {
+    throw badUserInput('`status` NOT_CONNECTED is only reported, never filtered by; use NEVER_CONTACTED.', 'status');
+  }
   const tagList = args.tagList ?? undefined;
   if (tagList?.some((tag) => tag.trim() === '' || tag.includes(','))) {
     throw badUserInput('`tagList` entries must be non-empty and must not contain commas.', 'tagList');
   }
+  const versionPrefix = args.versionPrefix ?? undefined;
+  if (versionPrefix !== undefined && !/^\d+(\.\d+){0,2}\.?$/.test(versionPrefix)) {
+    throw badUserInput('`versionPrefix` must be the start of a version number, such as `16` or `16.1.`.', 'versionPrefix');
+  }
   return {
     type: args.type ?? undefined,
     status: args.status ?? undefined,
+    paused: args.paused ?? undefined,
+    versionPrefix,
     tagList,
     scope: args.scope ?? undefined,
   };
+}
+
+/** The statuses REST's `GET /runners/:id/jobs` filters by (rest-v4-api.md "Runners"). */
+const RUNNER_JOB_STATUS_FILTERS: ReadonlySet<string> = new Set(['running', 'success', 'failed', 'canceled']);
+
+/**
+ * GitLab's `statuses` argument as REST's single `status` filter: none, or exactly one of the four
+ * REST accepts; anything else is refused before any REST call.
+ */
+export function runnerJobStatusFilter(statuses: ReadonlyArray<CiJobStatus> | null | undefined): string | undefined {
+  if (!statuses || statuses.length === 0) return undefined;
+  const distinct = [...new Set(statuses)];
+  if (distinct.length > 1) {
+    throw badUserInput('`statuses` takes one status: REST filters a runner\'s jobs by one status at a time.', 'statuses');
+  }
+  const status = distinct[0]!;
+  if (!RUNNER_JOB_STATUS_FILTERS.has(status)) {
+    throw badUserInput('`statuses` must be RUNNING, SUCCESS, FAILED or CANCELED, the statuses REST filters a runner\'s jobs by.', 'statuses');
+  }
+  return status;
 }
