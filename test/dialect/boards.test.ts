@@ -285,6 +285,8 @@ describe('issue boards in GitLab\'s dialect', () => {
       const result = await run<{ group: { boards: Nodes<{ id: string; name: string; webPath: string }> } }>(BOARDS_QUERY, { fullPath: 'gitlab-org' });
       expect(result.errors).toBeUndefined();
       expect(result.data!.group.boards.nodes).toEqual(rest.map((board) => ({ id: boardGid(board.id), name: board.name, webPath: `${new URL(board.group!.web_url).pathname}/-/boards/${board.id}`, hideBacklogList: false, hideClosedList: false })));
+      // The group and its boards are asked at once, by the path the caller gave.
+      expect(restCalls(harness.simulator).sort()).toEqual(['GET /groups/gitlab-org', 'GET /groups/gitlab-org/boards']);
       const lists = await run<{ group: { board: { lists: Nodes<GqlList> } } }>(BOARD_LISTS_QUERY, { fullPath: 'gitlab-org', boardId: boardGid(rest[0]!.id), isGroup: true });
       expect(lists.errors).toBeUndefined();
       expect(lists.data!.group.board.lists.nodes.map((list) => list.listType)).toEqual(['backlog', ...rest[0]!.lists.map(() => 'label'), 'closed']);
