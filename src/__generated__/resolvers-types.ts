@@ -10162,7 +10162,7 @@ export type TodoMarkDonePayloadResolvers<ContextType = GatewayContext, ParentTyp
   todo?: Resolver<ResolversTypes['Todo'], ParentType, ContextType>;
 };
 
-export type TodoStateEnumResolvers = { DONE: 'done', PENDING: 'pending' };
+export type TodoStateEnumResolvers = { done: 'done', pending: 'pending' };
 
 export interface TodoableIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['TodoableID'], any> {
   name: 'TodoableID';

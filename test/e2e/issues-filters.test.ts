@@ -56,8 +56,8 @@ const SCOPED: Level[] = ['group', 'project'];
 const labelsOf = (issue: RestIssue) => issue.labels;
 
 const CASES: Record<string, FilterCase> = {
-  'state OPENED': { levels: ALL, make: () => ({ args: 'state: OPENED', rest: 'state=opened', holds: (i) => i.state === 'opened' }) },
-  'state CLOSED': { levels: ALL, make: () => ({ args: 'state: CLOSED', rest: 'state=closed', holds: (i) => i.state === 'closed' }) },
+  'state opened': { levels: ALL, make: () => ({ args: 'state: opened', rest: 'state=opened', holds: (i) => i.state === 'opened' }) },
+  'state closed': { levels: ALL, make: () => ({ args: 'state: closed', rest: 'state=closed', holds: (i) => i.state === 'closed' }) },
   'scope CREATED_BY_ME': { levels: ALL, make: () => ({ args: 'scope: CREATED_BY_ME', rest: 'scope=created_by_me', holds: (i) => i.author.id === ME }) },
   'scope ASSIGNED_TO_ME': { levels: ALL, make: () => ({ args: 'scope: ASSIGNED_TO_ME', rest: 'scope=assigned_to_me', holds: (i) => i.assignees.some((u) => u.id === ME) }) },
   assigneeId: { levels: ALL, make: () => ({ args: `assigneeId: "gid://gitlab/User/${ME}"`, rest: `assignee_id=${ME}`, holds: (i) => i.assignees.some((u) => u.id === ME) }) },
@@ -81,40 +81,44 @@ const CASES: Record<string, FilterCase> = {
     make: () => ({ args: 'dueDate: NEXT_MONTH_AND_PREVIOUS_TWO_WEEKS', rest: 'due_date=next_month_and_previous_two_weeks', holds: (i) => i.due_date !== null && i.due_date >= '2025-05-18' && i.due_date <= '2025-07-31' }),
   },
   iids: { levels: ALL, make: () => ({ args: 'iids: ["1", "3"]', rest: 'iids[]=1&iids[]=3', holds: (i) => i.iid === 1 || i.iid === 3 }) },
-  'issueType INCIDENT': { levels: ALL, make: () => ({ args: 'issueType: INCIDENT', rest: 'issue_type=incident', holds: (i) => i.issue_type === 'incident' }) },
+  iid: { levels: ALL, make: () => ({ args: 'iid: "3"', rest: 'iids[]=3', holds: (i) => i.iid === 3 }) },
+  'types INCIDENT': { levels: ALL, make: () => ({ args: 'types: [INCIDENT]', rest: 'issue_type=incident', holds: (i) => i.issue_type === 'incident' }) },
   iterationId: { levels: ALL, make: (s) => ({ args: `iterationId: "gid://gitlab/Iteration/${s.iterationId}"`, rest: `iteration_id=${s.iterationId}`, holds: (i) => i.iteration?.id === s.iterationId }) },
   iterationTitle: { levels: ALL, make: (s) => ({ args: `iterationTitle: "${s.iterationTitle}"`, rest: `iteration_title=${encodeURIComponent(s.iterationTitle)}`, holds: (i) => i.iteration?.title === s.iterationTitle }) },
   'iterationWildcardId NONE': { levels: ALL, make: () => ({ args: 'iterationWildcardId: NONE', rest: 'iteration_id=None', holds: (i) => i.iteration === null }) },
   'iterationWildcardId ANY': { levels: ALL, make: () => ({ args: 'iterationWildcardId: ANY', rest: 'iteration_id=Any', holds: (i) => i.iteration !== null }) },
-  labels: { levels: ALL, make: () => ({ args: 'labels: ["bug"]', rest: 'labels=bug', holds: (i) => labelsOf(i).includes('bug') }) },
-  'labels, all of them': { levels: ALL, make: () => ({ args: 'labels: ["bug", "backend"]', rest: 'labels=bug,backend', holds: (i) => labelsOf(i).includes('bug') && labelsOf(i).includes('backend') }) },
+  labelName: { levels: ALL, make: () => ({ args: 'labelName: ["bug"]', rest: 'labels=bug', holds: (i) => labelsOf(i).includes('bug') }) },
+  'labelName, all of them': { levels: ALL, make: () => ({ args: 'labelName: ["bug", "backend"]', rest: 'labels=bug,backend', holds: (i) => labelsOf(i).includes('bug') && labelsOf(i).includes('backend') }) },
   'labelWildcardId NONE': { levels: ALL, make: () => ({ args: 'labelWildcardId: NONE', rest: 'labels=None', holds: (i) => i.labels.length === 0 }) },
   'labelWildcardId ANY': { levels: ALL, make: () => ({ args: 'labelWildcardId: ANY', rest: 'labels=Any', holds: (i) => i.labels.length > 0 }) },
-  milestone: { levels: ALL, make: () => ({ args: 'milestone: "v1.1"', rest: 'milestone=v1.1', holds: (i) => i.milestone?.title === 'v1.1' }) },
+  milestoneTitle: { levels: ALL, make: () => ({ args: 'milestoneTitle: ["v1.1"]', rest: 'milestone=v1.1', holds: (i) => i.milestone?.title === 'v1.1' }) },
   'milestoneWildcardId NONE': { levels: ALL, make: () => ({ args: 'milestoneWildcardId: NONE', rest: 'milestone=None', holds: (i) => i.milestone === null }) },
   'milestoneWildcardId ANY': { levels: ALL, make: () => ({ args: 'milestoneWildcardId: ANY', rest: 'milestone=Any', holds: (i) => i.milestone !== null }) },
+  // GitLab's finder reads a `None` title as the wildcard too.
+  'labelName None': { levels: ALL, make: () => ({ args: 'labelName: ["None"]', rest: 'labels=None', holds: (i) => i.labels.length === 0 }) },
   myReactionEmoji: { levels: ALL, make: () => ({ args: 'myReactionEmoji: "thumbsup"', rest: 'my_reaction_emoji=thumbsup' }) },
   'myReactionEmojiWildcardId NONE': { levels: ALL, make: () => ({ args: 'myReactionEmojiWildcardId: NONE', rest: 'my_reaction_emoji=None' }) },
   'myReactionEmojiWildcardId ANY': { levels: ALL, make: () => ({ args: 'myReactionEmojiWildcardId: ANY', rest: 'my_reaction_emoji=Any' }) },
   search: { levels: ALL, make: (s) => ({ args: `search: "${s.searchWord}"`, rest: `search=${s.searchWord}`, holds: (i) => `${i.title} ${i.description}`.toLowerCase().includes(s.searchWord.toLowerCase()) }) },
   'search in TITLE': { levels: ['instance'], make: (s) => ({ args: `search: "${s.searchWord}", in: [TITLE]`, rest: `search=${s.searchWord}&in=title`, holds: (i) => i.title.toLowerCase().includes(s.searchWord.toLowerCase()) }) },
-  weight: { levels: ALL, make: (s) => ({ args: `weight: ${s.weight}`, rest: `weight=${s.weight}`, holds: (i) => i.weight === s.weight }) },
+  weight: { levels: ALL, make: (s) => ({ args: `weight: "${s.weight}"`, rest: `weight=${s.weight}`, holds: (i) => i.weight === s.weight }) },
   'weightWildcardId NONE': { levels: ALL, make: () => ({ args: 'weightWildcardId: NONE', rest: 'weight=None', holds: (i) => i.weight === null }) },
   'weightWildcardId ANY': { levels: ALL, make: () => ({ args: 'weightWildcardId: ANY', rest: 'weight=Any', holds: (i) => i.weight !== null }) },
-  'nonArchived false': { levels: ['instance', 'group'], make: () => ({ args: 'nonArchived: false', rest: 'non_archived=false' }) },
+  'includeArchived true': { levels: ['instance', 'group'], make: () => ({ args: 'includeArchived: true', rest: 'non_archived=false' }) },
   // Orders are the same code at every level; one of them is checked at every level.
-  'orderBy UPDATED_AT': { levels: ['project'], make: () => ({ args: 'orderBy: UPDATED_AT', rest: 'order_by=updated_at' }) },
-  'orderBy DUE_DATE ASC': { levels: ALL, make: () => ({ args: 'orderBy: DUE_DATE, sort: ASC', rest: 'order_by=due_date&sort=asc' }) },
-  'orderBy PRIORITY': { levels: ['project'], make: () => ({ args: 'orderBy: PRIORITY', rest: 'order_by=priority' }) },
-  'orderBy RELATIVE_POSITION': { levels: ['project'], make: () => ({ args: 'orderBy: RELATIVE_POSITION', rest: 'order_by=relative_position' }) },
-  'orderBy LABEL_PRIORITY': { levels: ['project'], make: () => ({ args: 'orderBy: LABEL_PRIORITY', rest: 'order_by=label_priority' }) },
-  'orderBy MILESTONE_DUE': { levels: ['project'], make: () => ({ args: 'orderBy: MILESTONE_DUE', rest: 'order_by=milestone_due' }) },
-  'orderBy POPULARITY': { levels: ['project'], make: () => ({ args: 'orderBy: POPULARITY', rest: 'order_by=popularity' }) },
-  'orderBy WEIGHT': { levels: ['project'], make: () => ({ args: 'orderBy: WEIGHT', rest: 'order_by=weight' }) },
-  'sort ASC': { levels: ['project'], make: () => ({ args: 'sort: ASC', rest: 'sort=asc' }) },
+  'sort UPDATED_DESC': { levels: ['project'], make: () => ({ args: 'sort: UPDATED_DESC', rest: 'order_by=updated_at' }) },
+  'sort DUE_DATE_ASC': { levels: ALL, make: () => ({ args: 'sort: DUE_DATE_ASC', rest: 'order_by=due_date&sort=asc' }) },
+  'sort PRIORITY_DESC': { levels: ['project'], make: () => ({ args: 'sort: PRIORITY_DESC', rest: 'order_by=priority' }) },
+  'sort RELATIVE_POSITION_ASC': { levels: ['project'], make: () => ({ args: 'sort: RELATIVE_POSITION_ASC', rest: 'order_by=relative_position&sort=asc' }) },
+  'sort LABEL_PRIORITY_DESC': { levels: ['project'], make: () => ({ args: 'sort: LABEL_PRIORITY_DESC', rest: 'order_by=label_priority' }) },
+  'sort MILESTONE_DUE_DESC': { levels: ['project'], make: () => ({ args: 'sort: MILESTONE_DUE_DESC', rest: 'order_by=milestone_due' }) },
+  'sort POPULARITY_DESC': { levels: ['project'], make: () => ({ args: 'sort: POPULARITY_DESC', rest: 'order_by=popularity' }) },
+  'sort WEIGHT_DESC': { levels: ['project'], make: () => ({ args: 'sort: WEIGHT_DESC', rest: 'order_by=weight' }) },
+  'sort CREATED_ASC': { levels: ['project'], make: () => ({ args: 'sort: CREATED_ASC', rest: 'sort=asc' }) },
+  'sort TITLE_ASC': { levels: ['project'], make: () => ({ args: 'sort: TITLE_ASC', rest: 'order_by=title&sort=asc' }) },
   // The negations each level accepts (rest-v4-api.md `not`).
-  'not labels': { levels: ALL, make: () => ({ args: 'not: { labels: ["bug", "feature"] }', rest: 'not[labels]=bug,feature', holds: (i) => !labelsOf(i).includes('bug') && !labelsOf(i).includes('feature') }) },
-  'not milestone': { levels: ALL, make: () => ({ args: 'not: { milestone: "v1.1" }', rest: 'not[milestone]=v1.1', holds: (i) => i.milestone?.title !== 'v1.1' }) },
+  'not labelName': { levels: ALL, make: () => ({ args: 'not: { labelName: ["bug", "feature"] }', rest: 'not[labels]=bug,feature', holds: (i) => !labelsOf(i).includes('bug') && !labelsOf(i).includes('feature') }) },
+  'not milestoneTitle': { levels: ALL, make: () => ({ args: 'not: { milestoneTitle: ["v1.1"] }', rest: 'not[milestone]=v1.1', holds: (i) => i.milestone?.title !== 'v1.1' }) },
   'not authorId': { levels: ALL, make: () => ({ args: `not: { authorId: "gid://gitlab/User/${USER_IDS.developer}" }`, rest: `not[author_id]=${USER_IDS.developer}`, holds: (i) => i.author.id !== USER_IDS.developer }) },
   'not authorUsername': { levels: ALL, make: () => ({ args: 'not: { authorUsername: "developer" }', rest: 'not[author_username]=developer', holds: (i) => i.author.username !== 'developer' }) },
   'not assigneeId': { levels: ALL, make: () => ({ args: `not: { assigneeId: "gid://gitlab/User/${ME}" }`, rest: `not[assignee_id]=${ME}`, holds: (i) => !i.assignees.some((u) => u.id === ME) }) },
@@ -125,7 +129,7 @@ const CASES: Record<string, FilterCase> = {
   'not iids': { levels: ['instance'], make: () => ({ args: 'not: { iids: ["1", "2"] }', rest: 'not[iids][]=1&not[iids][]=2', holds: (i) => i.iid !== 1 && i.iid !== 2 }) },
   'not iterationId': { levels: ['instance'], make: (s) => ({ args: `not: { iterationId: "gid://gitlab/Iteration/${s.iterationId}" }`, rest: `not[iteration_id]=${s.iterationId}`, holds: (i) => i.iteration?.id !== s.iterationId }) },
   'not iterationTitle': { levels: ['instance'], make: (s) => ({ args: `not: { iterationTitle: "${s.iterationTitle}" }`, rest: `not[iteration_title]=${encodeURIComponent(s.iterationTitle)}`, holds: (i) => i.iteration?.title !== s.iterationTitle }) },
-  'not weight': { levels: ['instance'], make: (s) => ({ args: `not: { weight: ${s.weight} }`, rest: `not[weight]=${s.weight}`, holds: (i) => i.weight !== s.weight }) },
+  'not weight': { levels: ['instance'], make: (s) => ({ args: `not: { weight: "${s.weight}" }`, rest: `not[weight]=${s.weight}`, holds: (i) => i.weight !== s.weight }) },
 };
 
 /**
@@ -232,24 +236,27 @@ describe('issue list filters against the embedded server', () => {
       ['authorId: "gid://gitlab/User/2", authorUsername: "root"', 'authorUsername'],
       ['iterationId: "gid://gitlab/Iteration/1", iterationTitle: "Sprint 1"', 'iterationTitle'],
       ['iterationTitle: "Sprint 1", iterationWildcardId: ANY', 'iterationWildcardId'],
-      ['labels: ["bug"], labelWildcardId: ANY', 'labelWildcardId'],
-      ['milestone: "v1.1", milestoneWildcardId: NONE', 'milestoneWildcardId'],
+      ['labelName: ["bug"], labelWildcardId: ANY', 'labelWildcardId'],
+      ['milestoneTitle: ["v1.1"], milestoneWildcardId: NONE', 'milestoneWildcardId'],
       ['myReactionEmoji: "tada", myReactionEmojiWildcardId: ANY', 'myReactionEmojiWildcardId'],
-      ['weight: 1, weightWildcardId: ANY', 'weightWildcardId'],
+      ['weight: "1", weightWildcardId: ANY', 'weightWildcardId'],
+      ['iid: "1", iids: ["2"]', 'iids'],
       ['not: { authorId: "gid://gitlab/User/2", authorUsername: "root" }', 'authorUsername'],
-      ['labels: ["None"]', 'labels'],
-      ['labels: ["a,b"]', 'labels'],
-      ['labels: []', 'labels'],
-      ['milestone: "any"', 'milestone'],
-      ['myReactionEmoji: "NONE"', 'myReactionEmoji'],
+      ['labelName: ["a,b"]', 'labelName'],
+      ['labelName: []', 'labelName'],
+      ['milestoneTitle: ["v1.0", "v1.1"]', 'milestoneTitle'],
+      ['state: locked', 'state'],
+      ['sort: SEVERITY_ASC', 'sort'],
+      ['iterationWildcardId: CURRENT', 'iterationWildcardId'],
       ['authorUsername: "root"', 'scope'],
       ['authorId: "gid://gitlab/User/1", scope: CREATED_BY_ME', 'scope'],
-      ['issueType: TASK', 'issueType'],
+      ['types: [TASK]', 'types'],
+      ['types: [ISSUE, INCIDENT]', 'types'],
       ['iids: ["one"]', 'iids'],
       ['assigneeId: "gid://gitlab/Project/1"', 'assigneeId'],
       ['iterationId: "7"', 'iterationId'],
       ['search: " "', 'search'],
-      ['weight: -1', 'weight'],
+      ['weight: "-1"', 'weight'],
       ['in: []', 'in'],
       ['createdAfter: "yesterday"', undefined],
       ['first: 101', 'first'],
@@ -260,14 +267,14 @@ describe('issue list filters against the embedded server', () => {
       expect(restCalls(harness.simulator)).toEqual([]);
     });
 
-    it('refuses a negation a level does not accept, by the schema', async () => {
+    it('refuses a negation a level does not accept, naming it, before the list\'s call', async () => {
       const group = await harness.gateway.query(`{ group(fullPath: "gitlab-org") { issues(not: { iids: ["1"] }) { count } } }`, {}, maintainer);
-      expect(group.errors?.[0]?.extensions?.['code']).toBe('GRAPHQL_VALIDATION_FAILED');
+      expect(group.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argumentName: 'not.iids' });
       const instance = await harness.gateway.query(`{ issues(scope: ALL, not: { search: "x" }) { count } }`, {}, maintainer);
-      expect(instance.errors?.[0]?.extensions?.['code']).toBe('GRAPHQL_VALIDATION_FAILED');
+      expect(instance.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argumentName: 'not.search' });
       const projectIn = await harness.gateway.query(`{ project(fullPath: "gitlab-org/gitaly") { issues(in: [TITLE]) { count } } }`, {}, maintainer);
-      expect(projectIn.errors?.[0]?.extensions?.['code']).toBe('GRAPHQL_VALIDATION_FAILED');
-      expect(restCalls(harness.simulator)).toEqual([]);
+      expect(projectIn.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argumentName: 'in' });
+      expect(restCalls(harness.simulator).filter((call) => call.includes('/issues'))).toEqual([]);
     });
 
     it('refuses a nested list\'s filters after its parent, before the list\'s call', async () => {

@@ -30,39 +30,51 @@ describe('issue mutations over real HTTP', () => {
   }
 
   describe('todoCreate', () => {
-    const TODO = `mutation($path: ID!, $iid: String!) { todoCreate(input: { projectPath: $path, iid: $iid, clientMutationId: "t1" }) {
+    const TODO = `mutation CreateTodo($targetId: TodoableID!) { todoCreate(input: { targetId: $targetId, clientMutationId: "t1" }) {
         clientMutationId errors alreadyPending todo { id actionName targetType state body createdAt project { fullPath } author { username }
           target { iid title timeStats { timeEstimate } links { self } } } } }`;
     type TodoAnswer = { todoCreate: { clientMutationId: string; errors: string[]; alreadyPending: boolean; todo: Record<string, unknown> | null } };
 
     it('creates a to-do once; the second time, one already exists, which is data and not an error', async () => {
       const issue = await anIssue((candidate) => candidate.state === 'opened');
-      const first = await mutate<TodoAnswer>(TODO, { path: issue.path, iid: String(issue.iid) }, developer);
+      const targetId = `gid://gitlab/Issue/${issue.id}`;
+      const first = await mutate<TodoAnswer>(TODO, { targetId }, admin);
       expect(first.errors).toBeUndefined();
       expect(first.data!.todoCreate).toMatchObject({
         clientMutationId: 't1',
         errors: [],
         alreadyPending: false,
-        todo: { actionName: 'marked', targetType: 'Issue', state: 'PENDING', project: { fullPath: issue.path }, author: { username: 'developer' }, target: { iid: String(issue.iid), title: issue.title } },
+        todo: { actionName: 'marked', targetType: 'Issue', state: 'pending', project: { fullPath: issue.path }, author: { username: 'root' }, target: { iid: String(issue.iid), title: issue.title } },
       });
       const target = first.data!.todoCreate.todo!['target'] as { timeStats: { timeEstimate: number }; links: { self: string } };
       expect(target.timeStats.timeEstimate).toBe(issue.time_stats.time_estimate);
-      // The to-do's target is an embedded issue: its time stats and links are read from REST.
+      // REST finds an issue by its global ID at GET /issues/:id only; the to-do's target is an
+      // embedded issue, so its time stats and links are read from REST.
       expect(restCalls(harness.simulator)).toEqual([
-        `POST /projects/${encodeURIComponent(issue.path)}/issues/${issue.iid}/todo`,
+        `GET /issues/${issue.id}`,
+        `POST /projects/${issue.project_id}/issues/${issue.iid}/todo`,
         `GET /projects/${issue.project_id}/issues/${issue.iid}/time_stats`,
         `GET /projects/${issue.project_id}/issues/${issue.iid}`,
       ]);
 
       harness.simulator.resetRequests();
-      const again = await mutate<TodoAnswer>(TODO, { path: issue.path, iid: String(issue.iid) }, developer);
+      const again = await mutate<TodoAnswer>(TODO, { targetId }, admin);
       expect(again).toEqual({ data: { todoCreate: { clientMutationId: 't1', errors: [], alreadyPending: true, todo: null } } });
-      expect(restCalls(harness.simulator)).toEqual([`POST /projects/${encodeURIComponent(issue.path)}/issues/${issue.iid}/todo`]);
+      expect(restCalls(harness.simulator)).toEqual([`GET /issues/${issue.id}`, `POST /projects/${issue.project_id}/issues/${issue.iid}/todo`]);
     });
 
-    it('answers NOT_FOUND for an issue the caller may not see', async () => {
-      const result = await mutate(TODO, { path: 'gitlab-org/gitlab-runner', iid: '9999' }, developer);
-      expect(result.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_FOUND', restStatus: 404 });
+    it('answers NOT_FOUND for an issue that does not exist, FORBIDDEN where REST finds issues by ID for administrators only', async () => {
+      const missing = await mutate(TODO, { targetId: 'gid://gitlab/Issue/999999' }, admin);
+      expect(missing.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_FOUND', restStatus: 404 });
+      const issue = await anIssue((candidate) => candidate.state === 'opened');
+      const forDeveloper = await mutate(TODO, { targetId: `gid://gitlab/Issue/${issue.id}` }, developer);
+      expect(forDeveloper.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN', restStatus: 403 });
+    });
+
+    it('refuses a target of another class before any REST call', async () => {
+      const result = await mutate(TODO, { targetId: 'gid://gitlab/MergeRequest/1' }, admin);
+      expect(result.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argumentName: 'targetId' });
+      expect(restCalls(harness.simulator)).toEqual([]);
     });
   });
 

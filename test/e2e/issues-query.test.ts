@@ -53,13 +53,13 @@ describe('issues over real HTTP', () => {
         group: {
           projects: Connection<{
             fullPath: string;
-            issues: Connection<{ id: string; title: string; project: { name: string }; author: { username: string; location: string }; assignees: Array<{ username: string; location: string }>; milestone: { title: string; dueDate: string | null } | null }>;
+            issues: Connection<{ id: string; title: string; project: { name: string }; author: { username: string; location: string }; assignees: { nodes: Array<{ username: string; location: string }> }; milestone: { title: string; dueDate: string | null } | null }>;
           }>;
         };
       }>(
         `{ group(fullPath: "gitlab-org") { projects(first: 6) { count nodes { fullPath
-             issues(first: 10, state: OPENED) { count nodes { id title project { name } author { username location }
-               assignees { username location } milestone { title dueDate } } } } } } }`,
+             issues(first: 10, state: opened) { count nodes { id title project { name } author { username location }
+               assignees { nodes { username location } } milestone { title dueDate } } } } } } }`,
         maintainer,
       );
       expect(result.errors).toBeUndefined();
@@ -74,7 +74,7 @@ describe('issues over real HTTP', () => {
         const page = await oracle.call<RestIssue[]>('GET', `/projects/${project.id}/issues?state=opened&per_page=10&page=1`, maintainer);
         const connection = nodes[index]!.issues;
         expect(connection.count).toBe(Number(page.headers.get('x-total')));
-        expect(connection.nodes.map((node) => [node.id, node.title, node.project.name, node.author.username, node.assignees.map((user) => user.username), node.milestone])).toEqual(
+        expect(connection.nodes.map((node) => [node.id, node.title, node.project.name, node.author.username, node.assignees.nodes.map((user) => user.username), node.milestone])).toEqual(
           page.body.map((issue) => [
             issueGid(issue.id),
             issue.title,
@@ -87,7 +87,7 @@ describe('issues over real HTTP', () => {
         for (const issue of page.body) for (const user of [issue.author, ...issue.assignees]) people.add(user.id);
       }
       // Several issues share an author or an assignee; each person's profile is read once.
-      const mentions = nodes.reduce((sum, node) => sum + node.issues.nodes.reduce((inner, issue) => inner + 1 + issue.assignees.length, 0), 0);
+      const mentions = nodes.reduce((sum, node) => sum + node.issues.nodes.reduce((inner, issue) => inner + 1 + issue.assignees.nodes.length, 0), 0);
       expect(people.size).toBeLessThan(mentions);
       // The group, its project list, one issue list per project, one profile per person; the
       // issues' projects come from the project list.
@@ -118,9 +118,10 @@ describe('issues over real HTTP', () => {
     it('maps every field of the Issue resource, with its links', async () => {
       const result = await query<{ project: { issue: Record<string, unknown> } }>(
         `{ project(fullPath: "gitlab-org/gitaly") { issue(iid: "2") { id iid title description state createdAt updatedAt closedAt closedBy { username }
-             author { username } assignees { username } assignee { username } milestone { id iid title state dueDate startDate closedAt webUrl project { fullPath } }
-             labels { id name color } type issueType upvotes downvotes mergeRequestsCount userNotesCount dueDate movedToId webUrl
-             references { short relative full } reference timeStats { timeEstimate totalTimeSpent humanTimeEstimate humanTotalTimeSpent }
+             author { username } assignees { nodes { username } } assignee { username } milestone { id iid title state dueDate startDate closedAt webUrl project { fullPath } }
+             labels { nodes { id title color } } type upvotes downvotes mergeRequestsCount userNotesCount dueDate movedToId moved webUrl webPath
+             references { short relative full } reference fullReference: reference(full: true) timeStats { timeEstimate totalTimeSpent humanTimeEstimate humanTotalTimeSpent }
+             timeEstimate totalTimeSpent humanTimeEstimate humanTotalTimeSpent
              hasTasks taskStatus taskCompletionStatus { count completedCount } confidential discussionLocked subscribed
              links { self notes awardEmoji project closedAsDuplicateOf } weight epic { id iid title url group { fullPath } } epicIid
              iteration { id title state startDate dueDate group { fullPath } } healthStatus severity imported importedFrom serviceDeskReplyTo project { fullPath } } } }`,
@@ -128,20 +129,25 @@ describe('issues over real HTTP', () => {
       );
       expect(result.errors).toBeUndefined();
       const rest = await harness.oracle.get<RestIssue>('/projects/gitlab-org%2Fgitaly/issues/2', maintainer);
+      const projectLabels = await harness.oracle.all<{ id: number; name: string; color: string }>('/projects/3/labels', maintainer);
+      const labelNamed = (name: string) => projectLabels.find((label) => label.name === name)!;
       const issue = result.data!.project.issue;
       expect(issue).toMatchObject({
         id: issueGid(rest.id),
         iid: '2',
         title: rest.title,
-        state: rest.state.toUpperCase(),
+        state: rest.state,
         author: { username: rest.author.username },
-        assignees: rest.assignees.map((user) => ({ username: user.username })),
+        assignees: { nodes: rest.assignees.map((user) => ({ username: user.username })) },
         assignee: rest.assignees[0] ? { username: rest.assignees[0].username } : null,
-        labels: rest.labels.map((name) => ({ id: null, name, color: null })),
+        labels: { nodes: rest.labels.map((name) => ({ id: `gid://gitlab/Label/${labelNamed(name).id}`, title: name, color: labelNamed(name).color })) },
         type: rest.type,
-        issueType: rest.issue_type.toUpperCase(),
+        moved: false,
+        webPath: '/gitlab-org/gitaly/-/issues/2',
         references: rest.references,
         reference: rest.references.short,
+        fullReference: rest.references.full,
+        timeEstimate: rest.time_stats.time_estimate,
         timeStats: { timeEstimate: rest.time_stats.time_estimate, humanTimeEstimate: rest.time_stats.human_time_estimate },
         subscribed: rest.subscribed,
         links: { self: rest._links.self },
@@ -149,8 +155,10 @@ describe('issues over real HTTP', () => {
         severity: rest.severity,
         project: { fullPath: 'gitlab-org/gitaly' },
       });
-      // The project, then the issue: every field came from that one record.
-      expect(restCalls(harness.simulator)).toEqual(['GET /projects/gitlab-org%2Fgitaly', 'GET /projects/3/issues/2']);
+      // The project, then the issue: every field came from that one record, but the labels' details
+      // from the project's labels, when the issue has labels.
+      const labelsRead = rest.labels.length > 0 ? ['GET /projects/3/labels'] : [];
+      expect(restCalls(harness.simulator)).toEqual(['GET /projects/gitlab-org%2Fgitaly', 'GET /projects/3/issues/2', ...labelsRead]);
     });
 
     it('answers null for an issue that does not exist', async () => {
@@ -215,7 +223,7 @@ describe('issues over real HTTP', () => {
       const incident = incidents[0]!;
       const result = await query<{ project: { incident: { metricImages: Array<{ id: string; filename: string }> }; plain: { metricImages: null } } }>(
         `{ project(fullPath: "gitlab-org/gitaly") { incident: issue(iid: "${incident.iid}") { metricImages { id filename filePath url urlText createdAt } }
-             plain: issue(iid: "1") { issueType metricImages { id } } } }`,
+             plain: issue(iid: "1") { type metricImages { id } } } }`,
         developer,
       );
       expect(result.errors).toBeUndefined();
@@ -240,8 +248,8 @@ describe('issues over real HTTP', () => {
     });
 
     it('gives label details when the list is asked withLabelsDetails', async () => {
-      const result = await query<{ project: { issues: Connection<{ labels: Array<{ id: string; name: string; color: string; description: string | null; textColor: string }> }> } }>(
-        `{ project(fullPath: "gitlab-org/gitaly") { issues(first: 5, labelWildcardId: ANY, withLabelsDetails: true) { nodes { labels { id name color description descriptionHtml textColor } } } } }`,
+      const result = await query<{ project: { issues: Connection<{ labels: { nodes: Array<{ id: string; title: string; color: string; description: string | null; textColor: string }> } }> } }>(
+        `{ project(fullPath: "gitlab-org/gitaly") { issues(first: 5, labelWildcardId: ANY, withLabelsDetails: true) { nodes { labels { nodes { id title color description descriptionHtml textColor } } } } } }`,
         developer,
       );
       expect(result.errors).toBeUndefined();
@@ -249,9 +257,9 @@ describe('issues over real HTTP', () => {
         '/projects/3/issues?labels=Any&with_labels_details=true&per_page=5',
         developer,
       );
-      expect(result.data!.project.issues.nodes.map((node) => node.labels)).toEqual(
+      expect(result.data!.project.issues.nodes.map((node) => node.labels.nodes)).toEqual(
         rest.map((issue) =>
-          issue.labels.map((label) => ({ id: `gid://gitlab/Label/${label.id}`, name: label.name, color: label.color, description: label.description, descriptionHtml: label.description_html, textColor: label.text_color })),
+          issue.labels.map((label) => ({ id: `gid://gitlab/Label/${label.id}`, title: label.name, color: label.color, description: label.description, descriptionHtml: label.description_html, textColor: label.text_color })),
         ),
       );
     });
@@ -282,12 +290,12 @@ describe('issues over real HTTP', () => {
 
   describe('a user global ID', () => {
     it('filters by assignee, and another class of global ID is refused', async () => {
-      const result = await query<{ project: { issues: Connection<{ assignees: Array<{ id: string }> }> } }>(
-        `{ project(fullPath: "gitlab-org/gitaly") { issues(first: 100, assigneeId: "${userGid(USER_IDS.maintainer)}") { nodes { assignees { id } } } } }`,
+      const result = await query<{ project: { issues: Connection<{ assignees: { nodes: Array<{ id: string }> } }> } }>(
+        `{ project(fullPath: "gitlab-org/gitaly") { issues(first: 100, assigneeId: "${userGid(USER_IDS.maintainer)}") { nodes { assignees { nodes { id } } } } } }`,
         developer,
       );
       expect(result.errors).toBeUndefined();
-      expect(result.data!.project.issues.nodes.every((node) => node.assignees.some((user) => user.id === userGid(USER_IDS.maintainer)))).toBe(true);
+      expect(result.data!.project.issues.nodes.every((node) => node.assignees.nodes.some((user) => user.id === userGid(USER_IDS.maintainer)))).toBe(true);
     });
   });
 });

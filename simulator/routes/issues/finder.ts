@@ -13,7 +13,7 @@ import { canReadIssuesOf, canSeeIssue } from './access.js';
 
 export type IssueListLevel = 'instance' | 'group' | 'project';
 
-export const ORDER_BY = ['created_at', 'updated_at', 'priority', 'due_date', 'relative_position', 'label_priority', 'milestone_due', 'popularity', 'weight'] as const;
+export const ORDER_BY = ['created_at', 'updated_at', 'priority', 'due_date', 'relative_position', 'label_priority', 'milestone_due', 'popularity', 'title', 'weight'] as const;
 /** The snake_case scopes and their deprecated hyphenated forms (replaced in 11.0). */
 const SCOPES = ['created_by_me', 'assigned_to_me', 'all', 'created-by-me', 'assigned-to-me'] as const;
 const DUE_DATES = ['0', 'any', 'today', 'tomorrow', 'overdue', 'week', 'month', 'next_month_and_previous_two_weeks', ''] as const;
@@ -317,6 +317,8 @@ function sortKey(state: SimulatorState, orderBy: string, issue: Issue): SortKey 
       return upvotes(issue);
     case 'weight':
       return issue.weight;
+    case 'title':
+      return issue.title;
     case 'priority': {
       // Milestone due date first, then the highest label priority (IssuableFinder's `priority`).
       const due = milestoneDue(state, issue);

@@ -91,7 +91,7 @@ const NEGATED_KEYS: Record<IssueListLevel, ReadonlySet<keyof NegatedArgs>> = {
 /**
  * GitLab's IssueSort as REST's `order_by` and `sort`; null for the orders REST does not have
  * (rest-v4-api.md `order_by`: created_at, updated_at, priority, due_date, relative_position,
- * label_priority, milestone_due, popularity, weight).
+ * label_priority, milestone_due, popularity, title, weight).
  */
 const ORDER_BY: Readonly<Record<string, string>> = {
   created: 'created_at',
@@ -102,6 +102,7 @@ const ORDER_BY: Readonly<Record<string, string>> = {
   label_priority: 'label_priority',
   milestone_due: 'milestone_due',
   popularity: 'popularity',
+  title: 'title',
   weight: 'weight',
 };
 
