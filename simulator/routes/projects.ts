@@ -1,13 +1,64 @@
-import { projectAccessLevel } from '../data/access.js';
-import { AccessLevel } from '../data/model.js';
-import { projectRecord, projectStatistics } from '../entities/projects.js';
+import { canReadProject, projectAccessLevel } from '../data/access.js';
+import { AccessLevel, type Project } from '../data/model.js';
+import { projectRecord, projectSimple, projectStatistics } from '../entities/projects.js';
+import { paginate } from '../http/pagination.js';
 import { p } from '../http/params.js';
 import { countCommits } from '../repository/log.js';
 import { ok } from '../http/response.js';
-import type { Router } from '../http/router.js';
+import type { RequestContext, Router } from '../http/router.js';
+import { matchesFilters, orderProjects, sharedProjectListParams } from './groups/projects.js';
 import { visibleProject } from './lookup.js';
 
+/**
+ * GET /projects (GitLab's "List all projects", ProjectsFinder): the filters of a group's project
+ * list, plus `membership`, `owned`, `search_namespaces`, `topic` (comma-separated, every one must
+ * be on the project), `id_after`/`id_before`, and `star_count` among the orders. The storage orders
+ * GitLab keeps for administrators are not modelled, so they are refused like any unknown order.
+ */
+const instanceProjectListParams = {
+  ...sharedProjectListParams,
+  order_by: p.string().values(['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at', 'similarity', 'star_count']).default('created_at'),
+  owned: p.boolean().default(false),
+  membership: p.boolean().default(false),
+  search_namespaces: p.boolean().default(false),
+  topic: p.string(),
+  id_after: p.integer(),
+  id_before: p.integer(),
+};
+
+/** `topic=a,b`: the project carries every topic named, in any case. */
+function hasTopics(project: Project, topic: string | undefined): boolean {
+  const wanted = (topic ?? '').split(',').map((name) => name.trim().toLowerCase()).filter((name) => name !== '');
+  const topics = new Set(project.topics.map((name) => name.toLowerCase()));
+  return wanted.every((name) => topics.has(name));
+}
+
+/** `membership`: projects the caller is a member of, directly, through a group or a share. */
+function isMember(ctx: RequestContext<unknown>, project: Project): boolean {
+  return projectAccessLevel(ctx.state, ctx.user, project) >= AccessLevel.GUEST;
+}
+
 export function registerProjectRoutes(router: Router): void {
+  // Every project the caller may see: public ones to anyone, internal ones to any signed-in user,
+  // private ones to members and administrators. Anonymous callers get the short record
+  // (BasicProjectDetails), signed-in ones the full one with their `permissions`.
+  router.get('/projects', { auth: 'optional', paginated: true, params: instanceProjectListParams }, (ctx) => {
+    const { params } = ctx;
+    const projects = [...ctx.state.projects.values()].filter(
+      (project) =>
+        canReadProject(ctx.state, ctx.user, project) &&
+        matchesFilters(ctx, project, params) &&
+        (!params.membership || isMember(ctx, project)) &&
+        hasTopics(project, params.topic) &&
+        (params.id_after === undefined || project.id > params.id_after) &&
+        (params.id_before === undefined || project.id < params.id_before),
+    );
+    const signedIn = ctx.user !== null;
+    return paginate(ctx, orderProjects(projects, params), (project) =>
+      params.simple || !signedIn ? projectSimple(ctx, project) : projectRecord(ctx, project, { permissions: true, customAttributes: params.with_custom_attributes }),
+    );
+  });
+
   // Public projects to anyone, internal to any signed-in user, private to members and admins.
   // `statistics=true` adds the storage statistics for Reporters and above (GitLab's
   // `read_statistics`); others get the record without them.

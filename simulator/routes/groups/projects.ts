@@ -12,8 +12,11 @@ import type { RequestContext, Router } from '../../http/router.js';
 import { visibleGroup } from '../lookup.js';
 import { ACCESS_LEVEL_VALUES } from './finder.js';
 
-/** Filters of GET /groups/:id/projects/shared, which are also those of GET /groups/:id/projects. */
-const sharedProjectListParams = {
+/**
+ * Filters of GET /groups/:id/projects/shared, which are also those of GET /groups/:id/projects and
+ * (with more orders and filters) of GET /projects.
+ */
+export const sharedProjectListParams = {
   archived: p.boolean(),
   visibility: p.string().values(VISIBILITIES),
   order_by: p.string().values(['id', 'name', 'path', 'created_at', 'updated_at', 'similarity', 'last_activity_at']).default('created_at'),
@@ -36,19 +39,28 @@ const projectListParams = {
   include_subgroups: p.boolean().default(false),
 };
 
-type ProjectListParams = ParamsOf<typeof sharedProjectListParams> & Partial<ParamsOf<typeof projectListParams>>;
+type ProjectListParams = ParamsOf<typeof sharedProjectListParams> & Partial<ParamsOf<typeof projectListParams>> & { search_namespaces?: boolean };
 
-function matchesFilters(ctx: RequestContext<unknown>, project: Project, params: ProjectListParams): boolean {
+/**
+ * GitLab's `Project.search`: the text in the name, path or description, any case; with
+ * `search_namespaces` (GET /projects), in the full path and full name instead of path and name.
+ */
+function matchesSearch(ctx: RequestContext<unknown>, project: Project, params: ProjectListParams): boolean {
+  const search = params.search?.trim().toLowerCase();
+  if (!search) return true;
+  const [name, path] = params.search_namespaces
+    ? [`${ctx.state.projectNamespaceName(project)} / ${project.name}`, ctx.state.projectFullPath(project)]
+    : [project.name, project.path];
+  return [name, path, project.description ?? ''].some((text) => text.toLowerCase().includes(search));
+}
+
+export function matchesFilters(ctx: RequestContext<unknown>, project: Project, params: ProjectListParams): boolean {
   const { state, user } = ctx;
   const level = () => projectAccessLevel(state, user, project);
-  const search = params.search?.trim().toLowerCase();
   return (
     (params.archived === undefined || project.archived === params.archived) &&
     (params.visibility === undefined || project.visibility === params.visibility) &&
-    (!search ||
-      project.name.toLowerCase().includes(search) ||
-      project.path.toLowerCase().includes(search) ||
-      (project.description ?? '').toLowerCase().includes(search)) &&
+    matchesSearch(ctx, project, params) &&
     (!params.owned || (user !== null && level() >= AccessLevel.OWNER)) &&
     (!params.starred || (user !== null && state.stars.some((s) => s.userId === user.id && s.projectId === project.id))) &&
     (!params.with_issues_enabled || project.issuesEnabled) &&
@@ -57,7 +69,7 @@ function matchesFilters(ctx: RequestContext<unknown>, project: Project, params: 
   );
 }
 
-function orderProjects(projects: Project[], params: ProjectListParams): Project[] {
+export function orderProjects(projects: Project[], params: ProjectListParams): Project[] {
   const search = params.search?.trim();
   if (params.order_by === 'similarity') {
     if (search) {
@@ -77,6 +89,9 @@ function orderProjects(projects: Project[], params: ProjectListParams): Project[
         return project.name.toLowerCase();
       case 'path':
         return project.path.toLowerCase();
+      // GET /projects only.
+      case 'star_count':
+        return project.starCount;
       // The model keeps no separate updated_at: the last activity is when the project last changed.
       case 'updated_at':
       case 'last_activity_at':
