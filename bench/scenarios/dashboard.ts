@@ -26,9 +26,9 @@ export const DASHBOARD_QUERY = `query Dashboard($group: ID!, $projects: Int!, $i
             fullPath
             name
             runners(first: 20) { nodes { id status description } }
-            issues(first: $issues, state: OPENED) {
+            issues(first: $issues, state: opened) {
               count
-              nodes { iid title assignees { username name } milestone { title dueDate } }
+              nodes { iid title assignees { nodes { username name } } milestone { title dueDate } }
             }
           }
         }
@@ -51,7 +51,7 @@ export interface DashboardData {
           nodes: Array<{
             fullPath: string;
             runners: { nodes: Array<{ id: string; status: string }> };
-            issues: { nodes: Array<{ iid: string; title: string; assignees: Array<{ username: string }>; milestone: { title: string } | null }> };
+            issues: { nodes: Array<{ iid: string; title: string; assignees: { nodes: Array<{ username: string }> }; milestone: { title: string } | null }> };
           }>;
         };
       }>;
@@ -122,7 +122,7 @@ export function fromGateway(data: DashboardData): DashboardProject[] {
       issues: project.issues.nodes.map((issue) => ({
         iid: Number(issue.iid),
         title: issue.title,
-        assignees: issue.assignees.map((user) => user.username),
+        assignees: issue.assignees.nodes.map((user) => user.username),
         milestone: issue.milestone?.title ?? null,
       })),
     })),

@@ -18,7 +18,7 @@ export const WIDE_PAGE_QUERY = `query WidePage($first: Int!) {
       state
       webUrl
       author { id username name avatarUrl webUrl }
-      assignees { id username name avatarUrl webUrl }
+      assignees { nodes { id username name avatarUrl webUrl } }
     }
   }
 }`;
@@ -26,7 +26,7 @@ export const WIDE_PAGE_QUERY = `query WidePage($first: Int!) {
 export const WIDE_PAGE_VARIABLES = { first: FIRST };
 
 export interface WideData {
-  issues: { nodes: Array<{ id: string; title: string; author: { username: string }; assignees: Array<{ username: string }> }> };
+  issues: { nodes: Array<{ id: string; title: string; author: { username: string }; assignees: { nodes: Array<{ username: string }> } }> };
 }
 
 interface WideRow {
@@ -77,7 +77,7 @@ export const widePage: Scenario = {
           id: numericId(node.id),
           title: node.title,
           author: node.author.username,
-          assignees: node.assignees.map((user) => user.username),
+          assignees: node.assignees.nodes.map((user) => user.username),
         }));
         return firstDifference(mine, rest, 'issues');
       },

@@ -16,9 +16,9 @@ const list = (name: string) => readFixture(`issues/${name}.json`) as Array<Recor
 
 /** Every field of an issue record; `subscribed` is asked only of single reads, which carry it. */
 const ISSUE_FIELDS = `id iid title description state createdAt updatedAt closedAt closedBy { id username } author { id username name state avatarUrl webUrl }
-  assignees { id username name } assignee { id } milestone { id iid title description state createdAt updatedAt dueDate startDate closedAt webUrl project { id } }
-  labels { id name color description descriptionHtml textColor } type issueType upvotes downvotes mergeRequestsCount userNotesCount dueDate movedToId
-  webUrl references { short relative full } reference timeStats { timeEstimate totalTimeSpent humanTimeEstimate humanTotalTimeSpent } hasTasks taskStatus
+  assignees { nodes { id username name } } assignee { id } milestone { id iid title description state createdAt updatedAt dueDate startDate closedAt webUrl project { id } }
+  labels { nodes { title } } type upvotes downvotes mergeRequestsCount userNotesCount dueDate movedToId moved
+  webUrl webPath references { short relative full } reference timeStats { timeEstimate totalTimeSpent humanTimeEstimate humanTotalTimeSpent } hasTasks taskStatus
   taskCompletionStatus { count completedCount } confidential discussionLocked links { self notes awardEmoji project closedAsDuplicateOf } weight
   epic { id iid title url group { id } } epicIid iteration { id iid sequence title description state createdAt updatedAt startDate dueDate webUrl group { id } }
   healthStatus severity imported importedFrom serviceDeskReplyTo project { id }`;
@@ -81,6 +81,8 @@ const subResource = (suffix: string, body: unknown, status?: number): StubRoute[
   { method: 'GET', path: '/projects/4/issues/1', body: ISSUE_RECORD },
   { method: 'GET', path: `/projects/4/issues/1/${suffix}`, body, ...(status ? { status } : {}) },
 ];
+/** `todoCreate` finds its target by global ID: REST's `GET /issues/:id` (administrators). */
+const TODO_TARGET: StubRoute[] = [{ method: 'GET', path: '/issues/41', body: { ...ISSUE_RECORD, id: 41 } }];
 const ON_ISSUE = (fields: string) => `{ project(fullPath: "my-group/my-project") { issue(iid: "1") { ${fields} } } }`;
 
 const UPLOAD_QUERY = `mutation($file: Upload!) { metricImageUpload(input: { projectPath: "my-group/my-project", iid: "1", file: $file, url: "http://example.com", urlText: "Example website" }) {
@@ -118,21 +120,20 @@ const CASES: Record<string, FixtureCase> = {
           {
             id: 'gid://gitlab/Issue/76',
             iid: '6',
-            state: 'OPENED',
+            state: 'opened',
             author: { id: 'gid://gitlab/User/18', username: 'eileen.lowe' },
-            assignees: [{ id: 'gid://gitlab/User/1', username: 'root' }],
+            assignees: { nodes: [{ id: 'gid://gitlab/User/1', username: 'root' }] },
             assignee: { id: 'gid://gitlab/User/1' },
             milestone: {
               id: 'gid://gitlab/Milestone/17',
               iid: '2',
               title: 'v4.0',
-              state: 'CLOSED',
+              state: 'closed',
               closedAt: null,
               project: { id: 'gid://gitlab/Project/1' },
             },
-            labels: [{ id: null, name: 'foo', color: null }, { name: 'bar' }],
+            labels: { nodes: [{ title: 'foo' }, { title: 'bar' }] },
             type: 'ISSUE',
-            issueType: 'ISSUE',
             dueDate: '2016-07-22',
             movedToId: null,
             references: { short: '#6', relative: 'my-group/my-project#6', full: 'my-group/my-project#6' },
@@ -164,7 +165,7 @@ const CASES: Record<string, FixtureCase> = {
       group: {
         issues: {
           count: 1,
-          nodes: [{ id: 'gid://gitlab/Issue/41', state: 'CLOSED', references: { relative: 'my-project#1' }, milestone: { title: 'v3.0' } }],
+          nodes: [{ id: 'gid://gitlab/Issue/41', state: 'closed', references: { relative: 'my-project#1' }, milestone: { title: 'v3.0' } }],
         },
       },
     },
@@ -191,7 +192,7 @@ const CASES: Record<string, FixtureCase> = {
   'get-project-issue.json': singleRead('get-project-issue', {
     id: 'gid://gitlab/Issue/41',
     subscribed: false,
-    labels: [],
+    labels: { nodes: [] },
     milestone: { closedAt: '2016-01-05T15:31:46.176Z' },
   }),
   'get-issue-admin.json': {
@@ -210,20 +211,20 @@ const CASES: Record<string, FixtureCase> = {
   'create-issue.json': singleRead('create-issue', {
     id: 'gid://gitlab/Issue/84',
     description: null,
-    assignees: [],
+    assignees: { nodes: [] },
     assignee: null,
     milestone: null,
-    labels: [{ name: 'bug' }],
+    labels: { nodes: [{ title: 'bug' }] },
     subscribed: true,
   }),
-  'update-issue-close.json': singleRead('update-issue-close', { id: 'gid://gitlab/Issue/85', state: 'CLOSED', subscribed: true }),
+  'update-issue-close.json': singleRead('update-issue-close', { id: 'gid://gitlab/Issue/85', state: 'closed', subscribed: true }),
   'move-issue.json': singleRead('move-issue', { id: 'gid://gitlab/Issue/92', iid: '11' }),
   'clone-issue.json': singleRead('clone-issue', { id: 'gid://gitlab/Issue/290', project: { id: 'gid://gitlab/Project/143' } }),
   'subscribe-issue.json': singleRead('subscribe-issue', { id: 'gid://gitlab/Issue/92' }),
   // This record lacks time stats and links: the time stats come from their own endpoint.
   'unsubscribe-issue.json': singleRead(
     'unsubscribe-issue',
-    { id: 'gid://gitlab/Issue/93', subscribed: false, assignees: [], links: null, timeStats: { timeEstimate: 7200 } },
+    { id: 'gid://gitlab/Issue/93', subscribed: false, assignees: { nodes: [] }, links: null, timeStats: { timeEstimate: 7200 } },
     [{ method: 'GET', path: '/projects/5/issues/12/time_stats', body: fixture('get-issue-time-stats') }],
   ),
   'create-issue-issues-disabled-403.json': {
@@ -232,7 +233,7 @@ const CASES: Record<string, FixtureCase> = {
     expected: null,
     error: { path: ['project', 'issues'], extensions: { code: 'FORBIDDEN', restStatus: 403, restMessage: '403 Forbidden' } },
   },
-  'fragment-issue-premium-weight.json': fragmentCase('fragment-issue-premium-weight', { weight: null, state: 'OPENED' }),
+  'fragment-issue-premium-weight.json': fragmentCase('fragment-issue-premium-weight', { weight: null, state: 'opened' }),
   'fragment-issue-premium-epic.json': fragmentCase('fragment-issue-premium-epic', {
     epicIid: 5,
     epic: {
@@ -257,10 +258,10 @@ const CASES: Record<string, FixtureCase> = {
   }),
   'fragment-issue-ultimate-health-status.json': fragmentCase('fragment-issue-ultimate-health-status', { healthStatus: 'ON_TRACK' }),
   'create-issue-todo.json': {
-    routes: [{ method: 'POST', path: `${ISSUE}/todo`, status: 201, body: fixture('create-issue-todo') }],
-    query: `mutation { todoCreate(input: { projectPath: "my-group/my-project", iid: "1" }) { errors alreadyPending todo { id actionName targetType targetUrl body state createdAt
-      project { id fullPath name } author { username } target { id iid title description state labels { name } milestone { title } assignees { username } author { username }
-      subscribed userNotesCount upvotes mergeRequestsCount webUrl references { full } confidential discussionLocked issueType severity taskCompletionStatus { count } } } } }`,
+    routes: [...TODO_TARGET, { method: 'POST', path: '/projects/4/issues/1/todo', status: 201, body: fixture('create-issue-todo') }],
+    query: `mutation { todoCreate(input: { targetId: "gid://gitlab/Issue/41" }) { errors alreadyPending todo { id actionName targetType targetUrl body state createdAt
+      project { id fullPath name } author { username } target { id iid title description state labels { nodes { title } } milestone { title } assignees { nodes { username } } author { username }
+      subscribed userNotesCount upvotes mergeRequestsCount webUrl references { full } confidential discussionLocked type severity taskCompletionStatus { count } } } } }`,
     expected: {
       todoCreate: {
         errors: [],
@@ -269,12 +270,12 @@ const CASES: Record<string, FixtureCase> = {
           id: 'gid://gitlab/Todo/112',
           actionName: 'marked',
           targetType: 'Issue',
-          state: 'PENDING',
+          state: 'pending',
           project: { id: 'gid://gitlab/Project/5', fullPath: 'gitlab-org/gitlab-ci', name: 'GitLab CI/CD' },
           target: {
             id: 'gid://gitlab/Issue/93',
             iid: '10',
-            state: 'CLOSED',
+            state: 'closed',
             subscribed: true,
             milestone: { title: 'v0.0' },
             author: { username: 'craig_rutherford' },
@@ -286,10 +287,11 @@ const CASES: Record<string, FixtureCase> = {
   'get-issue-time-stats.json': {
     // A to-do's target carries no time stats: REST serves them alone.
     routes: [
-      { method: 'POST', path: `${ISSUE}/todo`, status: 201, body: fixture('create-issue-todo') },
+      ...TODO_TARGET,
+      { method: 'POST', path: '/projects/4/issues/1/todo', status: 201, body: fixture('create-issue-todo') },
       { method: 'GET', path: '/projects/5/issues/10/time_stats', body: fixture('get-issue-time-stats') },
     ],
-    query: `mutation { todoCreate(input: { projectPath: "my-group/my-project", iid: "1" }) { todo { target { ${TIME_STATS} } } } }`,
+    query: `mutation { todoCreate(input: { targetId: "gid://gitlab/Issue/41" }) { todo { target { ${TIME_STATS} } } } }`,
     expected: {
       todoCreate: {
         todo: { target: { timeStats: { timeEstimate: 7200, totalTimeSpent: 3600, humanTimeEstimate: '2h', humanTotalTimeSpent: '1h' } } },
@@ -357,7 +359,7 @@ const CASES: Record<string, FixtureCase> = {
                 state: 'OPENED',
                 changesCount: '10',
                 workInProgress: false,
-                milestone: { id: 'gid://gitlab/Milestone/27', state: 'ACTIVE' },
+                milestone: { id: 'gid://gitlab/Milestone/27', state: 'active' },
                 mergeStatus: 'cannot_be_merged',
                 pipeline: { id: 'gid://gitlab/Ci::Pipeline/38980952', status: 'success' },
                 headPipeline: {

@@ -67,12 +67,12 @@ const CASES: Case[] = [
   {
     name: 'issues with the fields list records lack',
     query: `{ project(fullPath: "gitlab-org/gitlab") { issues(first: 8) { nodes { iid subscribed timeStats { timeEstimate } metricImages { filename }
-      project { name visibility } author { username bio } assignees { username } milestone { title project { name } }
+      project { name visibility } author { username bio } assignees { nodes { username } } milestone { title project { name } }
       participants(first: 3) { nodes { username } } relatedMergeRequests(first: 2) { nodes { title author { username } project { name } } }
       closedByMergeRequests { nodes { iid } } epicIid movedToId links { self } } } } }`,
   },
-  { name: 'an issue by global ID and one by iid', query: '{ issue(id: "gid://gitlab/Issue/1") { title userAgentDetail { userAgent } labels { name } } project(fullPath: "gitlab-org/gitaly") { issue(iid: "1") { title } } }' },
-  { name: 'group and instance issue lists', query: '{ issues(scope: ALL, first: 30) { nodes { id assignee { username } closedBy { name } } } group(fullPath: "gitlab-org") { issues(first: 40, withLabelsDetails: true) { nodes { labels { name color } } } } }' },
+  { name: 'an issue by global ID and one by iid', query: '{ issue(id: "gid://gitlab/Issue/1") { title userAgentDetail { userAgent } labels { nodes { title } } } project(fullPath: "gitlab-org/gitaly") { issue(iid: "1") { title } } }' },
+  { name: 'group and instance issue lists', query: '{ issues(scope: ALL, first: 30) { nodes { id assignee { username } closedBy { name } } } group(fullPath: "gitlab-org") { issues(first: 40, withLabelsDetails: true) { nodes { labels { nodes { title color } } } } } }' },
   {
     name: 'a commit with its detail, parents and sub-resources',
     query: `{ project(fullPath: "gitlab-org/gitlab") { repository { commit(ref: "main") { sha stats { total } status lastPipeline { status }
@@ -129,7 +129,9 @@ const CASES: Case[] = [
   },
   {
     name: 'a to-do on an issue, with its embedded target',
-    query: 'mutation { todoCreate(input: { projectPath: "gitlab-org/gitlab", iid: "1" }) { alreadyPending todo { target { title webUrl timeStats { timeEstimate } links { self } } author { username } project { fullPath visibility } } } }',
+    // REST finds an issue by global ID for administrators only.
+    token: admin,
+    query: 'mutation { todoCreate(input: { targetId: "gid://gitlab/Issue/1" }) { alreadyPending todo { target { title webUrl timeStats { timeEstimate } links { self } } author { username } project { fullPath visibility } } } }',
   },
   {
     name: 'a board created and read back',

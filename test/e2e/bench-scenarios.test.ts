@@ -44,7 +44,7 @@ describe.each([
   it('wide page: 100 issues with author and assignees in one call', async () => {
     const { data, calls } = await callsOf<WideData>(harness, WIDE_PAGE_QUERY, WIDE_PAGE_VARIABLES);
     expect(data.issues.nodes).toHaveLength(100);
-    expect(data.issues.nodes.some((issue) => issue.assignees.length > 0)).toBe(true);
+    expect(data.issues.nodes.some((issue) => issue.assignees.nodes.length > 0)).toBe(true);
     expect(calls).toEqual(['GET /issues']);
     expect(calls).toHaveLength(widePageMinimum().size);
   });

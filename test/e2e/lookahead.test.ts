@@ -64,7 +64,7 @@ describe.each([
 
   it('sends project(fullPath:) { issues } in one wave, with the REST query the field always had', async () => {
     const result = await query<{ project: { name: string; issues: Connection<{ iid: string }> } }>(
-      `{ project(fullPath: "${PROJECT}") { name issues(first: 5, state: OPENED) { count nodes { iid } } } }`,
+      `{ project(fullPath: "${PROJECT}") { name issues(first: 5, state: opened) { count nodes { iid } } } }`,
     );
     expect(result.errors).toBeUndefined();
     expect(restCalls(harness.simulator).sort()).toEqual([`GET /projects/${PROJECT_PATH}`, `GET /projects/${PROJECT_PATH}/issues`]);

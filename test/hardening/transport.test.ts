@@ -63,9 +63,9 @@ describe('a subscription sent over HTTP', () => {
 /** Mistyped names, each of which graphql-js answers with a "Did you mean" naming the schema. */
 const MISTYPED = [
   { mistake: 'a field', query: '{ currentUsr { username } }', suggestion: 'currentUser' },
-  { mistake: 'an argument', query: '{ issues(stat: OPENED) { nodes { id } } }', suggestion: 'state' },
-  { mistake: 'an enum value', query: '{ issues(state: OPEN) { nodes { id } } }', suggestion: 'OPENED' },
-  { mistake: 'a type', query: 'query($s: IssueStateFiltr) { issues(state: $s) { nodes { id } } }', suggestion: 'IssueStateFilter' },
+  { mistake: 'an argument', query: '{ issues(stat: opened) { nodes { id } } }', suggestion: 'state' },
+  { mistake: 'an enum value', query: '{ issues(state: open) { nodes { id } } }', suggestion: 'opened' },
+  { mistake: 'a type', query: 'query($s: IssuableStat) { issues(state: $s) { nodes { id } } }', suggestion: 'IssuableState' },
   { mistake: 'a subselection', query: '{ currentUser }', suggestion: 'currentUser { ... }' },
 ];
 
@@ -104,13 +104,13 @@ describe('introspection off', () => {
   });
 
   it('answers a mistyped enum value in variables without suggesting one, over HTTP and WebSocket', async () => {
-    const query = 'query($s: IssueStateFilter) { issues(state: $s) { nodes { id } } }';
+    const query = 'query($s: IssuableState) { issues(state: $s) { nodes { id } } }';
     const http = await post(harness.gateway.url, query, { s: 'OPEN' });
     const ws = await overWebSocket(harness.gateway.wsUrl, query, { s: 'OPEN' });
 
     expect(http.status).toBe(400);
     for (const answer of [http.body, ws]) {
-      expect(answer.errors?.[0]?.message).toMatch(/^Variable "\$s" got invalid value "OPEN"; Value "OPEN" does not exist in "IssueStateFilter" enum\.$/);
+      expect(answer.errors?.[0]?.message).toMatch(/^Variable "\$s" got invalid value "OPEN"; Value "OPEN" does not exist in "IssuableState" enum\.$/);
     }
     expect(restCalls(harness.simulator)).toEqual([CONNECTION_CHECK]);
   });
@@ -134,7 +134,7 @@ describe('the response cache, on', () => {
   it('answers variables nested 10,000 deep with the clean 400 of a bad variable, as without the cache', async () => {
     const depth = 10_000;
     // A 20 KB body: JSON.stringify itself would overflow on such a value, so it is written out.
-    const body = `{"query":"query Deep($v: [String!]) { issues(labels: $v) { nodes { id } } }","variables":{"v":${'['.repeat(depth)}${']'.repeat(depth)}}}`;
+    const body = `{"query":"query Deep($v: [String!]) { issues(labelName: $v) { nodes { id } } }","variables":{"v":${'['.repeat(depth)}${']'.repeat(depth)}}}`;
     const send = async (url: string) => {
       const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'private-token': DEMO_TOKENS.maintainer }, body });
       return { status: response.status, answer: (await response.json()) as GraphQLResponse };
