@@ -22,7 +22,7 @@ import { createExplorerHandler, EXPLORER_PATH } from '../transport/explorer.js';
 import { checkOperation, checkQueryLength, DEFAULT_QUERY_LIMITS, type QueryLimits } from '../policy/limits.js';
 import { DEFAULT_MAX_UPLOAD_BYTES } from '../transport/uploads.js';
 import { createExecutableSchema, resolvers, typeDefs } from '../schema/executable.js';
-import { IssueReferences } from '../subscriptions/issue-references.js';
+import { DEFAULT_ISSUE_REFERENCE_BOUNDS, IssueReferences } from '../subscriptions/issue-references.js';
 import { RecordPollers } from '../subscriptions/record-pollers.js';
 import { attachWebSocketServer } from '../transport/websocket.js';
 import { createLogger } from '../observability/logger.js';
@@ -76,7 +76,10 @@ export function createGateway(options: GatewayOptions): Gateway {
   const dependencies = {
     restClient,
     pollers,
-    issueReferences: new IssueReferences(pollers.credentialDigest),
+    issueReferences: new IssueReferences(
+      pollers.credentialDigest,
+      sharing?.issueReferenceStore(DEFAULT_ISSUE_REFERENCE_BOUNDS.perCredential),
+    ),
     batching: options.batching ?? true,
     maxConcurrentRestCalls: options.maxConcurrentRestCalls,
     requestDeadlineMs: options.requestDeadlineMs ?? 30_000,

@@ -4,6 +4,7 @@ import type { SharedStore } from './fallback.js';
 import { sharedPersistedQueryStore } from './persisted-query-store.js';
 import { RedisLink } from './redis-link.js';
 import { MemoryResponseStore, RedisResponseStore, sharedResponseStore, type ResponseStore, type ResponseStoreBounds } from './response-store.js';
+import { RedisIssueReferenceStore } from './issue-reference-store.js';
 import { RedisPollerCoordination } from './poller-leases.js';
 
 /** The gateway's `redis` option: replicas that share state through one Redis. */
@@ -25,7 +26,8 @@ export const DEFAULT_REDIS_KEY_PREFIX = 'gitlab-graphql-gateway:';
 export const MIN_KEY_SECRET_LENGTH = 16;
 
 /**
- * What replicas share: poller leases (runners, issues) and their channels, persisted queries, and (response-store.ts)
+ * What replicas share: poller leases (runners, issues) and their channels, the issues each
+ * credential was served, persisted queries, and (response-store.ts)
  * the response cache. Built with the gateway, connected by its start: `ioredis` is loaded then.
  */
 export class ReplicaSharing {
@@ -53,6 +55,11 @@ export class ReplicaSharing {
 
   pollerCoordination(intervalMs: number): RedisPollerCoordination {
     return new RedisPollerCoordination(this.link, intervalMs);
+  }
+
+  /** The issues each credential was served, at most `perCredential` each, for subscriptions on any replica. */
+  issueReferenceStore(perCredential: number): RedisIssueReferenceStore {
+    return new RedisIssueReferenceStore(this.link, perCredential);
   }
 
   persistedQueryStore(maxEntries: number): ReturnType<typeof sharedPersistedQueryStore> {

@@ -2,6 +2,12 @@ import type { Credential } from '../datasources/credentials.js';
 import type { IssueKey } from '../datasources/issues.js';
 import type { CredentialDigest } from '../shared-state/credential-digest.js';
 
+/** Where replicas share what each credential was served (shared-state/issue-reference-store.ts, with Redis). */
+export interface IssueReferenceStore {
+  remember(digest: string, issueId: number, key: IssueKey): void;
+  find(digest: string, issueId: number): Promise<IssueKey | undefined>;
+}
+
 export interface IssueReferenceBounds {
   /** Issues remembered per credential, the most recently served kept. */
   perCredential: number;
@@ -38,7 +44,8 @@ function store<K, V>(map: Map<K, V>, key: K, value: V, bound: number): void {
  * remembering what each credential was served lets anyone subscribe to the issues they can read.
  * Per credential (by its keyed digest, never the token), so that an entry only ever answers the
  * credential it was served to; bounded, so that no caller grows it without limit. In this replica's
- * memory: a subscription on another replica than the query finds nothing and falls back to REST.
+ * memory, and with Redis in a store the replicas share, so that a subscription on another replica
+ * than the query finds it too.
  */
 export class IssueReferences {
   private readonly byCredential = new Map<string, Map<number, IssueKey>>();
@@ -47,6 +54,7 @@ export class IssueReferences {
 
   constructor(
     private readonly credentialDigest: CredentialDigest,
+    private readonly shared?: IssueReferenceStore,
     private readonly bounds: IssueReferenceBounds = DEFAULT_ISSUE_REFERENCE_BOUNDS,
   ) {}
 
@@ -58,13 +66,17 @@ export class IssueReferences {
       issues = new Map();
       store(this.byCredential, digest, issues, this.bounds.credentials);
     }
+    const known = touch(issues, issueId);
+    if (known?.project === key.project && known.iid === key.iid) return; // told the shared store already
     store(issues, issueId, key, this.bounds.perCredential);
+    this.shared?.remember(digest, issueId, key);
   }
 
-  /** The project and iid of an issue `credential` was served, if remembered. */
-  find(credential: Credential, issueId: number): IssueKey | undefined {
-    const issues = touch(this.byCredential, this.digestOf(credential));
-    return issues && touch(issues, issueId);
+  /** The project and iid of an issue `credential` was served, if remembered here or by another replica. */
+  async find(credential: Credential, issueId: number): Promise<IssueKey | undefined> {
+    const digest = this.digestOf(credential);
+    const issues = touch(this.byCredential, digest);
+    return (issues && touch(issues, issueId)) ?? (await this.shared?.find(digest, issueId));
   }
 
   private digestOf(credential: Credential): string {

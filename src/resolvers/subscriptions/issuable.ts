@@ -49,7 +49,7 @@ async function issueToWatch(issuableId: string, credential: Credential, context:
   if (className !== 'Issue') {
     throw badUserInput(`\`issuableId\`: the gateway watches issues only; a ${className} cannot be watched (REST has no look-up of one by global ID).`, 'issuableId');
   }
-  const remembered = context.issueReferences.find(credential, id);
+  const remembered = await context.issueReferences.find(credential, id);
   if (remembered) return { id, key: remembered };
   try {
     return { id, key: issueKeyOf(await context.loaders.issueById.load(id)) };
