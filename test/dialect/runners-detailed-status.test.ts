@@ -1,0 +1,99 @@
+// GitLab's DetailedStatus of jobs and pipelines, status by status, as lib/gitlab/ci/status/*.rb
+// compute it (GitLab 16 and later). The embedded server's jobs only run, pass, fail or get canceled;
+// runners.test.ts checks those over HTTP, and this file every status GitLab has.
+import { describe, expect, it } from 'vitest';
+import { jobDetailedStatus, pipelineDetailedStatus } from '../../src/resolvers/runners/detailed-status.js';
+
+/** [status, text, label, icon, group] of Gitlab::Ci::Status::<Status>. */
+const CORE: Array<[string, string, string, string, string]> = [
+  ['created', 'Created', 'created', 'status_created', 'created'],
+  ['waiting_for_resource', 'Waiting', 'waiting for resource', 'status_pending', 'waiting-for-resource'],
+  ['preparing', 'Preparing', 'preparing', 'status_preparing', 'preparing'],
+  ['pending', 'Pending', 'pending', 'status_pending', 'pending'],
+  ['running', 'Running', 'running', 'status_running', 'running'],
+  ['success', 'Passed', 'passed', 'status_success', 'success'],
+  ['failed', 'Failed', 'failed', 'status_failed', 'failed'],
+  ['canceling', 'Canceling', 'canceling', 'status_canceled', 'canceling'],
+  ['canceled', 'Canceled', 'canceled', 'status_canceled', 'canceled'],
+  ['skipped', 'Skipped', 'skipped', 'status_skipped', 'skipped'],
+  ['manual', 'Manual', 'manual action', 'status_manual', 'manual'],
+  ['scheduled', 'Scheduled', 'scheduled', 'status_scheduled', 'scheduled'],
+];
+
+describe('a job\'s detailed status', () => {
+  it.each(CORE)('%s: text %s, label %s, icon %s, group %s, linked to the job', (status, text, label, icon, group) => {
+    expect(jobDetailedStatus({ id: 42, status }, '/g/p/-/jobs/42')).toEqual({
+      id: `${group}-42`,
+      text,
+      label,
+      icon,
+      group,
+      tooltip: label,
+      hasDetails: true,
+      detailsPath: '/g/p/-/jobs/42',
+    });
+  });
+
+  it('names the failure reason in the tooltip when REST gives it (Build::Failed)', () => {
+    expect(jobDetailedStatus({ id: 7, status: 'failed', failureReason: 'script_failure' }, null)).toMatchObject({
+      text: 'Failed',
+      label: 'failed',
+      tooltip: 'failed - (script failure)',
+      detailsPath: null,
+    });
+    expect(jobDetailedStatus({ id: 7, status: 'failed', failureReason: 'stuck_or_timeout_failure' }, null).tooltip).toBe('failed - (stuck or timeout failure)');
+  });
+
+  it('marks a failure that may fail as a warning, keeping the core id (Build::FailedAllowed)', () => {
+    expect(jobDetailedStatus({ id: 7, status: 'failed', allowFailure: true, failureReason: 'script_failure' }, '/g/p/-/jobs/7')).toEqual({
+      id: 'failed-7',
+      text: 'Failed',
+      label: 'failed (allowed to fail)',
+      icon: 'status_warning',
+      group: 'failed_with_warnings',
+      tooltip: 'failed - (script failure) (allowed to fail)',
+      hasDetails: true,
+      detailsPath: '/g/p/-/jobs/7',
+    });
+  });
+
+  it('changes nothing for a passed job that was allowed to fail', () => {
+    expect(jobDetailedStatus({ id: 7, status: 'success', allowFailure: true }, null)).toMatchObject({ group: 'success', icon: 'status_success' });
+  });
+});
+
+describe('a pipeline\'s detailed status', () => {
+  it.each(CORE.filter(([status]) => status !== 'manual' && status !== 'scheduled'))(
+    '%s: text %s, label %s, icon %s, group %s, linked to the pipeline',
+    (status, text, label, icon, group) => {
+      expect(pipelineDetailedStatus({ id: 9, status }, '/g/p/-/pipelines/9')).toEqual({
+        id: `${group}-9`,
+        text,
+        label,
+        icon,
+        group,
+        tooltip: label,
+        hasDetails: true,
+        detailsPath: '/g/p/-/pipelines/9',
+      });
+    },
+  );
+
+  it('shows a manual pipeline as blocked (Pipeline::Blocked) and a scheduled one as delayed (Pipeline::Delayed)', () => {
+    expect(pipelineDetailedStatus({ id: 9, status: 'manual' }, null)).toMatchObject({
+      id: 'manual-9',
+      text: 'Blocked',
+      label: 'waiting for manual action',
+      tooltip: 'waiting for manual action',
+      icon: 'status_manual',
+      group: 'manual',
+    });
+    expect(pipelineDetailedStatus({ id: 9, status: 'scheduled' }, null)).toMatchObject({
+      id: 'scheduled-9',
+      text: 'Delayed',
+      label: 'waiting for delayed job',
+      icon: 'status_scheduled',
+      group: 'scheduled',
+    });
+  });
+});

@@ -1,0 +1,442 @@
+// Runners and their jobs in GitLab's own dialect, asked the way GitLab's runner pages ask (named
+// operations, fragments, variables typed with GitLab's scalars): every document validates against
+// the schema, and runs over real HTTP against the gateway and the embedded v4 server, with the
+// answers checked against REST.
+import { parse, validate } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { DEMO_TOKENS } from '../../simulator/index.js';
+import { createExecutableSchema } from '../../src/schema/executable.js';
+import { gatewayOverSimulator } from '../support/harness.js';
+import { restCalls } from '../support/rest-oracle.js';
+
+const { admin, maintainer } = DEMO_TOKENS;
+const schema = createExecutableSchema();
+
+const RUNNER_DETAILS_FRAGMENT = `
+fragment RunnerDetailsShared on CiRunner {
+  id
+  runnerType
+  paused
+  status
+  accessLevel
+  runUntagged
+  locked
+  tagList
+  description
+  maximumTimeout
+  jobCount
+  projectCount
+  ownerProject { id name fullPath }
+  groups { nodes { id name webUrl } }
+  userPermissions { readRunner updateRunner deleteRunner assignRunner }
+  managers { count nodes { id systemId version revision architectureName platformName status } }
+}`;
+
+const GET_RUNNER = `${RUNNER_DETAILS_FRAGMENT}
+query getRunner($id: CiRunnerID!) {
+  runner(id: $id) { ...RunnerDetailsShared }
+}`;
+
+const DETAILED_STATUS_FRAGMENT = `
+fragment DetailedStatusFields on DetailedStatus {
+  id
+  detailsPath
+  group
+  icon
+  text
+  label
+  tooltip
+}`;
+
+const GET_RUNNER_JOBS = `${DETAILED_STATUS_FRAGMENT}
+query getRunnerJobs($id: CiRunnerID!, $first: Int, $after: String, $statuses: [CiJobStatus!]) {
+  runner(id: $id) {
+    id
+    jobs(first: $first, after: $after, statuses: $statuses) {
+      nodes {
+        id
+        status
+        detailedStatus { ...DetailedStatusFields }
+        pipeline { id path detailedStatus { ...DetailedStatusFields } }
+        project { id name }
+        shortSha
+        commitPath
+        refName
+        refPath
+        createdByTag
+        webPath
+        browseArtifactsPath
+        createdAt
+        finishedAt
+        duration
+        queuedDuration
+        tags
+      }
+      pageInfo { hasNextPage endCursor }
+    }
+  }
+}`;
+
+const RUNNER_LIST_FRAGMENT = `
+fragment ListItem on CiRunner {
+  id
+  description
+  runnerType
+  paused
+  status
+  version
+  tagList
+}`;
+
+const ALL_RUNNERS = `${RUNNER_LIST_FRAGMENT}
+query getAllRunners($first: Int, $paused: Boolean, $status: CiRunnerStatus, $type: CiRunnerType, $tagList: [String!], $versionPrefix: String) {
+  allRunners(first: $first, paused: $paused, status: $status, type: $type, tagList: $tagList, versionPrefix: $versionPrefix) {
+    count
+    nodes { ...ListItem }
+  }
+}`;
+
+const RUNNER_CREATE = `
+mutation runnerCreate($input: RunnerCreateInput!) {
+  runnerCreate(input: $input) {
+    runner { id runnerType description paused tagList ephemeralAuthenticationToken ownerProject { id } }
+    errors
+  }
+}`;
+
+const BULK_RUNNER_DELETE = `
+mutation bulkRunnerDelete($input: BulkRunnerDeleteInput!) {
+  bulkRunnerDelete(input: $input) { deletedCount deletedIds errors }
+}`;
+
+const REGISTRATION_TOKEN_RESET = `
+mutation runnersRegistrationTokenReset($input: RunnersRegistrationTokenResetInput!) {
+  runnersRegistrationTokenReset(input: $input) { token errors }
+}`;
+
+const DOCUMENTS = { GET_RUNNER, GET_RUNNER_JOBS, ALL_RUNNERS, RUNNER_CREATE, BULK_RUNNER_DELETE, REGISTRATION_TOKEN_RESET };
+
+interface RestRunner {
+  id: number;
+  runner_type: string;
+  paused: boolean;
+  locked: boolean;
+  version: string | null;
+  projects?: Array<{ id: number; path_with_namespace: string }>;
+  groups?: Array<{ id: number; name: string; web_url: string }>;
+}
+interface RestJob {
+  id: number;
+  status: string;
+  ref: string;
+  tag: boolean;
+  duration: number | null;
+  queued_duration: number | null;
+  pipeline: { id: number; sha: string; status: string };
+  project: { id: number; path_with_namespace: string };
+}
+interface DetailedStatus {
+  id: string;
+  detailsPath: string;
+  group: string;
+  icon: string;
+  text: string;
+  label: string;
+  tooltip: string;
+}
+interface GqlJob {
+  id: string;
+  status: string;
+  detailedStatus: DetailedStatus;
+  pipeline: { id: string; path: string; detailedStatus: DetailedStatus };
+  shortSha: string;
+  commitPath: string;
+  refName: string;
+  refPath: string;
+  createdByTag: boolean;
+  webPath: string;
+  browseArtifactsPath: string;
+  duration: number | null;
+  queuedDuration: number | null;
+  tags: string[];
+}
+
+const runnerGid = (id: number) => `gid://gitlab/Ci::Runner/${id}`;
+
+/** What GitLab shows for the statuses the embedded server's jobs and pipelines take. */
+const SHOWN: Record<string, { text: string; label: string; icon: string; group: string }> = {
+  running: { text: 'Running', label: 'running', icon: 'status_running', group: 'running' },
+  success: { text: 'Passed', label: 'passed', icon: 'status_success', group: 'success' },
+  failed: { text: 'Failed', label: 'failed', icon: 'status_failed', group: 'failed' },
+  canceled: { text: 'Canceled', label: 'canceled', icon: 'status_canceled', group: 'canceled' },
+  pending: { text: 'Pending', label: 'pending', icon: 'status_pending', group: 'pending' },
+  created: { text: 'Created', label: 'created', icon: 'status_created', group: 'created' },
+};
+
+describe('runners in GitLab\'s dialect', () => {
+  const harness = gatewayOverSimulator({ limits: { maxRestCalls: 500 } });
+
+  it.each(Object.entries(DOCUMENTS))('%s validates against the schema', (_name, document) => {
+    expect(validate(schema, parse(document))).toEqual([]);
+  });
+
+  describe('the runner detail page', () => {
+    it('answers a project runner\'s detail as REST has it, with its job count and managers', async () => {
+      const owned = await harness.oracle.get<RestRunner[]>('/runners?type=project_type&per_page=100', maintainer);
+      const runner = await harness.oracle.get<RestRunner>(`/runners/${owned[0]!.id}`, maintainer);
+      const jobs = await harness.oracle.call<unknown[]>('GET', `/runners/${runner.id}/jobs?per_page=1`, maintainer);
+      harness.simulator.resetRequests();
+
+      const result = await harness.gateway.query<{ runner: Record<string, unknown> }>(GET_RUNNER, { id: runnerGid(runner.id) }, maintainer);
+      expect(result.errors).toBeUndefined();
+      expect(result.data!.runner).toMatchObject({
+        id: runnerGid(runner.id),
+        runnerType: 'PROJECT_TYPE',
+        paused: runner.paused,
+        locked: runner.locked,
+        jobCount: Number(jobs.headers.get('x-total')),
+        projectCount: runner.projects!.length,
+        ownerProject: { id: `gid://gitlab/Project/${runner.projects![0]!.id}`, fullPath: runner.projects![0]!.path_with_namespace },
+        groups: { nodes: [] },
+      });
+      // The detail, the job count, the managers and GET /user; the owner project comes embedded.
+      const calls = restCalls(harness.simulator);
+      expect(calls.filter((call) => call.startsWith(`GET /runners/${runner.id}`) && !call.includes('/jobs') && !call.includes('/managers'))).toHaveLength(1);
+      expect(calls.filter((call) => call.startsWith(`GET /runners/${runner.id}/jobs`))).toHaveLength(1);
+      expect(calls.filter((call) => call.startsWith('GET /user'))).toHaveLength(1);
+    });
+
+    it('answers a group runner\'s group, and no projects, as GitLab does', async () => {
+      const groupRunners = await harness.oracle.get<RestRunner[]>('/runners/all?type=group_type&per_page=5', admin);
+      const runner = await harness.oracle.get<RestRunner>(`/runners/${groupRunners[0]!.id}`, admin);
+      const result = await harness.gateway.query<{ runner: Record<string, unknown> }>(GET_RUNNER, { id: runnerGid(runner.id) }, admin);
+      expect(result.errors).toBeUndefined();
+      expect(result.data!.runner).toMatchObject({
+        runnerType: 'GROUP_TYPE',
+        projectCount: null,
+        ownerProject: null,
+        groups: { nodes: runner.groups!.map((group) => ({ id: `gid://gitlab/Group/${group.id}`, name: group.name, webUrl: group.web_url })) },
+        userPermissions: { readRunner: true, updateRunner: true, deleteRunner: true, assignRunner: true },
+      });
+    });
+
+    it('decides userPermissions as GitLab\'s runner policy does, for runners the caller owns and others', async () => {
+      const instance = await harness.oracle.get<RestRunner[]>('/runners/all?type=instance_type&per_page=3', admin);
+      const owned = await harness.oracle.get<RestRunner[]>('/runners?per_page=100', maintainer);
+      const candidates = [...instance.map((runner) => runner.id), ...owned.slice(0, 12).map((runner) => runner.id)];
+      const seen = new Set<string>();
+      for (const id of candidates) {
+        const detail = await harness.oracle.call<RestRunner>('GET', `/runners/${id}`, maintainer);
+        const isOwned = detail.status === 200 && detail.body.runner_type !== 'instance_type';
+        const expected = {
+          readRunner: true,
+          updateRunner: isOwned,
+          deleteRunner: isOwned && (detail.body.projects?.length ?? 0) <= 1,
+          assignRunner: isOwned && !detail.body.locked,
+        };
+        const result = await harness.gateway.query<{ runner: { userPermissions: typeof expected } }>(
+          'query RunnerPermissions($id: CiRunnerID!) { runner(id: $id) { userPermissions { readRunner updateRunner deleteRunner assignRunner } } }',
+          { id: runnerGid(id) },
+          maintainer,
+        );
+        expect(result.errors).toBeUndefined();
+        expect(result.data!.runner.userPermissions).toEqual(expected);
+        seen.add(JSON.stringify(expected));
+      }
+      // Instance runners (nothing but reading), and owned ones that may be changed.
+      expect(seen.size).toBeGreaterThan(1);
+    });
+  });
+
+  describe('the runner\'s jobs table', () => {
+    it('answers each job\'s detailed status, paths and tags from REST, one job record per job for the tags', async () => {
+      const owned = await harness.oracle.get<RestRunner[]>('/runners?type=project_type&per_page=100', maintainer);
+      let runnerId = 0;
+      let restJobs: RestJob[] = [];
+      for (const runner of owned) {
+        restJobs = await harness.oracle.get<RestJob[]>(`/runners/${runner.id}/jobs?per_page=5`, maintainer);
+        runnerId = runner.id;
+        if (restJobs.length >= 3) break;
+      }
+      expect(restJobs.length).toBeGreaterThan(0);
+      harness.simulator.resetRequests();
+
+      const result = await harness.gateway.query<{ runner: { jobs: { nodes: GqlJob[] } } }>(GET_RUNNER_JOBS, { id: runnerGid(runnerId), first: 5 }, maintainer);
+      expect(result.errors).toBeUndefined();
+      const nodes = result.data!.runner.jobs.nodes;
+      expect(nodes).toHaveLength(restJobs.length);
+      for (const [index, job] of restJobs.entries()) {
+        const node = nodes[index]!;
+        const project = `/${job.project.path_with_namespace}`;
+        const record = await harness.oracle.get<{ tag_list: string[] }>(`/projects/${job.project.id}/jobs/${job.id}`, maintainer);
+        expect(SHOWN[job.status] && SHOWN[job.pipeline.status]).toBeDefined();
+        expect(node).toMatchObject({
+          id: `gid://gitlab/Ci::Build/${job.id}`,
+          status: job.status.toUpperCase(),
+          detailedStatus: { id: `${SHOWN[job.status]!.group}-${job.id}`, ...SHOWN[job.status], tooltip: SHOWN[job.status]!.label, detailsPath: `${project}/-/jobs/${job.id}` },
+          pipeline: {
+            id: `gid://gitlab/Ci::Pipeline/${job.pipeline.id}`,
+            path: `${project}/-/pipelines/${job.pipeline.id}`,
+            detailedStatus: { ...SHOWN[job.pipeline.status], detailsPath: `${project}/-/pipelines/${job.pipeline.id}` },
+          },
+          shortSha: job.pipeline.sha.slice(0, 8),
+          commitPath: `${project}/-/commit/${job.pipeline.sha}`,
+          refName: job.ref,
+          refPath: `${project}/-/commits/${job.ref}`,
+          createdByTag: job.tag,
+          webPath: `${project}/-/jobs/${job.id}`,
+          browseArtifactsPath: `${project}/-/jobs/${job.id}/artifacts/browse`,
+          duration: job.duration === null ? null : Math.round(job.duration),
+          queuedDuration: job.queued_duration,
+          tags: record.tag_list,
+        });
+      }
+      // The runner (for nothing but its id: no call), its jobs, and one job record per job for `tags`.
+      const calls = restCalls(harness.simulator);
+      expect(calls.filter((call) => call.startsWith(`GET /runners/${runnerId}/jobs`))).toHaveLength(1);
+      expect(calls.filter((call) => /^GET \/projects\/\d+\/jobs\/\d+$/.test(call))).toHaveLength(restJobs.length);
+    });
+
+    it('filters by one status as REST does, and refuses what REST cannot filter by before any REST call', async () => {
+      const owned = await harness.oracle.get<RestRunner[]>('/runners?per_page=100', maintainer);
+      const runnerId = owned[0]!.id;
+      const failed = await harness.oracle.get<RestJob[]>(`/runners/${runnerId}/jobs?status=failed&per_page=100`, maintainer);
+      const result = await harness.gateway.query<{ runner: { jobs: { nodes: Array<{ id: string }> } } }>(
+        'query RunnerFailedJobs($id: CiRunnerID!, $statuses: [CiJobStatus!]) { runner(id: $id) { jobs(first: 100, statuses: $statuses) { nodes { id } } } }',
+        { id: runnerGid(runnerId), statuses: ['FAILED'] },
+        maintainer,
+      );
+      expect(result.errors).toBeUndefined();
+      expect(result.data!.runner.jobs.nodes.map((node) => node.id)).toEqual(failed.map((job) => `gid://gitlab/Ci::Build/${job.id}`));
+
+      for (const statuses of [['FAILED', 'RUNNING'], ['MANUAL']]) {
+        harness.simulator.resetRequests();
+        const refused = await harness.gateway.query(
+          'query RunnerJobs($id: CiRunnerID!, $statuses: [CiJobStatus!]) { runner(id: $id) { jobs(statuses: $statuses) { nodes { id } } } }',
+          { id: runnerGid(runnerId), statuses },
+          maintainer,
+        );
+        expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argumentName: 'statuses' });
+        expect(restCalls(harness.simulator).filter((call) => call.includes('/jobs'))).toEqual([]);
+      }
+    });
+  });
+
+  describe('the administrators\' runner list', () => {
+    it.each([
+      [{ paused: true }, 'paused=true'],
+      [{ paused: false, type: 'INSTANCE_TYPE' }, 'paused=false&type=instance_type'],
+      [{ status: 'STALE' }, 'status=stale'],
+      [{ versionPrefix: '16.' }, 'version_prefix=16.'],
+    ])('filters %j as REST filters %s', async (filters, query) => {
+      const expected = await harness.oracle.all<RestRunner>(`/runners/all?${query}`, admin);
+      const result = await harness.gateway.query<{ allRunners: { count: number; nodes: Array<{ id: string; paused: boolean }> } }>(ALL_RUNNERS, { first: 100, ...filters }, admin);
+      expect(result.errors).toBeUndefined();
+      expect(result.data!.allRunners.count).toBe(expected.length);
+      expect(result.data!.allRunners.nodes.map((node) => node.id)).toEqual(expected.slice(0, 100).map((runner) => runnerGid(runner.id)));
+    });
+
+    it('refuses NOT_CONNECTED, a status REST only reports, before any REST call', async () => {
+      const result = await harness.gateway.query(ALL_RUNNERS, { status: 'NOT_CONNECTED' }, admin);
+      expect(result.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argumentName: 'status' });
+      expect(restCalls(harness.simulator)).toEqual([]);
+    });
+  });
+
+  describe('creating and deleting runners', () => {
+    it('creates a project runner with POST /user/runners and hands its token over once', async () => {
+      const owned = await harness.oracle.get<RestRunner[]>('/runners?type=project_type&per_page=1', maintainer);
+      const project = (await harness.oracle.get<RestRunner>(`/runners/${owned[0]!.id}`, maintainer)).projects![0]!;
+      const result = await harness.gateway.query<{ runnerCreate: { errors: string[]; runner: { id: string; ephemeralAuthenticationToken: string; tagList: string[]; paused: boolean; ownerProject: { id: string } } } }>(
+        RUNNER_CREATE,
+        { input: { runnerType: 'PROJECT_TYPE', projectId: `gid://gitlab/Project/${project.id}`, description: 'created through GraphQL', paused: true, tagList: ['gpu'] } },
+        maintainer,
+      );
+      expect(result.errors).toBeUndefined();
+      const { runner, errors } = result.data!.runnerCreate;
+      expect(errors).toEqual([]);
+      expect(runner).toMatchObject({ paused: true, tagList: ['gpu'], ownerProject: { id: `gid://gitlab/Project/${project.id}` } });
+      expect(runner.ephemeralAuthenticationToken).toMatch(/^glrt-/);
+      expect(restCalls(harness.simulator)).toEqual(['POST /user/runners', `GET /runners/${runner.id.split('/').pop()!}`]);
+
+      // The token is the runner's own: REST verifies it.
+      const verified = await fetch(`${harness.simulator.url}/runners/verify`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token: runner.ephemeralAuthenticationToken }),
+      });
+      expect(verified.status).toBe(200);
+      const again = await harness.gateway.query<{ runner: { ephemeralAuthenticationToken: string | null } }>(
+        'query RunnerToken($id: CiRunnerID!) { runner(id: $id) { ephemeralAuthenticationToken } }',
+        { id: runner.id },
+        maintainer,
+      );
+      expect(again.data!.runner.ephemeralAuthenticationToken).toBeNull();
+    });
+
+    it('refuses an owner that does not go with the runner type before any REST call', async () => {
+      for (const input of [{ runnerType: 'GROUP_TYPE' }, { runnerType: 'INSTANCE_TYPE', projectId: 'gid://gitlab/Project/1' }]) {
+        const result = await harness.gateway.query(RUNNER_CREATE, { input }, admin);
+        expect(result.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT' });
+      }
+      expect(restCalls(harness.simulator)).toEqual([]);
+    });
+
+    it('refuses an instance runner to a non-administrator as REST does', async () => {
+      const result = await harness.gateway.query(RUNNER_CREATE, { input: { runnerType: 'INSTANCE_TYPE' } }, maintainer);
+      expect(result.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN', restStatus: 403 });
+    });
+
+    it('deletes runners one REST call each, and says which were not deleted', async () => {
+      const created: string[] = [];
+      for (const description of ['bulk 1', 'bulk 2']) {
+        const result = await harness.gateway.query<{ runnerCreate: { runner: { id: string } } }>(RUNNER_CREATE, { input: { runnerType: 'INSTANCE_TYPE', description } }, admin);
+        created.push(result.data!.runnerCreate.runner.id);
+      }
+      harness.simulator.resetRequests();
+      const missing = runnerGid(999_999);
+      const result = await harness.gateway.query<{ bulkRunnerDelete: { deletedCount: number; deletedIds: string[]; errors: string[] } }>(
+        BULK_RUNNER_DELETE,
+        { input: { ids: [...created, missing] } },
+        admin,
+      );
+      expect(result.errors).toBeUndefined();
+      expect(result.data!.bulkRunnerDelete).toEqual({ deletedCount: 2, deletedIds: created, errors: ['Runner(s) not found: 999999'] });
+      expect(restCalls(harness.simulator).sort()).toEqual([...created, missing].map((id) => `DELETE /runners/${id.split('/').pop()!}`).sort());
+      for (const id of created) {
+        const gone = await harness.oracle.call('GET', `/runners/${id.split('/').pop()!}`, admin);
+        expect(gone.status).toBe(404);
+      }
+    });
+  });
+
+  describe('registration tokens', () => {
+    it('replaces a project\'s registration token, and only the new one registers a runner', async () => {
+      const owned = await harness.oracle.get<RestRunner[]>('/runners?type=project_type&per_page=1', maintainer);
+      const project = (await harness.oracle.get<RestRunner>(`/runners/${owned[0]!.id}`, maintainer)).projects![0]!;
+      const before = await harness.oracle.get<{ runners_token: string }>(`/projects/${project.id}`, maintainer);
+      const result = await harness.gateway.query<{ runnersRegistrationTokenReset: { token: string; errors: string[] } }>(
+        REGISTRATION_TOKEN_RESET,
+        { input: { type: 'PROJECT_TYPE', id: `gid://gitlab/Project/${project.id}` } },
+        maintainer,
+      );
+      expect(result.errors).toBeUndefined();
+      const { token, errors } = result.data!.runnersRegistrationTokenReset;
+      expect(errors).toEqual([]);
+      expect(token).not.toBe(before.runners_token);
+      expect(restCalls(harness.simulator)).toEqual([`POST /projects/${project.id}/runners/reset_registration_token`]);
+      const register = (registrationToken: string) =>
+        fetch(`${harness.simulator.url}/runners`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: registrationToken }) });
+      expect((await register(before.runners_token)).status).toBe(403);
+      expect((await register(token)).status).toBe(201);
+    });
+
+    it('refuses an ID of the wrong class, or one the instance token does not take, before any REST call', async () => {
+      for (const input of [{ type: 'GROUP_TYPE', id: 'gid://gitlab/Project/1' }, { type: 'INSTANCE_TYPE', id: 'gid://gitlab/Group/1' }, { type: 'PROJECT_TYPE' }]) {
+        const result = await harness.gateway.query(REGISTRATION_TOKEN_RESET, { input }, admin);
+        expect(result.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argumentName: 'id' });
+      }
+      expect(restCalls(harness.simulator)).toEqual([]);
+    });
+  });
+});
