@@ -108,7 +108,11 @@ describe('GET /projects/:id/jobs/:job_id', () => {
     const job = jobs[0]!;
     const answer = await call(sim, `/projects/${job.project.id}/jobs/${job.id}`, { token: developer });
     expect(answer.status).toBe(200);
-    expect(record(answer)).toMatchObject({ id: job.id, tag_list: expect.any(Array), artifacts: expect.any(Array), web_url: expect.stringContaining(`/-/jobs/${job.id}`) });
+    const body = record(answer);
+    expect(body['id']).toBe(job.id);
+    expect(Array.isArray(body['tag_list'])).toBe(true);
+    expect(Array.isArray(body['artifacts'])).toBe(true);
+    expect(String(body['web_url'])).toContain(`/-/jobs/${job.id}`);
     expect((await call(sim, `/projects/${job.project.id}/jobs/999999`, { token: developer })).status).toBe(404);
   });
 });
