@@ -236,7 +236,7 @@ export const SETTINGS = {
     'A ceiling on the REST calls one operation may have in flight, on top of its fair share of the upstream connections; `0`: none (an operation alone may use every connection).',
   ),
   requestDeadlineMs: integer('REQUEST_DEADLINE_MS', 30_000, 100, 3_600_000, 'Time an operation may spend on REST in all, from its start.'),
-  runnerPollIntervalMs: integer('RUNNER_POLL_INTERVAL_MS', 5_000, 10, 3_600_000, 'Time between two polls of a watched runner.'),
+  runnerPollIntervalMs: integer('RUNNER_POLL_INTERVAL_MS', 5_000, 10, 3_600_000, 'Time between two polls of a watched runner or issue.'),
   batching: flag('BATCHING', true, 'DataLoader batching and per-request caching; `off` only to measure what they buy.'),
   landingPage: flag('LANDING_PAGE', true, 'Apollo Sandbox on GET /graphql from a browser; switch off in production.'),
   introspection: flag('INTROSPECTION', true, 'Schema introspection; switch off in production.'),
@@ -313,7 +313,7 @@ export const SETTINGS = {
   responseCacheMaxMb: integer('RESPONSE_CACHE_MAX_MB', 64, 1, 16_384, 'Most memory the response cache holds, in MiB of response JSON.'),
   redisUrl: redisUrl(
     'REDIS_URL',
-    'Redis shared by several replicas: one poller per watched runner and credential across all of them, persisted queries and the response cache. Unset: all in this process. Needs `REDIS_KEY_SECRET`.',
+    'Redis shared by several replicas: one poller per watched runner or issue and credential across all of them, the issues each credential was served, persisted queries and the response cache. Unset: all in this process. Needs `REDIS_KEY_SECRET`.',
   ),
   redisKeySecret: {
     ...secret(

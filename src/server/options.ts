@@ -51,7 +51,7 @@ export interface GatewayOptions {
   upstreamRetryAttempts?: number;
   /** Consecutive upstream faults that open the circuit, and how long it stays open (default 5 and 5 s); false = no breaker. */
   circuitBreaker?: { failureThreshold: number; cooldownMs: number } | false;
-  /** Milliseconds between two polls of a watched runner (default 5000). */
+  /** Milliseconds between two polls of a watched runner or issue (default 5000). */
   runnerPollIntervalMs?: number;
   /** DataLoader batching and per-request caching (default true). */
   batching?: boolean;
