@@ -15,6 +15,8 @@ export interface MilestoneSchema {
   due_date?: string | null;
   start_date?: string | null;
   closed_at?: string | null;
+  /** GitLab's Milestone#expired?, by the server's clock (milestone lists and issues' milestones). */
+  expired?: boolean;
   web_url?: string;
 }
 

@@ -1,6 +1,6 @@
 import type { LabelSchema } from './issues.js';
 import type { MilestoneSchema } from './issuable-schemas.js';
-import type { Page, PageRequest } from './pagination.js';
+import { MAX_PER_PAGE, type Page, type PageRequest } from './pagination.js';
 import { restPath } from './path.js';
 import type { RestSession } from './rest-client.js';
 
@@ -49,6 +49,19 @@ export class LabelsApi {
 
   forProject(idOrPath: number | string, filters: LabelListFilters, page: PageRequest): Promise<Page<LabelSchema>> {
     return this.rest.getPage<LabelSchema>(restPath`/projects/${idOrPath}/labels`, page, labelQuery(filters));
+  }
+
+  /**
+   * Every label a project's issues may carry (its own and its ancestor groups'), page after page
+   * of 100 until REST says there is no next page: one call for most projects.
+   */
+  async allOfProject(idOrPath: number | string): Promise<LabelSchema[]> {
+    const labels: LabelSchema[] = [];
+    for (let page = 1; ; page++) {
+      const answer = await this.forProject(idOrPath, { includeAncestorGroups: true }, { page, perPage: MAX_PER_PAGE });
+      labels.push(...answer.items);
+      if (!answer.hasNextPage || answer.items.length === 0) return labels;
+    }
   }
 
   forGroup(idOrPath: number | string, filters: LabelListFilters, page: PageRequest): Promise<Page<LabelSchema>> {

@@ -34,7 +34,7 @@ export interface Loaders {
   /** A user's status (`GET /users/:id/status`). */
   userStatus: DataLoader<number, UserStatusSchema>;
   /**
-   * The first 100 labels of a project with its ancestor groups' (`GET /projects/:id/labels`), to
+   * Every label of a project with its ancestor groups' (`GET /projects/:id/labels`, all pages), to
    * give an issue's label names their details.
    */
   projectLabels: DataLoader<{ project: number | string }, LabelSchema[], string>;
@@ -161,15 +161,15 @@ class RequestLoaders implements Loaders {
   #issue?: Loaders['issue'];
   #issueById?: Loaders['issueById'];
   #board?: Loaders['board'];
+  #userStatus?: Loaders['userStatus'];
+  #projectLabels?: Loaders['projectLabels'];
+  #projectIssueTodos?: Loaders['projectIssueTodos'];
   #commit?: Loaders['commit'];
   #job?: Loaders['job'];
 
   constructor(
     private readonly api: DataSources,
     private readonly options: LoaderOptions,
-  #userStatus?: Loaders['userStatus'];
-  #projectLabels?: Loaders['projectLabels'];
-  #projectIssueTodos?: Loaders['projectIssueTodos'];
   ) {}
 
   private named(name: string): NamedLoaderOptions {
@@ -210,6 +210,26 @@ class RequestLoaders implements Loaders {
 
   get board() {
     return (this.#board ??= withinParent((key: BoardKey) => this.api.boards.show(key), (key) => `${boardParentKey(key, cacheKey)}#${key.boardId}`, this.named('board')));
+  }
+
+  get userStatus() {
+    return (this.#userStatus ??= byId((id) => this.api.users.status(id), this.named('userStatus')));
+  }
+
+  get projectLabels() {
+    return (this.#projectLabels ??= withinProject(
+      (key: { project: number | string }) => this.api.labels.allOfProject(key.project),
+      () => 'labels',
+      this.named('projectLabels'),
+    ));
+  }
+
+  get projectIssueTodos() {
+    return (this.#projectIssueTodos ??= withinProject(
+      (key: ProjectTodosKey) => this.api.todos.ofProjectIssues(key),
+      (key) => key.state ?? 'pending',
+      this.named('projectIssueTodos'),
+    ));
   }
 
   get commit() {

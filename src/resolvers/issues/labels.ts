@@ -1,3 +1,4 @@
+import { GraphQLError } from 'graphql';
 import type { LabelResolvers, MilestoneResolvers } from '../../__generated__/resolvers-types.js';
 import type { LabelSchema } from '../../datasources/issues.js';
 import type { MilestoneSchema } from '../../datasources/issuable-schemas.js';
@@ -24,17 +25,29 @@ async function detailed(label: LabelSchema, { loaders }: GatewayContext): Promis
   return labels.find((candidate) => candidate.name === label.name) ?? label;
 }
 
+/**
+ * The details of a label an issue names, or a NOT_FOUND error for the field: a name none of the
+ * project's labels (all pages) carries belongs to a label deleted since the issue was read, and
+ * has no ID, color or description to give (never a made-up one).
+ */
+async function required(label: LabelSchema, context: GatewayContext): Promise<LabelSchema & { id: number }> {
+  const found = await detailed(label, context);
+  if (found.id === undefined) {
+    throw new GraphQLError(
+      `The issue's label "${label.name.slice(0, 100)}" is not among the labels of project ${String(label.project_id)} or its groups (deleted since the issue was read?); only \`title\` can be given.`,
+      { extensions: { code: 'NOT_FOUND' } },
+    );
+  }
+  return { ...found, id: found.id };
+}
+
 export const Label: LabelResolvers = {
-  async id(label, _args, context) {
-    const { id } = await detailed(label, context);
-    // A label REST no longer lists (deleted since the issue was read) has no ID to give.
-    return id === undefined ? toGlobalId('Label', 0) : toGlobalId('Label', id);
-  },
+  id: async (label, _args, context) => toGlobalId('Label', (await required(label, context)).id),
   title: (label) => label.name,
-  color: async (label, _args, context) => (await detailed(label, context)).color ?? '#FFFFFF',
+  color: async (label, _args, context) => (await required(label, context)).color ?? '#FFFFFF',
   description: async (label, _args, context) => (await detailed(label, context)).description ?? null,
   descriptionHtml: async (label, _args, context) => (await detailed(label, context)).description_html ?? null,
-  textColor: async (label, _args, context) => (await detailed(label, context)).text_color ?? '#333333',
+  textColor: async (label, _args, context) => (await required(label, context)).text_color ?? '#333333',
 };
 
 /** GitLab's Milestone#expired?: a due date before today (the server's UTC day); false without one. */
@@ -50,7 +63,8 @@ export const Milestone: MilestoneResolvers = {
   projectMilestone: (milestone) => (milestone.project_id === undefined && milestone.group_id === undefined ? null : milestone.project_id !== undefined),
   groupMilestone: (milestone) => (milestone.project_id === undefined && milestone.group_id === undefined ? null : milestone.group_id !== undefined),
   title: (milestone) => milestone.title ?? '',
-  // Boards give only id and title: no dates to judge by.
-  expired: (milestone) => (milestone.web_url === undefined && milestone.due_date === undefined ? null : milestoneExpired(milestone)),
+  // REST's own `expired` (the server's today) when given; else judged from the due date. Boards
+  // give only id and title: no dates to judge by.
+  expired: (milestone) => milestone.expired ?? (milestone.web_url === undefined && milestone.due_date === undefined ? null : milestoneExpired(milestone)),
   webPath: (milestone) => pathOfWebUrl(milestone.web_url),
 };

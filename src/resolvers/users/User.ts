@@ -11,6 +11,11 @@ export const User: UserResolvers = {
 export const UserCore: UserCoreResolvers = {
   id: (user) => toGlobalId('User', user.id),
   webPath: (user) => pathOfWebUrl(user.web_url),
-  // GET /users/:id/status, once per user and request; a user REST no longer knows has none.
-  status: (user, _args, { loaders }) => nullWhenNotFound(loaders.userStatus.load(user.id)),
+  // GET /users/:id/status, once per user and request. A user who never set one gets every field
+  // null from REST (`user.status || {}`), where GitLab's GraphQL answers no status at all; a user
+  // REST no longer knows has none either.
+  status: async (user, _args, { loaders }) => {
+    const status = await nullWhenNotFound(loaders.userStatus.load(user.id));
+    return status?.availability ? status : null;
+  },
 };
