@@ -28,7 +28,8 @@ import type { WikiPageRecord } from '../resolvers/wikis/record.js';
 import type { WikiAttachmentSchema } from '../datasources/wikis.js';
 import type { SnippetSchema, SnippetRepositoryStorageMoveSchema } from '../datasources/snippets.js';
 import type { SshKeySchema, DeployKeysProjectSchema } from '../datasources/keys.js';
-import type { JobArtifactFileSchema, ArtifactsLocation } from '../datasources/artifacts.js';
+import type { ArtifactRecord } from '../resolvers/artifacts/artifact-files.js';
+import type { ArtifactsLocation } from '../datasources/artifacts.js';
 import type { PersonalAccessTokenSchema, ResourceAccessTokenSchema, EnterpriseUserSshKeySchema } from '../datasources/credentials-inventory.js';
 import type { Connection, Edge } from '../connections/connection.js';
 import type { GatewayContext } from '../server/context.js';
@@ -43,6 +44,8 @@ export type Scalars = {
   Boolean: { input: boolean; output: boolean; }
   Int: { input: number; output: number; }
   Float: { input: number; output: number; }
+  /** A whole number that may exceed 32 bits, sent as a string: GitLab's `BigInt` scalar. */
+  BigInt: { input: number; output: number; }
   /** A global ID of a Board (`gid://gitlab/Board/1`). */
   BoardID: { input: string; output: string; }
   /** A global ID of a Ci::JobArtifact (`gid://gitlab/Ci::JobArtifact/1`). */
@@ -161,6 +164,28 @@ export type AccessTokenState =
   | 'active'
   /** Revoked or expired (`inactive`). */
   | 'inactive';
+
+/**
+ * Input of `artifactDestroy` (REST `DELETE /projects/:id/jobs/:job_id/artifacts`). REST deletes a
+ * job's artifacts together: destroying one file destroys the job's archive, metadata and reports alike.
+ */
+export type ArtifactDestroyInput = {
+  /** A unique identifier for the client performing the mutation. */
+  clientMutationId?: InputMaybe<Scalars['String']['input']>;
+  /** Global ID of an artifact file, as `CiJobArtifact.id` gives it. */
+  id: Scalars['CiJobArtifactID']['input'];
+};
+
+/** Result of `artifactDestroy`. */
+export type ArtifactDestroyPayload = {
+  __typename?: 'ArtifactDestroyPayload';
+  /** The destroyed artifact file, as it was (read from the job's record before the deletion). */
+  artifact?: Maybe<CiJobArtifact>;
+  /** The client's identifier of the mutation, echoed. */
+  clientMutationId?: Maybe<Scalars['String']['output']>;
+  /** Problems the REST API reported as expected outcomes; empty on success. */
+  errors: Array<Scalars['String']['output']>;
+};
 
 /** The assignee wildcards of the issue lists (REST `assignee_id=None|Any`). */
 export type AssigneeWildcardId =
@@ -420,6 +445,32 @@ export type BoardListEdge = {
   node: BoardList;
 };
 
+/**
+ * Input of `bulkDestroyJobArtifacts`: REST `DELETE /projects/:id/jobs/:job_id/artifacts` once for each
+ * job the files belong to (every file of those jobs goes, as REST deletes them together).
+ */
+export type BulkDestroyJobArtifactsInput = {
+  /** A unique identifier for the client performing the mutation. */
+  clientMutationId?: InputMaybe<Scalars['String']['input']>;
+  /** Global IDs of artifact files of the project, at most 100. */
+  ids: Array<Scalars['CiJobArtifactID']['input']>;
+  /** Global ID of the project the files belong to. */
+  projectId: Scalars['ProjectID']['input'];
+};
+
+/** Result of `bulkDestroyJobArtifacts`. */
+export type BulkDestroyJobArtifactsPayload = {
+  __typename?: 'BulkDestroyJobArtifactsPayload';
+  /** The client's identifier of the mutation, echoed. */
+  clientMutationId?: Maybe<Scalars['String']['output']>;
+  /** Number of the given files destroyed. */
+  destroyedCount?: Maybe<Scalars['Int']['output']>;
+  /** Global IDs of the given files destroyed. */
+  destroyedIds?: Maybe<Array<Scalars['CiJobArtifactID']['output']>>;
+  /** Problems the REST API reported as expected outcomes; empty on success. */
+  errors: Array<Scalars['String']['output']>;
+};
+
 /** Input of `bulkRunnerDelete`: REST `DELETE /runners/:id` for each runner, at most 50. */
 export type BulkRunnerDeleteInput = {
   /** A unique identifier for the client performing the mutation. */
@@ -449,8 +500,11 @@ export type CiJob = {
   __typename?: 'CiJob';
   /** Whether the job may fail without failing its pipeline (records that carry it: the keep answer). */
   allowFailure?: Maybe<Scalars['Boolean']['output']>;
-  /** The job's artifact files (records that carry them: the keep answer). */
-  artifacts?: Maybe<Array<CiJobArtifact>>;
+  /**
+   * The job's artifact files: from the job's record, which runner job lists lack, so those jobs read it
+   * (REST `GET /projects/:id/jobs/:job_id`, once per job and request; the same read as `tags`).
+   */
+  artifacts?: Maybe<CiJobArtifactConnection>;
   /** Where to download the job's artifacts through the gateway; null when the record names no project. */
   artifactsDownload?: Maybe<CiJobArtifactsDownload>;
   /** When the job's artifacts expire, or null when they do not (kept ones included). */
@@ -514,20 +568,64 @@ export type CiJob = {
   webUrl?: Maybe<Scalars['String']['output']>;
 };
 
+
+/**
+ * A CI job as a runner's job list returns it. The paths are those of the job's pages on the instance,
+ * derived from the project's full path as GitLab's routes build them.
+ */
+export type CiJobArtifactsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
 /**
  * One file of a job's artifacts as REST lists them with the job (REST `artifacts`): the archive, its
  * metadata, reports.
  */
 export type CiJobArtifact = {
   __typename?: 'CiJobArtifact';
-  /** Format of the file (`zip`, `gzip`, `raw`). */
+  /** Path of the file's download page on the instance, `/<project>/-/jobs/<id>/artifacts/download?file_type=<type>`. */
+  downloadPath?: Maybe<Scalars['String']['output']>;
+  /** When the job's artifacts expire, or null when they do not. */
+  expireAt?: Maybe<Scalars['Time']['output']>;
+  /** Format of the file (`zip`, `gzip`, `raw`; REST only). */
   fileFormat?: Maybe<Scalars['String']['output']>;
-  /** Kind of file (`archive`, `metadata`, `junit`, ...). */
-  fileType?: Maybe<Scalars['String']['output']>;
+  /** Kind of file; null for a kind this schema does not know yet. */
+  fileType?: Maybe<JobArtifactFileType>;
+  /**
+   * Global ID of the artifact, `gid://gitlab/Ci::JobArtifact/<project>p<job>j<type>`: REST numbers no
+   * artifact, so the ID names the project, the job and the file type, which is what REST's deletion
+   * needs. Take it as opaque.
+   */
+  id: Scalars['CiJobArtifactID']['output'];
   /** Name of the file (`artifacts.zip` for the archive). */
-  filename?: Maybe<Scalars['String']['output']>;
+  name?: Maybe<Scalars['String']['output']>;
   /** Size in bytes. */
-  size?: Maybe<Scalars['Int']['output']>;
+  size: Scalars['BigInt']['output'];
+};
+
+/** A page of a job's artifact files. */
+export type CiJobArtifactConnection = {
+  __typename?: 'CiJobArtifactConnection';
+  /** Number of artifact files of the job. */
+  count?: Maybe<Scalars['Int']['output']>;
+  /** The artifact files of this page with their cursors. */
+  edges: Array<CiJobArtifactEdge>;
+  /** The artifact files of this page. */
+  nodes: Array<CiJobArtifact>;
+  /** Where this page stands in the list. */
+  pageInfo: PageInfo;
+};
+
+/** An artifact file with its cursor. */
+export type CiJobArtifactEdge = {
+  __typename?: 'CiJobArtifactEdge';
+  /** Opaque cursor of this file in the list. */
+  cursor: Scalars['String']['output'];
+  /** The artifact file. */
+  node?: Maybe<CiJobArtifact>;
 };
 
 /** A small text file read from a job's artifacts archive through REST. */
@@ -2510,6 +2608,7 @@ export type GroupProjectsArgs = {
   archived?: InputMaybe<Scalars['Boolean']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+  ids?: InputMaybe<Array<Scalars['ID']['input']>>;
   includeSubgroups?: InputMaybe<Scalars['Boolean']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
   minAccessLevel?: InputMaybe<AccessLevelEnum>;
@@ -3822,12 +3921,73 @@ export type IterationWildcardId =
   /** Issues in no iteration (`None`). */
   | 'None';
 
+/** Kinds of job artifact files (REST `file_type`). */
+export type JobArtifactFileType =
+  /** Accessibility report (`accessibility`). */
+  | 'accessibility'
+  /** API fuzzing report (`api_fuzzing`). */
+  | 'api_fuzzing'
+  /** The artifacts archive (`archive`). */
+  | 'archive'
+  /** Browser performance report (`browser_performance`). */
+  | 'browser_performance'
+  /** Cluster applications report (`cluster_applications`). */
+  | 'cluster_applications'
+  /** Cluster image scanning report (`cluster_image_scanning`). */
+  | 'cluster_image_scanning'
+  /** Cobertura coverage report (`cobertura`). */
+  | 'cobertura'
+  /** Code quality report (`codequality`). */
+  | 'codequality'
+  /** Container scanning report (`container_scanning`). */
+  | 'container_scanning'
+  /** Coverage fuzzing report (`coverage_fuzzing`). */
+  | 'coverage_fuzzing'
+  /** CycloneDX software bill of materials (`cyclonedx`). */
+  | 'cyclonedx'
+  /** DAST report (`dast`). */
+  | 'dast'
+  /** Dependency scanning report (`dependency_scanning`). */
+  | 'dependency_scanning'
+  /** Environment variables for later jobs (`dotenv`). */
+  | 'dotenv'
+  /** JUnit test report (`junit`). */
+  | 'junit'
+  /** License scanning report (`license_scanning`). */
+  | 'license_scanning'
+  /** Load performance report (`load_performance`). */
+  | 'load_performance'
+  /** Code navigation index (`lsif`). */
+  | 'lsif'
+  /** The archive's metadata (`metadata`). */
+  | 'metadata'
+  /** Metrics report (`metrics`). */
+  | 'metrics'
+  /** Metrics referee report (`metrics_referee`). */
+  | 'metrics_referee'
+  /** Network referee report (`network_referee`). */
+  | 'network_referee'
+  /** Performance report (`performance`). */
+  | 'performance'
+  /** Requirements report (`requirements`). */
+  | 'requirements'
+  /** Requirements report, second version (`requirements_v2`). */
+  | 'requirements_v2'
+  /** SAST report (`sast`). */
+  | 'sast'
+  /** Secret detection report (`secret_detection`). */
+  | 'secret_detection'
+  /** Terraform report (`terraform`). */
+  | 'terraform'
+  /** The job log (`trace`). */
+  | 'trace';
+
 /** Input of `jobArtifactsDestroy` (REST `DELETE /projects/:id/jobs/:job_id/artifacts`). */
 export type JobArtifactsDestroyInput = {
   /** A unique identifier for the client performing the mutation. */
   clientMutationId?: InputMaybe<Scalars['String']['input']>;
   /** Global ID of the job, `gid://gitlab/Ci::Build/<id>`. */
-  jobId: Scalars['ID']['input'];
+  jobId: Scalars['JobID']['input'];
   /** Full path of the project. */
   projectPath: Scalars['ID']['input'];
 };
@@ -3846,7 +4006,7 @@ export type JobArtifactsKeepInput = {
   /** A unique identifier for the client performing the mutation. */
   clientMutationId?: InputMaybe<Scalars['String']['input']>;
   /** Global ID of the job, `gid://gitlab/Ci::Build/<id>`. */
-  jobId: Scalars['ID']['input'];
+  jobId: Scalars['JobID']['input'];
   /** Full path of the project (for example `gitlab-org/gitlab`). */
   projectPath: Scalars['ID']['input'];
 };
@@ -4365,8 +4525,12 @@ export type MilestoneWildcardId =
 /** The root of every write. Domains add their fields with `extend type Mutation`. */
 export type Mutation = {
   __typename?: 'Mutation';
+  /** Destroy an artifact file, and with it the rest of its job's artifacts (REST `DELETE .../artifacts`; Maintainer or higher). */
+  artifactDestroy?: Maybe<ArtifactDestroyPayload>;
   /** Add a list to a board (REST `POST .../boards/:board_id/lists`). */
   boardListCreate?: Maybe<BoardListCreatePayload>;
+  /** Destroy artifact files of a project, job by job (REST `DELETE .../artifacts`; Maintainer or higher). */
+  bulkDestroyJobArtifacts?: Maybe<BulkDestroyJobArtifactsPayload>;
   /** Delete several runners (REST `DELETE /runners/:id` for each, at most 50). */
   bulkRunnerDelete?: Maybe<BulkRunnerDeletePayload>;
   /** Cherry-pick a commit onto a branch, or only check that it would apply. */
@@ -4522,8 +4686,20 @@ export type Mutation = {
 
 
 /** The root of every write. Domains add their fields with `extend type Mutation`. */
+export type MutationArtifactDestroyArgs = {
+  input: ArtifactDestroyInput;
+};
+
+
+/** The root of every write. Domains add their fields with `extend type Mutation`. */
 export type MutationBoardListCreateArgs = {
   input: BoardListCreateInput;
+};
+
+
+/** The root of every write. Domains add their fields with `extend type Mutation`. */
+export type MutationBulkDestroyJobArtifactsArgs = {
+  input: BulkDestroyJobArtifactsInput;
 };
 
 
@@ -5470,7 +5646,7 @@ export type ProjectIssuesArgs = {
  * `GET /projects/:id`. Records of group project lists are full: they answer every field.
  */
 export type ProjectJobArtifactsArgs = {
-  jobId: Scalars['ID']['input'];
+  jobId: Scalars['JobID']['input'];
 };
 
 
@@ -5864,6 +6040,13 @@ export type Query = {
    */
   project?: Maybe<Project>;
   /**
+   * Projects the caller may see (REST `GET /projects`): public ones to anyone, internal ones to
+   * signed-in callers, private ones to their members. With `ids`, the projects named, each read on its
+   * own (`GET /projects/:id`, since REST's list has no id filter), newest first; `ids` then takes no
+   * other filter.
+   */
+  projects?: Maybe<ProjectConnection>;
+  /**
    * A runner by global ID (REST `GET /runners/:id`). Instance runners are visible to every signed-in
    * user; group and project runners to administrators and to Maintainers or higher of their group or
    * project. Null when the runner does not exist.
@@ -6022,6 +6205,23 @@ export type QueryNodesArgs = {
 /** The root of every read. Domains add their fields with `extend type Query`. */
 export type QueryProjectArgs = {
   fullPath: Scalars['ID']['input'];
+};
+
+
+/** The root of every read. Domains add their fields with `extend type Query`. */
+export type QueryProjectsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  ids?: InputMaybe<Array<Scalars['ID']['input']>>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  membership?: InputMaybe<Scalars['Boolean']['input']>;
+  search?: InputMaybe<Scalars['String']['input']>;
+  searchNamespaces?: InputMaybe<Scalars['Boolean']['input']>;
+  sort?: InputMaybe<Scalars['String']['input']>;
+  topics?: InputMaybe<Array<Scalars['String']['input']>>;
+  withIssuesEnabled?: InputMaybe<Scalars['Boolean']['input']>;
+  withMergeRequestsEnabled?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
 
@@ -7656,8 +7856,11 @@ export type ResolversTypes = {
   AccessTokenResourceType: null;
   AccessTokenSort: null;
   AccessTokenState: null;
+  ArtifactDestroyInput: ArtifactDestroyInput;
+  ArtifactDestroyPayload: ResolverTypeWrapper<Omit<ArtifactDestroyPayload, 'artifact'> & { artifact?: Maybe<ResolversTypes['CiJobArtifact']> }>;
   AssigneeWildcardId: null;
   AvailabilityEnum: null;
+  BigInt: ResolverTypeWrapper<Scalars['BigInt']['output']>;
   Board: ResolverTypeWrapper<BoardSchema>;
   BoardConnection: ResolverTypeWrapper<Connection<BoardSchema>>;
   BoardEdge: ResolverTypeWrapper<Edge<BoardSchema>>;
@@ -7669,10 +7872,14 @@ export type ResolversTypes = {
   BoardListCreatePayload: ResolverTypeWrapper<Omit<BoardListCreatePayload, 'list'> & { list?: Maybe<ResolversTypes['BoardList']> }>;
   BoardListEdge: ResolverTypeWrapper<Edge<BoardListRecord>>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  BulkDestroyJobArtifactsInput: BulkDestroyJobArtifactsInput;
+  BulkDestroyJobArtifactsPayload: ResolverTypeWrapper<BulkDestroyJobArtifactsPayload>;
   BulkRunnerDeleteInput: BulkRunnerDeleteInput;
   BulkRunnerDeletePayload: ResolverTypeWrapper<BulkRunnerDeletePayload>;
   CiJob: ResolverTypeWrapper<RunnerJobSchema>;
-  CiJobArtifact: ResolverTypeWrapper<JobArtifactFileSchema>;
+  CiJobArtifact: ResolverTypeWrapper<ArtifactRecord>;
+  CiJobArtifactConnection: ResolverTypeWrapper<Connection<ArtifactRecord>>;
+  CiJobArtifactEdge: ResolverTypeWrapper<Edge<ArtifactRecord>>;
   CiJobArtifactID: ResolverTypeWrapper<Scalars['CiJobArtifactID']['output']>;
   CiJobArtifactTextFile: ResolverTypeWrapper<CiJobArtifactTextFile>;
   CiJobArtifactsDownload: ResolverTypeWrapper<ArtifactsLocation>;
@@ -7835,6 +8042,7 @@ export type ResolversTypes = {
   Iteration: ResolverTypeWrapper<IterationSchema>;
   IterationState: null;
   IterationWildcardId: null;
+  JobArtifactFileType: null;
   JobArtifactsDestroyInput: JobArtifactsDestroyInput;
   JobArtifactsDestroyPayload: ResolverTypeWrapper<JobArtifactsDestroyPayload>;
   JobArtifactsKeepInput: JobArtifactsKeepInput;
@@ -8005,6 +8213,9 @@ export type ResolversTypes = {
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
   AccessLevel: AccessLevelValue;
+  ArtifactDestroyInput: ArtifactDestroyInput;
+  ArtifactDestroyPayload: Omit<ArtifactDestroyPayload, 'artifact'> & { artifact?: Maybe<ResolversParentTypes['CiJobArtifact']> };
+  BigInt: Scalars['BigInt']['output'];
   Board: BoardSchema;
   BoardConnection: Connection<BoardSchema>;
   BoardEdge: Edge<BoardSchema>;
@@ -8016,10 +8227,14 @@ export type ResolversParentTypes = {
   BoardListCreatePayload: Omit<BoardListCreatePayload, 'list'> & { list?: Maybe<ResolversParentTypes['BoardList']> };
   BoardListEdge: Edge<BoardListRecord>;
   Boolean: Scalars['Boolean']['output'];
+  BulkDestroyJobArtifactsInput: BulkDestroyJobArtifactsInput;
+  BulkDestroyJobArtifactsPayload: BulkDestroyJobArtifactsPayload;
   BulkRunnerDeleteInput: BulkRunnerDeleteInput;
   BulkRunnerDeletePayload: BulkRunnerDeletePayload;
   CiJob: RunnerJobSchema;
-  CiJobArtifact: JobArtifactFileSchema;
+  CiJobArtifact: ArtifactRecord;
+  CiJobArtifactConnection: Connection<ArtifactRecord>;
+  CiJobArtifactEdge: Edge<ArtifactRecord>;
   CiJobArtifactID: Scalars['CiJobArtifactID']['output'];
   CiJobArtifactTextFile: CiJobArtifactTextFile;
   CiJobArtifactsDownload: ArtifactsLocation;
@@ -8311,9 +8526,19 @@ export type AccessTokenSortResolvers = { CREATED_ASC: 'created_asc', CREATED_DES
 
 export type AccessTokenStateResolvers = { ACTIVE: 'active', INACTIVE: 'inactive' };
 
+export type ArtifactDestroyPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ArtifactDestroyPayload'] = ResolversParentTypes['ArtifactDestroyPayload']> = {
+  artifact?: Resolver<Maybe<ResolversTypes['CiJobArtifact']>, ParentType, ContextType>;
+  clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export type AssigneeWildcardIdResolvers = { ANY: 'Any', NONE: 'None' };
 
 export type AvailabilityEnumResolvers = { BUSY: 'busy', NOT_SET: 'not_set' };
+
+export interface BigIntScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['BigInt'], any> {
+  name: 'BigInt';
+}
 
 export type BoardResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Board'] = ResolversParentTypes['Board']> = {
   assignee?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
@@ -8379,6 +8604,13 @@ export type BoardListEdgeResolvers<ContextType = GatewayContext, ParentType exte
   node?: Resolver<ResolversTypes['BoardList'], ParentType, ContextType>;
 };
 
+export type BulkDestroyJobArtifactsPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['BulkDestroyJobArtifactsPayload'] = ResolversParentTypes['BulkDestroyJobArtifactsPayload']> = {
+  clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  destroyedCount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  destroyedIds?: Resolver<Maybe<Array<ResolversTypes['CiJobArtifactID']>>, ParentType, ContextType>;
+  errors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export type BulkRunnerDeletePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['BulkRunnerDeletePayload'] = ResolversParentTypes['BulkRunnerDeletePayload']> = {
   clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   deletedCount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
@@ -8388,7 +8620,7 @@ export type BulkRunnerDeletePayloadResolvers<ContextType = GatewayContext, Paren
 
 export type CiJobResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CiJob'] = ResolversParentTypes['CiJob']> = {
   allowFailure?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
-  artifacts?: Resolver<Maybe<Array<ResolversTypes['CiJobArtifact']>>, ParentType, ContextType>;
+  artifacts?: Resolver<Maybe<ResolversTypes['CiJobArtifactConnection']>, ParentType, ContextType, Partial<CiJobArtifactsArgs>>;
   artifactsDownload?: Resolver<Maybe<ResolversTypes['CiJobArtifactsDownload']>, ParentType, ContextType>;
   artifactsExpireAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   browseArtifactsPath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -8421,10 +8653,25 @@ export type CiJobResolvers<ContextType = GatewayContext, ParentType extends Reso
 };
 
 export type CiJobArtifactResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CiJobArtifact'] = ResolversParentTypes['CiJobArtifact']> = {
+  downloadPath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  expireAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   fileFormat?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  fileType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  filename?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  size?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  fileType?: Resolver<Maybe<ResolversTypes['JobArtifactFileType']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['CiJobArtifactID'], ParentType, ContextType>;
+  name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  size?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
+};
+
+export type CiJobArtifactConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CiJobArtifactConnection'] = ResolversParentTypes['CiJobArtifactConnection']> = {
+  count?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  edges?: Resolver<Array<ResolversTypes['CiJobArtifactEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['CiJobArtifact']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type CiJobArtifactEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CiJobArtifactEdge'] = ResolversParentTypes['CiJobArtifactEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<Maybe<ResolversTypes['CiJobArtifact']>, ParentType, ContextType>;
 };
 
 export interface CiJobArtifactIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['CiJobArtifactID'], any> {
@@ -9303,6 +9550,8 @@ export type IterationStateResolvers = { CLOSED: 3, CURRENT: 2, UPCOMING: 1 };
 
 export type IterationWildcardIdResolvers = { ANY: 'Any', CURRENT: 'Current', NONE: 'None' };
 
+export type JobArtifactFileTypeResolvers = { ACCESSIBILITY: 'accessibility', API_FUZZING: 'api_fuzzing', ARCHIVE: 'archive', BROWSER_PERFORMANCE: 'browser_performance', CLUSTER_APPLICATIONS: 'cluster_applications', CLUSTER_IMAGE_SCANNING: 'cluster_image_scanning', COBERTURA: 'cobertura', CODEQUALITY: 'codequality', CONTAINER_SCANNING: 'container_scanning', COVERAGE_FUZZING: 'coverage_fuzzing', CYCLONEDX: 'cyclonedx', DAST: 'dast', DEPENDENCY_SCANNING: 'dependency_scanning', DOTENV: 'dotenv', JUNIT: 'junit', LICENSE_SCANNING: 'license_scanning', LOAD_PERFORMANCE: 'load_performance', LSIF: 'lsif', METADATA: 'metadata', METRICS: 'metrics', METRICS_REFEREE: 'metrics_referee', NETWORK_REFEREE: 'network_referee', PERFORMANCE: 'performance', REQUIREMENTS: 'requirements', REQUIREMENTS_V2: 'requirements_v2', SAST: 'sast', SECRET_DETECTION: 'secret_detection', TERRAFORM: 'terraform', TRACE: 'trace' };
+
 export type JobArtifactsDestroyPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['JobArtifactsDestroyPayload'] = ResolversParentTypes['JobArtifactsDestroyPayload']> = {
   clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   errors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
@@ -9532,7 +9781,9 @@ export type MilestoneStateEnumResolvers = { active: 'active', closed: 'closed' }
 export type MilestoneWildcardIdResolvers = { ANY: 'Any', NONE: 'None', STARTED: 'Started', UPCOMING: 'Upcoming' };
 
 export type MutationResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  artifactDestroy?: Resolver<Maybe<ResolversTypes['ArtifactDestroyPayload']>, ParentType, ContextType, RequireFields<MutationArtifactDestroyArgs, 'input'>>;
   boardListCreate?: Resolver<Maybe<ResolversTypes['BoardListCreatePayload']>, ParentType, ContextType, RequireFields<MutationBoardListCreateArgs, 'input'>>;
+  bulkDestroyJobArtifacts?: Resolver<Maybe<ResolversTypes['BulkDestroyJobArtifactsPayload']>, ParentType, ContextType, RequireFields<MutationBulkDestroyJobArtifactsArgs, 'input'>>;
   bulkRunnerDelete?: Resolver<Maybe<ResolversTypes['BulkRunnerDeletePayload']>, ParentType, ContextType, RequireFields<MutationBulkRunnerDeleteArgs, 'input'>>;
   commitCherryPick?: Resolver<Maybe<ResolversTypes['CommitCherryPickPayload']>, ParentType, ContextType, RequireFields<MutationCommitCherryPickArgs, 'input'>>;
   commitCommentCreate?: Resolver<Maybe<ResolversTypes['CommitCommentCreatePayload']>, ParentType, ContextType, RequireFields<MutationCommitCommentCreateArgs, 'input'>>;
@@ -9881,6 +10132,7 @@ export type QueryResolvers<ContextType = GatewayContext, ParentType extends Reso
   node?: Resolver<Maybe<ResolversTypes['Node']>, ParentType, ContextType, RequireFields<QueryNodeArgs, 'id'>>;
   nodes?: Resolver<Array<Maybe<ResolversTypes['Node']>>, ParentType, ContextType, RequireFields<QueryNodesArgs, 'ids'>>;
   project?: Resolver<Maybe<ResolversTypes['Project']>, ParentType, ContextType, RequireFields<QueryProjectArgs, 'fullPath'>>;
+  projects?: Resolver<Maybe<ResolversTypes['ProjectConnection']>, ParentType, ContextType, Partial<QueryProjectsArgs>>;
   runner?: Resolver<Maybe<ResolversTypes['CiRunner']>, ParentType, ContextType, RequireFields<QueryRunnerArgs, 'id'>>;
   runners?: Resolver<ResolversTypes['CiRunnerConnection'], ParentType, ContextType, Partial<QueryRunnersArgs>>;
   snippetRepositoryStorageMove?: Resolver<Maybe<ResolversTypes['SnippetRepositoryStorageMove']>, ParentType, ContextType, RequireFields<QuerySnippetRepositoryStorageMoveArgs, 'id'>>;
@@ -10360,8 +10612,10 @@ export type Resolvers<ContextType = GatewayContext> = {
   AccessTokenResourceType?: AccessTokenResourceTypeResolvers;
   AccessTokenSort?: AccessTokenSortResolvers;
   AccessTokenState?: AccessTokenStateResolvers;
+  ArtifactDestroyPayload?: ArtifactDestroyPayloadResolvers<ContextType>;
   AssigneeWildcardId?: AssigneeWildcardIdResolvers;
   AvailabilityEnum?: AvailabilityEnumResolvers;
+  BigInt?: GraphQLScalarType;
   Board?: BoardResolvers<ContextType>;
   BoardConnection?: BoardConnectionResolvers<ContextType>;
   BoardEdge?: BoardEdgeResolvers<ContextType>;
@@ -10370,9 +10624,12 @@ export type Resolvers<ContextType = GatewayContext> = {
   BoardListConnection?: BoardListConnectionResolvers<ContextType>;
   BoardListCreatePayload?: BoardListCreatePayloadResolvers<ContextType>;
   BoardListEdge?: BoardListEdgeResolvers<ContextType>;
+  BulkDestroyJobArtifactsPayload?: BulkDestroyJobArtifactsPayloadResolvers<ContextType>;
   BulkRunnerDeletePayload?: BulkRunnerDeletePayloadResolvers<ContextType>;
   CiJob?: CiJobResolvers<ContextType>;
   CiJobArtifact?: CiJobArtifactResolvers<ContextType>;
+  CiJobArtifactConnection?: CiJobArtifactConnectionResolvers<ContextType>;
+  CiJobArtifactEdge?: CiJobArtifactEdgeResolvers<ContextType>;
   CiJobArtifactID?: GraphQLScalarType;
   CiJobArtifactTextFile?: CiJobArtifactTextFileResolvers<ContextType>;
   CiJobArtifactsDownload?: CiJobArtifactsDownloadResolvers<ContextType>;
@@ -10504,6 +10761,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   Iteration?: IterationResolvers<ContextType>;
   IterationState?: IterationStateResolvers;
   IterationWildcardId?: IterationWildcardIdResolvers;
+  JobArtifactFileType?: JobArtifactFileTypeResolvers;
   JobArtifactsDestroyPayload?: JobArtifactsDestroyPayloadResolvers<ContextType>;
   JobArtifactsKeepPayload?: JobArtifactsKeepPayloadResolvers<ContextType>;
   JobID?: GraphQLScalarType;

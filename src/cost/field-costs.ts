@@ -32,6 +32,8 @@ import {
   type RecordShape,
 } from './shapes.js';
 import { TIP_PAGES } from '../resolvers/commits/references.js';
+import { MAX_PROJECT_IDS } from '../resolvers/projects/project-list.js';
+import { windowCost } from './window-cost.js';
 import { BULK_DELETE_LIMIT } from '../resolvers/runners/management.js';
 
 export type FieldArgs = Readonly<Record<string, unknown>>;
@@ -103,6 +105,16 @@ const inputIdsOf = (args: FieldArgs) => {
 
 const idsOf = (args: FieldArgs) => Math.min(Array.isArray(args['ids']) ? args['ids'].length : 0, MAX_NODE_IDS);
 
+/**
+ * A project list that `ids` may name instead: then one GET /projects/:id per id (REST's lists have
+ * no id filter), otherwise the REST list's window.
+ */
+const projectListOrIds = (returns: RecordShape): FieldCost => ({
+  calls: (args) => (Array.isArray(args['ids']) ? Math.min(args['ids'].length, MAX_PROJECT_IDS) : windowCost(args).calls),
+  items: (args) => (Array.isArray(args['ids']) ? Math.min(args['ids'].length, MAX_PROJECT_IDS) : windowCost(args).items),
+  returns,
+});
+
 const queries: Record<string, FieldCost> = {
   // A loader read per ID (node.ts).
   'Query.node': oneCall(NODE_SHAPES),
@@ -114,6 +126,7 @@ const queries: Record<string, FieldCost> = {
   'Query.allRunners': restList(RUNNER_SUMMARY),
   'Query.ciJobRouterDiscovery': oneCall(),
   'Query.project': oneCall(PROJECT_LOADED),
+  'Query.projects': projectListOrIds(PROJECT_LOADED),
   'Query.group': oneCall(GROUP_LOADED),
   'Query.groups': restList(GROUP_RECORD),
   'Query.snippetRepositoryStorageMoves': restList(),
@@ -317,7 +330,7 @@ const groups: Record<string, FieldCost> = {
   'Group.embeddedSharedProjects': { reads: ['shared_projects'], loader: 'groupWithProjects', items: MAX_EMBEDDED_PROJECTS, returns: PROJECT_IN_GROUP_DETAIL },
   'Group.subgroups': restList(GROUP_RECORD),
   'Group.descendantGroups': restList(GROUP_RECORD),
-  'Group.projects': restList(PROJECT_LOADED),
+  'Group.projects': projectListOrIds(PROJECT_LOADED),
   'Group.sharedProjects': restList(PROJECT_LOADED),
   'Group.runners': restList(RUNNER_SUMMARY),
   'Group.invitations': restList(),

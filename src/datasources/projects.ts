@@ -1,3 +1,4 @@
+import type { Page, PageRequest } from './pagination.js';
 import type { CustomAttributeSchema, GroupShareSchema } from './namespace-schemas.js';
 import type { RestSession } from './rest-client.js';
 import { restPath } from './path.js';
@@ -142,9 +143,40 @@ export interface ProjectSchema {
   statistics?: ProjectStatisticsSchema;
 }
 
+/** Filters of `GET /projects`, in the gateway's names. */
+export interface ProjectListFilters {
+  membership?: boolean | undefined;
+  search?: string | undefined;
+  searchNamespaces?: boolean | undefined;
+  /** REST's `order_by`: id, name, path, created_at, updated_at, last_activity_at, star_count, similarity. */
+  orderBy: string;
+  sort: 'asc' | 'desc';
+  /** Every one of these topics; REST takes them comma-separated. */
+  topics?: ReadonlyArray<string> | undefined;
+  withIssuesEnabled?: boolean | undefined;
+  withMergeRequestsEnabled?: boolean | undefined;
+  /** The short record (GitLab's BasicProjectDetails) instead of the full one. */
+  simple?: boolean | undefined;
+}
+
 /** REST `/projects`. `idOrPath` is a numeric ID or a full path; the path helper encodes it. */
 export class ProjectsApi {
   constructor(private readonly rest: RestSession) {}
+
+  /** The projects the caller may see (anonymous callers get short records whatever `simple` says). */
+  all(filters: ProjectListFilters, page: PageRequest): Promise<Page<ProjectSchema>> {
+    return this.rest.getPage<ProjectSchema>(restPath`/projects`, page, {
+      membership: filters.membership,
+      search: filters.search,
+      search_namespaces: filters.searchNamespaces,
+      order_by: filters.orderBy,
+      sort: filters.sort,
+      topic: filters.topics?.join(','),
+      with_issues_enabled: filters.withIssuesEnabled,
+      with_merge_requests_enabled: filters.withMergeRequestsEnabled,
+      simple: filters.simple,
+    });
+  }
 
   show(idOrPath: number | string): Promise<ProjectSchema> {
     return this.rest.get<ProjectSchema>(restPath`/projects/${idOrPath}`);

@@ -4,12 +4,14 @@ import { restConnection, type PageFetcher } from '../../connections/connection.j
 import type { ConnectionArgs } from '../../connections/window.js';
 import type { GatewayContext } from '../../server/context.js';
 import type { GroupListFilters, GroupProjectFilters, GroupSchema } from '../../datasources/groups.js';
+import type { Page } from '../../datasources/pagination.js';
 import type { ProjectSchema } from '../../datasources/projects.js';
 import { FULL_RECORD_LOADERS } from '../full-records.js';
 import { toGlobalId } from '../global-id.js';
 import { invitationConnection, invitationList } from '../invitations/connection.js';
 import { listField, type ParentList } from '../lookahead.js';
 import { nullWhenNotFound } from '../lookups.js';
+import { projectIds, projectsByIds, refuseFiltersBesideIds } from '../projects/project-list.js';
 import { shortRecordSuffices } from '../projects/simple-record.js';
 import { readRecordField } from '../record-fields.js';
 import { runnerListFilters } from '../runners/filters.js';
@@ -53,10 +55,26 @@ const descendantGroupList: ParentList<GroupListArgs & { includeParentDescendants
   filters: (args) => ({ ...groupListFilters(args), childrenOnly: args.includeParentDescendants === false }),
   page: (api, group, { childrenOnly, ...filters }, page) => (childrenOnly ? api.groups.subgroups(group, filters, page) : api.groups.descendants(group, filters, page)),
 };
-const projectsList: ParentList<GroupProjectArgs, GroupProjectFilters, ProjectSchema> = {
-  filters: projectListFilters,
-  page: (api, group, filters, page) => api.groups.projects(group, filters, page),
+/** A group's project list; `ids` names projects REST's list cannot filter by, read one by one instead. */
+type GroupProjectListFilters = GroupProjectFilters & { ids?: number[] };
+const NO_PROJECTS: Page<ProjectSchema> = { items: [], page: 1, perPage: 0, hasNextPage: false, total: 0 };
+const projectsList: ParentList<GroupProjectArgs & { ids?: ReadonlyArray<string> | null }, GroupProjectListFilters, ProjectSchema> = {
+  filters: (args, fieldNodes) => {
+    const ids = projectIds(args.ids);
+    if (ids === null) return projectListFilters(args, fieldNodes);
+    refuseFiltersBesideIds(args, ['includeSubgroups']);
+    return { ids, includeSubgroups: args.includeSubgroups === true };
+  },
+  // With `ids` the list is never asked (the lookahead's early page included): no REST call.
+  page: (api, group, { ids, ...filters }, page) => (ids ? Promise.resolve(NO_PROJECTS) : api.groups.projects(group, filters, page)),
 };
+
+/** Whether a project lives in the group, or with `includeSubgroups` anywhere below it. */
+function inGroup(project: ProjectSchema, groupPath: string, includeSubgroups: boolean): boolean {
+  const namespace = project.namespace?.full_path?.toLowerCase();
+  const path = groupPath.toLowerCase();
+  return namespace === path || (includeSubgroups && namespace?.startsWith(`${path}/`) === true);
+}
 const sharedProjectsList: ParentList<GroupProjectArgs, GroupProjectFilters, ProjectSchema> = {
   filters: projectListFilters,
   page: (api, group, filters, page) => api.groups.sharedProjects(group, filters, page),
@@ -101,7 +119,11 @@ export const Group: GroupResolvers = {
   },
   subgroups: listField(subgroupList, (pages, args) => restConnection(args, pages)),
   descendantGroups: listField(descendantGroupList, (pages, args) => restConnection(args, pages)),
-  projects: listField(projectsList, (pages, args, filters, _group, context) => projectList(args, filters, context, pages)),
+  projects: listField(projectsList, async (pages, args, filters, group, context) => {
+    if (!filters.ids) return projectList(args, filters, context, pages);
+    const groupPath = (await readGroupField(group, 'full_path', context)) as string;
+    return projectsByIds(args, filters.ids, context, (project) => inGroup(project, groupPath, filters.includeSubgroups === true));
+  }),
   sharedProjects: listField(sharedProjectsList, (pages, args, filters, _group, context) => projectList(args, filters, context, pages)),
   runners(group, args, { api }) {
     const filters = runnerListFilters(args);

@@ -2,6 +2,7 @@ import type { QueryResolvers } from '../../__generated__/resolvers-types.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
 import { lookAhead } from '../lookahead.js';
 import { nullWhenNotFound } from '../lookups.js';
+import { projectConnection } from './project-list.js';
 
 /** A project or group full path: segments separated by single slashes, no blanks. */
 export function checkFullPath(fullPath: string, argumentName = 'fullPath'): string {
@@ -11,10 +12,11 @@ export function checkFullPath(fullPath: string, argumentName = 'fullPath'): stri
   return fullPath;
 }
 
-export const projectQueries: Pick<QueryResolvers, 'project'> = {
+export const projectQueries: Pick<QueryResolvers, 'project' | 'projects'> = {
   project(_parent, { fullPath }, context, info) {
     const path = checkFullPath(fullPath);
     // The project's lists in the selection (issues, runners, ...) start alongside its record.
     return lookAhead(info, context, path, nullWhenNotFound(context.loaders.project.load(path)));
   },
+  projects: (_parent, args, context, info) => projectConnection(args, context, info),
 };
