@@ -33,6 +33,15 @@ export async function labelTitles(project: number | string, ids: readonly number
   });
 }
 
+/**
+ * The project's labels, read by its path for a write's label IDs, also answer its numeric ID, by
+ * which the written issue's labels are read: one labels call per write, not two.
+ */
+export async function shareProjectLabels(projectPath: number | string, projectId: number, { loaders }: GatewayContext): Promise<void> {
+  if (projectPath === projectId) return;
+  loaders.projectLabels.prime({ project: projectId }, await loaders.projectLabels.load({ project: projectPath }));
+}
+
 /** User IDs by username (`GET /users?username=`, one call each, concurrently); an unknown name is refused. */
 export async function userIdsOf(usernames: ReadonlyArray<string>, { api }: GatewayContext): Promise<number[]> {
   const found = await Promise.all(usernames.map(async (username) => ({ username, users: await api.users.byUsername(username) })));

@@ -7,7 +7,7 @@ import { checkFullPath } from '../projects/Query.js';
 import { refusalReasons } from '../refusals.js';
 import { checkDuration } from './duration.js';
 import { parseHumanDuration } from './human-duration.js';
-import { issueKeyOfGlobalId, labelIdsOf, labelTitles, userIdsOf } from './issue-writes.js';
+import { issueKeyOfGlobalId, labelIdsOf, labelTitles, shareProjectLabels, userIdsOf } from './issue-writes.js';
 import { issueKeyFromInput } from './key.js';
 
 type SidebarMutation =
@@ -76,7 +76,11 @@ export const sidebarMutations: Pick<MutationResolvers, SidebarMutation> = {
     const titles = [...(input.labels ?? []), ...(await labelTitles(project, labelIds, 'labelIds', context))];
     if (titles.some((title) => title.includes(','))) throw badUserInput('`labels` titles must not contain commas.', 'labels');
     if (titles.length > 0) body.labels = titles.join(',');
-    return writeIssue(input.clientMutationId, context, null, () => context.api.issues.create(project, body));
+    return writeIssue(input.clientMutationId, context, null, async () => {
+      const issue = await context.api.issues.create(project, body);
+      if (labelIds.length > 0) await shareProjectLabels(project, issue.project_id, context);
+      return issue;
+    });
   },
 
   async updateIssue(_parent, { input }, context) {
@@ -111,7 +115,9 @@ export const sidebarMutations: Pick<MutationResolvers, SidebarMutation> = {
       // The estimate has its own endpoint; REST's PUT does not take it.
       if (estimate !== undefined) await context.api.issues.setTimeEstimate(key, estimate);
       const changes = Object.values(body).some((value) => value !== undefined);
-      return changes ? context.api.issues.edit(key, body) : context.api.issues.show(key);
+      const issue = changes ? await context.api.issues.edit(key, body) : await context.api.issues.show(key);
+      if (labels ?? addLabels ?? removeLabels) await shareProjectLabels(key.project, issue.project_id, context);
+      return issue;
     });
   },
 
