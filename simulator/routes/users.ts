@@ -1,6 +1,6 @@
 import type { User } from '../data/model.js';
 import { userFull, userPublic, userStatusEntity } from '../entities/users.js';
-import { notFound, unauthorized } from '../http/errors.js';
+import { forbidden, notFound, unauthorized } from '../http/errors.js';
 import { paginate } from '../http/pagination.js';
 import { p } from '../http/params.js';
 import { ok } from '../http/response.js';
@@ -11,20 +11,33 @@ function userByIdOrUsername(ctx: RequestContext<unknown>, idOrUsername: string):
   return /^\d+$/.test(idOrUsername) ? ctx.state.users.get(Number(idOrUsername)) : ctx.state.findUserByUsername(idOrUsername);
 }
 
+/**
+ * GitLab's `User.search` (UsersFinder): a leading `@` dropped, then a name or username containing
+ * the text, any case, or an e-mail equal to it: any of the user's e-mails for administrators
+ * (`with_private_emails`), the public e-mail for everyone else. E-mails never match in part.
+ */
+function matchesUserSearch(user: User, search: string, withPrivateEmails: boolean): boolean {
+  const text = search.replace(/^@/, '').toLowerCase();
+  if (text === '') return false;
+  const email = withPrivateEmails ? user.email : user.publicEmail;
+  return user.name.toLowerCase().includes(text) || user.username.toLowerCase().includes(text) || email.toLowerCase() === text;
+}
+
 export function registerUserRoutes(router: Router): void {
   router.get('/user', { auth: 'required', params: {} }, (ctx) => {
     if (!ctx.user) throw unauthorized();
     return ok(userFull(ctx, ctx.user));
   });
 
-  // GitLab's `GET /users`: `username` matches exactly (case-insensitively), `search` matches name,
-  // username or (for administrators) e-mail; newest first (order_by id, sort desc).
+  // GitLab's `GET /users`: `username` matches exactly (case-insensitively), `search` is
+  // `User.search` (see matchesUserSearch); newest first (order_by id, sort desc). Anonymous callers
+  // may only ask for a username, so that nobody lists the instance's users without signing in.
   router.get('/users', { auth: 'optional', paginated: true, params: { username: p.string(), search: p.string(), active: p.boolean(), blocked: p.boolean() } }, (ctx) => {
     const { username, search, active, blocked } = ctx.params;
-    const needle = search?.toLowerCase();
+    if (!ctx.user && !username) throw forbidden('Not authorized to access /api/v4/users');
     const users = [...ctx.state.users.values()]
       .filter((user) => username === undefined || user.username.toLowerCase() === username.toLowerCase())
-      .filter((user) => !needle || [user.name, user.username, ...(ctx.user?.isAdmin ? [user.email] : [user.publicEmail])].some((text) => text.toLowerCase().includes(needle)))
+      .filter((user) => search === undefined || matchesUserSearch(user, search, ctx.user?.isAdmin === true))
       .filter((user) => !active || user.state === 'active')
       .filter((user) => !blocked || user.state === 'blocked')
       .sort((a, b) => b.id - a.id);

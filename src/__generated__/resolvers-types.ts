@@ -415,13 +415,13 @@ export type BoardListCreateInput = {
   boardId: Scalars['BoardID']['input'];
   /** A unique identifier for the client performing the mutation. */
   clientMutationId?: InputMaybe<Scalars['String']['input']>;
-  /** Full path of the board's group, for a group board. */
+  /** Full path of the board's group: an extension, for a board not read through the gateway yet. */
   groupPath?: InputMaybe<Scalars['ID']['input']>;
   /** Global ID of the label of a label list. */
   labelId?: InputMaybe<Scalars['LabelID']['input']>;
   /** Global ID of the milestone of a milestone list (PREMIUM). */
   milestoneId?: InputMaybe<Scalars['MilestoneID']['input']>;
-  /** Full path of the board's project, for a project board. */
+  /** Full path of the board's project: an extension, for a board not read through the gateway yet (see the top of boards.graphql). */
   projectPath?: InputMaybe<Scalars['ID']['input']>;
 };
 
@@ -1077,6 +1077,13 @@ export type CiRunnerType =
  */
 export type Commit = {
   __typename?: 'Commit';
+  /**
+   * The user the author's e-mail belongs to, as REST lets the caller find them
+   * (`GET /users?search=<email>`, once per distinct address in a request): by any of a user's
+   * e-mails for administrators, by the public e-mail for everyone else. Null when no user matches,
+   * and for anonymous callers, whom REST refuses a user search.
+   */
+  author?: Maybe<UserCore>;
   /** E-mail address of the author. */
   authorEmail?: Maybe<Scalars['String']['output']>;
   /**
@@ -1958,11 +1965,11 @@ export type DeployKeysProject = {
 export type DestroyBoardInput = {
   /** A unique identifier for the client performing the mutation. */
   clientMutationId?: InputMaybe<Scalars['String']['input']>;
-  /** Full path of the board's group, for a group board. */
+  /** Full path of the board's group: an extension, for a board not read through the gateway yet. */
   groupPath?: InputMaybe<Scalars['ID']['input']>;
   /** Global ID of the board. */
   id: Scalars['BoardID']['input'];
-  /** Full path of the board's project, for a project board. */
+  /** Full path of the board's project: an extension, for a board not read through the gateway yet (see the top of boards.graphql). */
   projectPath?: InputMaybe<Scalars['ID']['input']>;
 };
 
@@ -1971,15 +1978,15 @@ export type DestroyBoardInput = {
  * and Closed lists cannot be destroyed, as in GitLab.
  */
 export type DestroyBoardListInput = {
-  /** Global ID of the list's board. */
-  boardId: Scalars['BoardID']['input'];
+  /** Global ID of the list's board: an extension, for a list not read through the gateway yet. */
+  boardId?: InputMaybe<Scalars['BoardID']['input']>;
   /** A unique identifier for the client performing the mutation. */
   clientMutationId?: InputMaybe<Scalars['String']['input']>;
-  /** Full path of the board's group, for a group board. */
+  /** Full path of the board's group: an extension, for a board not read through the gateway yet. */
   groupPath?: InputMaybe<Scalars['ID']['input']>;
   /** Global ID of the list. */
   listId: Scalars['ListID']['input'];
-  /** Full path of the board's project, for a project board. */
+  /** Full path of the board's project: an extension, for a board not read through the gateway yet (see the top of boards.graphql). */
   projectPath?: InputMaybe<Scalars['ID']['input']>;
 };
 
@@ -3210,6 +3217,11 @@ export type Issue = Node & {
   currentUserTodos: TodoConnection;
   /** Description, in Markdown. */
   description?: Maybe<Scalars['String']['output']>;
+  /**
+   * The description as HTML (REST `POST /markdown` in the issue's project, once per distinct text and
+   * request). Null without a description, and for anonymous callers.
+   */
+  descriptionHtml?: Maybe<Scalars['String']['output']>;
   /** Whether the discussion is locked to project members. */
   discussionLocked?: Maybe<Scalars['Boolean']['output']>;
   /** Number of downvotes (thumbs down). */
@@ -3305,6 +3317,12 @@ export type Issue = Node & {
   timeStats?: Maybe<TimeStats>;
   /** Title of the issue. */
   title: Scalars['String']['output'];
+  /**
+   * The title as HTML on one line, as GitLab renders a title: REST `POST /markdown` in the issue's
+   * project, without the paragraph around it; once per distinct title and request. Null for
+   * anonymous callers, for whom REST does not render.
+   */
+  titleHtml?: Maybe<Scalars['String']['output']>;
   /** Total time spent, in seconds. */
   totalTimeSpent: Scalars['Int']['output'];
   /** Type of the issue (REST `issue_type`). */
@@ -5982,9 +6000,9 @@ export type Query = {
   /** Every runner of the instance (REST `GET /runners/all`); administrators only. */
   allRunners: CiRunnerConnection;
   /**
-   * One list of a board (REST `GET .../boards/:board_id`, which holds the board's lists). GitLab
-   * takes the list's ID alone; REST finds a list only under its board and the board under its project
-   * or group, so the board and exactly one of `projectPath` and `groupPath` come with it.
+   * One list of a board (REST `GET .../boards/:board_id`, which holds the board's lists), by its ID
+   * alone as in GitLab once the board was read through the gateway; otherwise with `boardId` and
+   * `projectPath` or `groupPath` (see the top of boards.graphql).
    */
   boardList?: Maybe<BoardList>;
   /**
@@ -6089,7 +6107,7 @@ export type QueryAllRunnersArgs = {
 
 /** The root of every read. Domains add their fields with `extend type Query`. */
 export type QueryBoardListArgs = {
-  boardId: Scalars['BoardID']['input'];
+  boardId?: InputMaybe<Scalars['BoardID']['input']>;
   groupPath?: InputMaybe<Scalars['ID']['input']>;
   id: Scalars['ListID']['input'];
   issueFilters?: InputMaybe<BoardIssueInput>;
@@ -7191,14 +7209,13 @@ export type Tree = {
 /**
  * Input of `updateBoard` (REST `PUT .../boards/:board_id`). Omitted fields keep their value; the scope
  * fields are PREMIUM.
- * `projectPath` or `groupPath` says where the board lives (see the top of boards.graphql).
  */
 export type UpdateBoardInput = {
   /** Scope the board to this assignee (PREMIUM). */
   assigneeId?: InputMaybe<Scalars['UserID']['input']>;
   /** A unique identifier for the client performing the mutation. */
   clientMutationId?: InputMaybe<Scalars['String']['input']>;
-  /** Full path of the board's group, for a group board. */
+  /** Full path of the board's group: an extension, for a board not read through the gateway yet. */
   groupPath?: InputMaybe<Scalars['ID']['input']>;
   /** Hide or show the Open list. */
   hideBacklogList?: InputMaybe<Scalars['Boolean']['input']>;
@@ -7217,28 +7234,30 @@ export type UpdateBoardInput = {
   milestoneId?: InputMaybe<Scalars['MilestoneID']['input']>;
   /** New name. */
   name?: InputMaybe<Scalars['String']['input']>;
-  /** Full path of the board's project, for a project board. */
+  /** Full path of the board's project: an extension, for a board not read through the gateway yet (see the top of boards.graphql). */
   projectPath?: InputMaybe<Scalars['ID']['input']>;
   /** Scope the board to this weight, 0 to 9 (PREMIUM); other values are refused before any REST call. */
   weight?: InputMaybe<Scalars['Int']['input']>;
 };
 
-/**
- * Input of `updateBoardList` (REST `PUT .../lists/:list_id`): move a list. GitLab's `collapsed` is
- * absent: it is a per-user preference that REST neither shows nor sets.
- */
+/** Input of `updateBoardList` (REST `PUT .../lists/:list_id`): move a list. */
 export type UpdateBoardListInput = {
-  /** Global ID of the list's board. */
-  boardId: Scalars['BoardID']['input'];
+  /** Global ID of the list's board: an extension, for a list not read through the gateway yet. */
+  boardId?: InputMaybe<Scalars['BoardID']['input']>;
   /** A unique identifier for the client performing the mutation. */
   clientMutationId?: InputMaybe<Scalars['String']['input']>;
-  /** Full path of the board's group, for a group board. */
+  /**
+   * GitLab's per-user collapsed state of the list, which REST neither stores nor shows: accepted so
+   * that GitLab's document validates, and a value other than null is BAD_USER_INPUT before any REST call.
+   */
+  collapsed?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Full path of the board's group: an extension, for a board not read through the gateway yet. */
   groupPath?: InputMaybe<Scalars['ID']['input']>;
   /** Global ID of the list. */
   listId: Scalars['ListID']['input'];
   /** New position of the list, from 0; the other lists shift to make room. Required. */
   position?: InputMaybe<Scalars['Int']['input']>;
-  /** Full path of the board's project, for a project board. */
+  /** Full path of the board's project: an extension, for a board not read through the gateway yet (see the top of boards.graphql). */
   projectPath?: InputMaybe<Scalars['ID']['input']>;
 };
 
@@ -8804,6 +8823,7 @@ export type CiRunnerStatusResolvers = { ACTIVE: 'active', NEVER_CONTACTED: 'neve
 export type CiRunnerTypeResolvers = { GROUP_TYPE: 'group_type', INSTANCE_TYPE: 'instance_type', PROJECT_TYPE: 'project_type' };
 
 export type CommitResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Commit'] = ResolversParentTypes['Commit']> = {
+  author?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
   authorEmail?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   authorGravatar?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   authorName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -9377,6 +9397,7 @@ export type IssueResolvers<ContextType = GatewayContext, ParentType extends Reso
   createdAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   currentUserTodos?: Resolver<ResolversTypes['TodoConnection'], ParentType, ContextType, Partial<IssueCurrentUserTodosArgs>>;
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  descriptionHtml?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   discussionLocked?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   downvotes?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   dueDate?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
@@ -9415,6 +9436,7 @@ export type IssueResolvers<ContextType = GatewayContext, ParentType extends Reso
   timeEstimate?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   timeStats?: Resolver<Maybe<ResolversTypes['TimeStats']>, ParentType, ContextType>;
   title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  titleHtml?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   totalTimeSpent?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   type?: Resolver<Maybe<ResolversTypes['IssueType']>, ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
@@ -10120,7 +10142,7 @@ export type PromoteToEpicPayloadResolvers<ContextType = GatewayContext, ParentTy
 
 export type QueryResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   allRunners?: Resolver<ResolversTypes['CiRunnerConnection'], ParentType, ContextType, Partial<QueryAllRunnersArgs>>;
-  boardList?: Resolver<Maybe<ResolversTypes['BoardList']>, ParentType, ContextType, RequireFields<QueryBoardListArgs, 'boardId' | 'id'>>;
+  boardList?: Resolver<Maybe<ResolversTypes['BoardList']>, ParentType, ContextType, RequireFields<QueryBoardListArgs, 'id'>>;
   ciJobRouterDiscovery?: Resolver<ResolversTypes['CiJobRouterDiscovery'], ParentType, ContextType, RequireFields<QueryCiJobRouterDiscoveryArgs, 'runnerToken'>>;
   currentUser?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
   group?: Resolver<Maybe<ResolversTypes['Group']>, ParentType, ContextType, RequireFields<QueryGroupArgs, 'fullPath'>>;

@@ -445,6 +445,8 @@ const commits: Record<string, FieldCost> = {
   // Runner jobs' commits lack `web_url`: their project's page URL, through the project loader.
   'Commit.webUrl': { calls: 1, unlessParentHas: 'web_url' },
   'Commit.webPath': { calls: 1, unlessParentHas: 'web_url' },
+  // GET /users?search=<email>, once per distinct address in a request.
+  'Commit.author': oneCall(USER_LOADED),
   // POST /markdown, once per distinct text, and the project's full path (REST's Markdown API takes
   // no id) through the project loader when the commit came by the project's id.
   'Commit.titleHtml': { calls: 2 },

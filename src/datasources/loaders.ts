@@ -33,6 +33,8 @@ export interface Loaders {
   board: DataLoader<BoardKey, BoardSchema, string>;
   /** A user's status (`GET /users/:id/status`). */
   userStatus: DataLoader<number, UserStatusSchema>;
+  /** The user an e-mail belongs to, as the caller may find them (`GET /users?search=<email>`); null when none. */
+  userByEmail: DataLoader<string, UserSchema | null, string>;
   /**
    * Every label of a project with its ancestor groups' (`GET /projects/:id/labels`, all pages), to
    * give an issue's label names their details.
@@ -162,6 +164,7 @@ class RequestLoaders implements Loaders {
   #issueById?: Loaders['issueById'];
   #board?: Loaders['board'];
   #userStatus?: Loaders['userStatus'];
+  #userByEmail?: Loaders['userByEmail'];
   #projectLabels?: Loaders['projectLabels'];
   #projectIssueTodos?: Loaders['projectIssueTodos'];
   #commit?: Loaders['commit'];
@@ -214,6 +217,18 @@ class RequestLoaders implements Loaders {
 
   get userStatus() {
     return (this.#userStatus ??= byId((id) => this.api.users.status(id), this.named('userStatus')));
+  }
+
+  /**
+   * E-mails are case-insensitive, so one address in any case is one call. The list record does not
+   * prime `user`: for the caller's own user it is shorter than `GET /users/:id`'s.
+   */
+  get userByEmail() {
+    return (this.#userByEmail ??= withinParent(
+      (email: string) => this.api.users.byEmail(email),
+      (email) => email.trim().toLowerCase(),
+      this.named('userByEmail'),
+    ));
   }
 
   get projectLabels() {

@@ -13,6 +13,8 @@ export interface UserSchema {
   bio?: string | null;
   location?: string | null;
   public_email?: string | null;
+  /** Administrators' reads: the primary e-mail. */
+  email?: string | null;
   website_url?: string;
   organization?: string | null;
   /** `GET /user` and administrators' reads: whether the user is an instance administrator. */
@@ -47,11 +49,23 @@ export class UsersApi {
   }
 
   /**
-   * Users whose name, username or public e-mail (any e-mail for administrators) matches the text
-   * (`GET /users?search=`), the first 20.
+   * Users matching `GET /users?search=`, the first 20: a name or username containing the text, or an
+   * e-mail equal to it (any of a user's e-mails for administrators, the public one for others).
+   * REST refuses anonymous callers a search.
    */
   search(text: string): Promise<UserSchema[]> {
     return this.rest.getList<UserSchema>(restPath`/users`, { search: text });
+  }
+
+  /**
+   * The user with this e-mail as REST lets the caller find one (`GET /users?search=<email>`):
+   * by any of a user's e-mails for administrators, by the public e-mail for others; null when none.
+   * The search also matches names and usernames that contain the text, so only an equal e-mail counts.
+   */
+  async byEmail(email: string): Promise<UserSchema | null> {
+    const wanted = email.trim().toLowerCase();
+    const users = await this.search(wanted);
+    return users.find((user) => [user.email, user.public_email].some((address) => address?.toLowerCase() === wanted)) ?? null;
   }
 
   /** The credential's own user (`GET /user`). */

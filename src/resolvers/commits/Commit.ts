@@ -83,6 +83,8 @@ export const Commit: CommitResolvers = {
   descriptionHtml: async (commit, _args, context) =>
     renderMarkdown(context, commitDescription(commit.message), context.credential ? await markdownProject(commit, context) : undefined),
   authorGravatar: (commit) => gravatarUrl(commit.author_email),
+  // REST refuses anonymous callers a user search, so they get null without a call.
+  author: (commit, _args, { credential, loaders }) => (commit.author_email?.trim() && credential ? loaders.userByEmail.load(commit.author_email) : null),
   id: (commit) => toGlobalId('Commit', commit.id),
   // REST calls the full SHA `id`; GraphQL's `id` is the global ID.
   sha: (commit) => commit.id,
