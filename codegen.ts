@@ -11,6 +11,7 @@ const CONNECTION_NODES: Record<string, string> = {
   CiRunner: 'RunnerSchema',
   CiJob: 'RunnerJobSchema',
   CiRunnerManager: 'RunnerManagerSchema',
+  CiJobArtifact: 'ArtifactRecord',
   Project: 'ProjectSchema',
   Group: 'GroupSchema',
   Invitation: 'InvitationRecord',
@@ -59,7 +60,7 @@ const config: CodegenConfig = {
         useIndexSignature: false,
         enumsAsTypes: true,
         enumValues: restEnumValues(buildSchemaFromFiles()),
-        scalars: { Time: 'string', Date: 'string', ISO8601Date: 'string', ID: 'string', Upload: '../datasources/file-upload.js#FileUpload', Duration: 'number', ...GLOBAL_ID_SCALARS },
+        scalars: { Time: 'string', Date: 'string', ISO8601Date: 'string', ID: 'string', Upload: '../datasources/file-upload.js#FileUpload', Duration: 'number', BigInt: 'number', ...GLOBAL_ID_SCALARS },
         // Resolvers receive REST bodies; each GraphQL object type maps to its REST schema.
         mappers: {
           CiRunner: '../datasources/runners.js#RunnerSchema',
@@ -127,7 +128,7 @@ const config: CodegenConfig = {
           SnippetRepositoryStorageMove: '../datasources/snippets.js#SnippetRepositoryStorageMoveSchema',
           SshKey: '../datasources/keys.js#SshKeySchema',
           DeployKeysProject: '../datasources/keys.js#DeployKeysProjectSchema',
-          CiJobArtifact: '../datasources/artifacts.js#JobArtifactFileSchema',
+          CiJobArtifact: '../resolvers/artifacts/artifact-files.js#ArtifactRecord',
           CiJobArtifactsDownload: '../datasources/artifacts.js#ArtifactsLocation',
           PersonalAccessToken: '../datasources/credentials-inventory.js#PersonalAccessTokenSchema',
           ResourceAccessToken: '../datasources/credentials-inventory.js#ResourceAccessTokenSchema',

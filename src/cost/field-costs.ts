@@ -22,7 +22,8 @@ import {
   RUNNER_DETAIL,
   RUNNER_LOADED,
   RUNNER_SUMMARY,
-  GROUP_OF_RUNNER,
+  RUNNER_JOB,
+  JOB_KEPT,
   USER_AUTHOR,
   USER_FULL,
   USER_LOADED,
@@ -35,6 +36,7 @@ import { TIP_PAGES } from '../resolvers/commits/references.js';
 import { MAX_PROJECT_IDS } from '../resolvers/projects/project-list.js';
 import { windowCost } from './window-cost.js';
 import { BULK_DELETE_LIMIT } from '../resolvers/runners/management.js';
+import { BULK_DESTROY_LIMIT } from '../resolvers/artifacts/destroy.js';
 
 export type FieldArgs = Readonly<Record<string, unknown>>;
 
@@ -175,6 +177,10 @@ const mutations: Record<string, FieldCost> = {
   'Mutation.snippetRepositoryStorageMoveScheduleAll': oneCall(),
   'Mutation.jobArtifactsKeep': oneCall(),
   'Mutation.jobArtifactsDestroy': oneCall(),
+  // GET /projects/:id/jobs/:job_id for the payload's file, then the DELETE.
+  'Mutation.artifactDestroy': { calls: 2 },
+  // One DELETE per job the files belong to, at most one per ID.
+  'Mutation.bulkDestroyJobArtifacts': { calls: (args) => Math.min(inputIdsOf(args), BULK_DESTROY_LIMIT) },
   // GET /issues/:id (the target's project and iid), then the to-do.
   'Mutation.todoCreate': { calls: 2 },
   // The project's labels when labelIds are given, then the POST.
@@ -226,6 +232,7 @@ const mutations: Record<string, FieldCost> = {
   // What the payloads hold.
   'RunnerUpdatePayload.runner': embedded(RUNNER_LOADED),
   'RunnerCreatePayload.runner': embedded(RUNNER_LOADED),
+  'JobArtifactsKeepPayload.job': embedded(JOB_KEPT),
   'RunnerAssignToProjectPayload.runner': embedded(RUNNER_SUMMARY),
   'GroupCreatePayload.group': embedded(GROUP_LOADED),
   'GroupUpdatePayload.group': embedded(GROUP_LOADED),
@@ -246,18 +253,21 @@ const mutations: Record<string, FieldCost> = {
 const runners: Record<string, FieldCost> = {
   // The detail record's `projects`, windowed in the gateway.
   'CiRunner.projects': { reads: ['projects'], items: 'window', returns: PROJECT_REFERENCE },
-  'CiRunner.jobs': restList(),
+  'CiRunner.jobs': restList(RUNNER_JOB),
   'CiRunner.managers': restList(),
   // Read from the detail record (its `runner_type` and `projects`, or `groups`).
   'CiRunner.projectCount': { reads: ['runner_type', 'projects'] },
   'CiRunner.ownerProject': { reads: ['runner_type', 'projects'], returns: PROJECT_REFERENCE },
-  'CiRunner.groups': { reads: ['groups'], items: 'window', returns: GROUP_OF_RUNNER },
+  // Embedded groups carry `id`, `name` and `web_url`; any other field reads the group.
+  'CiRunner.groups': { reads: ['groups'], items: 'window', returns: ID_ONLY },
   // The X-Total of a one-job page of GET /runners/:id/jobs.
   'CiRunner.jobCount': oneCall(),
   // GET /user (once per request) and the detail record: reading it is what owning the runner is.
   'CiRunner.userPermissions': { calls: 1, reads: ['projects', 'locked'] },
   // GET /projects/:id/jobs/:job_id through the job loader, which runner job lists need.
   'CiJob.tags': { reads: ['tag_list'], loader: 'job' },
+  // The same job record's `artifacts`, windowed in the gateway.
+  'CiJob.artifacts': { reads: ['artifacts'], loader: 'job', items: 'window' },
   'CiJob.runner': embedded(RUNNER_SUMMARY),
   'CiJob.user': embedded(USER_SUMMARY),
   'CiJob.project': embedded(PROJECT_OF_JOB),

@@ -86,8 +86,10 @@ export const RUNNER_DETAIL = shape([
   'projects',
 ]);
 export const RUNNER_LOADED = cached(RUNNER_DETAIL);
-/** A runner detail's `groups` (the group of a group runner). */
-export const GROUP_OF_RUNNER = shape(['id', 'name', 'web_url']);
+/** A job of a runner's job list (fixtures/runners/list-runner-jobs.json). */
+export const RUNNER_JOB = shape(['id', 'status', 'stage', 'name', 'ref', 'tag', 'coverage', 'created_at', 'started_at', 'finished_at', 'duration', 'queued_duration', 'user', 'commit', 'pipeline', 'project']);
+/** The job record `POST .../artifacts/keep` answers (fixtures/job_artifacts/keep-job-artifacts.json). */
+export const JOB_KEPT = shape(['id', 'status', 'stage', 'name', 'ref', 'tag', 'coverage', 'created_at', 'started_at', 'finished_at', 'duration', 'user', 'commit', 'allow_failure', 'artifacts', 'runner', 'web_url']);
 
 // Projects.
 /** A runner detail's `projects` and a to-do's `project`. */

@@ -63,6 +63,8 @@ export interface CommitSummarySchema {
 
 export interface PipelineSummarySchema {
   id: number;
+  /** Sent by newer servers (Entities::Ci::PipelineBasic) and the embedded one in job records. */
+  project_id?: number;
   sha?: string;
   ref?: string;
   status?: string;

@@ -31,6 +31,9 @@ import { userQueries } from './users/Query.js';
 import { ciJobArtifactFields } from './artifacts/CiJob.js';
 import { CiJobArtifactsDownload } from './artifacts/CiJobArtifactsDownload.js';
 import { artifactMutations } from './artifacts/Mutation.js';
+import { artifactDestroyMutations } from './artifacts/destroy.js';
+import { CiJobArtifact } from './artifacts/CiJobArtifact.js';
+import { BigIntScalar } from './artifacts/big-int.js';
 import { projectArtifactFields } from './artifacts/Project.js';
 import { keyQueries } from './keys/Query.js';
 import { DeployKeysProject, SshKey } from './keys/SshKey.js';
@@ -69,6 +72,7 @@ export const resolvers: Resolvers = {
   Upload,
   ...globalIdScalars,
   Duration,
+  BigInt: BigIntScalar,
   Query: {
     ...nodeQueries,
   ISO8601Date,
@@ -90,6 +94,7 @@ export const resolvers: Resolvers = {
     ...wikiMutations,
     ...snippetMutations,
     ...artifactMutations,
+    ...artifactDestroyMutations,
     ...issueMutations,
     ...boardMutations,
     ...issueMoveListMutation,
@@ -121,6 +126,7 @@ export const resolvers: Resolvers = {
   SshKey,
   DeployKeysProject,
   CiJobArtifactsDownload,
+  CiJobArtifact,
   Issue,
   Label,
   Milestone,

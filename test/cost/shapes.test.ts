@@ -62,6 +62,8 @@ const EXAMPLES: Array<[name: keyof typeof shapes, examples: () => Json[] | Promi
   ['BOARD', () => boards],
   ['WIKI_PAGE', () => all('wikis/get-wiki-page', 'wikis/create-wiki-page', 'wikis/edit-wiki-page')],
   ['WIKI_PAGE_LISTED', () => records('wikis/list-wiki-pages')],
+  ['RUNNER_JOB', () => runnerJobs],
+  ['JOB_KEPT', () => records('job_artifacts/keep-job-artifacts')],
 ];
 
 describe('record shapes of the cost estimate', () => {

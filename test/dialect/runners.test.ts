@@ -291,7 +291,7 @@ describe('runners in GitLab\'s dialect', () => {
           tags: record.tag_list,
         });
       }
-      // The runner (for nothing but its id: no call), its jobs, and one job record per job for `tags`.
+      // The runner's detail, its jobs, and one job record per job for `tags`.
       const calls = restCalls(harness.simulator);
       expect(calls.filter((call) => call.startsWith(`GET /runners/${runnerId}/jobs`))).toHaveLength(1);
       expect(calls.filter((call) => /^GET \/projects\/\d+\/jobs\/\d+$/.test(call))).toHaveLength(restJobs.length);

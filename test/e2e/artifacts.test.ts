@@ -61,7 +61,7 @@ describe('job artifacts over real HTTP', () => {
       const result = await query<{
         project: { jobArtifacts: { archivePath: string; filePath: string; textFile: { path: string; size: number; content: string } } };
       }>(
-        `query($job: ID!) { project(fullPath: "gitlab-org/gitlab") { jobArtifacts(jobId: $job) {
+        `query($job: JobID!) { project(fullPath: "gitlab-org/gitlab") { jobArtifacts(jobId: $job) {
            archivePath filePath(path: "docs/guide/getting started.md") textFile(path: "notes/readme.txt") { path size content } } } }`,
         { job: `gid://gitlab/Ci::Build/${job.id}` },
       );
@@ -105,7 +105,7 @@ describe('job artifacts over real HTTP', () => {
       const artifacts = harness.simulator.state.jobArtifacts.get(report.id)!;
       artifacts.files = [...artifacts.files, { path: 'build/logo.bin', bytes: Buffer.from([0xff, 0xfe, 0x00, 0x81]) }];
       const result = await query<{ project: { small: unknown; binary: unknown } }>(
-        `query($compile: ID!, $report: ID!) { project(fullPath: "gitlab-org/gitlab") {
+        `query($compile: JobID!, $report: JobID!) { project(fullPath: "gitlab-org/gitlab") {
            small: jobArtifacts(jobId: $compile) { textFile(path: "build/compile.log", maxBytes: 100) { size } }
            binary: jobArtifacts(jobId: $report) { textFile(path: "build/logo.bin") { size } } } }`,
         { compile: `gid://gitlab/Ci::Build/${compile.id}`, report: `gid://gitlab/Ci::Build/${report.id}` },
@@ -123,7 +123,7 @@ describe('job artifacts over real HTTP', () => {
       const job = demoJob('build-docs', 20001);
       const variables = { job: `gid://gitlab/Ci::Build/${job.id}` };
       const missing = await query(
-        `query($job: ID!) { project(fullPath: "gitlab-org/gitlab") { jobArtifacts(jobId: $job) { textFile(path: "docs/missing.txt") { size } } } }`,
+        `query($job: JobID!) { project(fullPath: "gitlab-org/gitlab") { jobArtifacts(jobId: $job) { textFile(path: "docs/missing.txt") { size } } } }`,
         variables,
       );
       expect(missing.errors?.[0]).toMatchObject({ extensions: { code: 'NOT_FOUND', restStatus: 404 } });
@@ -133,7 +133,7 @@ describe('job artifacts over real HTTP', () => {
       harness.simulator.resetRequests();
       for (const path of ['../../../keys/1', 'docs/./index.html', '/docs/index.html', 'docs//index.html', 'docs/index.html\u0000']) {
         const refused = await query(
-          `query($job: ID!, $path: String!) { project(fullPath: "gitlab-org/gitlab") { a: jobArtifacts(jobId: $job) { filePath(path: $path) } b: jobArtifacts(jobId: $job) { textFile(path: $path) { size } } } }`,
+          `query($job: JobID!, $path: String!) { project(fullPath: "gitlab-org/gitlab") { a: jobArtifacts(jobId: $job) { filePath(path: $path) } b: jobArtifacts(jobId: $job) { textFile(path: $path) { size } } } }`,
           { ...variables, path },
         );
         expect(refused.errors?.map((error) => error.extensions)).toEqual([
@@ -142,7 +142,7 @@ describe('job artifacts over real HTTP', () => {
         ]);
       }
       const limit = await query(
-        `query($job: ID!) { project(fullPath: "gitlab-org/gitlab") { jobArtifacts(jobId: $job) { textFile(path: "a.txt", maxBytes: 0) { size } } } }`,
+        `query($job: JobID!) { project(fullPath: "gitlab-org/gitlab") { jobArtifacts(jobId: $job) { textFile(path: "a.txt", maxBytes: 0) { size } } } }`,
         variables,
       );
       expect(limit.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argumentName: 'maxBytes' });
@@ -152,7 +152,7 @@ describe('job artifacts over real HTTP', () => {
     it('encodes a literal %2e%2e as text, so it names a file and climbs nowhere', async () => {
       const job = demoJob('build-docs', 20001);
       const result = await query(
-        `query($job: ID!) { project(fullPath: "gitlab-org/gitlab") { jobArtifacts(jobId: $job) { textFile(path: "docs/%2e%2e/keys") { size } } } }`,
+        `query($job: JobID!) { project(fullPath: "gitlab-org/gitlab") { jobArtifacts(jobId: $job) { textFile(path: "docs/%2e%2e/keys") { size } } } }`,
         {
           job: `gid://gitlab/Ci::Build/${job.id}`,
         },
@@ -178,7 +178,7 @@ describe('job artifacts over real HTTP', () => {
 
   describe('keeping and deleting', () => {
     const KEEP = `mutation($input: JobArtifactsKeepInput!) { jobArtifactsKeep(input: $input) { clientMutationId errors
-      job { id name status artifactsExpireAt webUrl allowFailure artifacts { fileType filename size fileFormat } runner { id } commit { shortId } }
+      job { id name status artifactsExpireAt webUrl allowFailure artifacts { nodes { fileType name size fileFormat } } runner { id } commit { shortId } }
       artifactsDownload { archivePath } } }`;
     const DESTROY = `mutation($input: JobArtifactsDestroyInput!) { jobArtifactsDestroy(input: $input) { errors } }`;
 
@@ -199,10 +199,12 @@ describe('job artifacts over real HTTP', () => {
           artifactsExpireAt: null,
           webUrl: `${harness.simulator.origin}/gitlab-org/gitlab/-/jobs/${job.id}`,
           allowFailure: false,
-          artifacts: [
-            { fileType: 'archive', filename: 'artifacts.zip', size: archive.length, fileFormat: 'zip' },
-            { fileType: 'metadata', filename: 'metadata.gz', size: expect.any(Number) as unknown, fileFormat: 'gzip' },
-          ],
+          artifacts: {
+            nodes: [
+              { fileType: 'ARCHIVE', name: 'artifacts.zip', size: String(archive.length), fileFormat: 'zip' },
+              { fileType: 'METADATA', name: 'metadata.gz', size: expect.stringMatching(/^\d+$/) as unknown, fileFormat: 'gzip' },
+            ],
+          },
           runner: { id: `gid://gitlab/Ci::Runner/${job.runnerId}` },
           commit: { shortId: job.commit.shortId },
         },
@@ -230,7 +232,8 @@ describe('job artifacts over real HTTP', () => {
 
     it('refuses job IDs of other classes before any REST call', async () => {
       const result = await query(KEEP, { input: { projectPath: 'gitlab-org/gitlab', jobId: 'gid://gitlab/Ci::Runner/1' } });
-      expect(result.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argumentName: 'jobId' });
+      // The JobID scalar refuses it while reading the variable.
+      expect(result.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT' });
       expect(restCalls(harness.simulator)).toEqual([]);
     });
   });

@@ -89,7 +89,7 @@ describe('runners over real HTTP', () => {
       expect(calls).toHaveLength(2 + distinctProjects.size);
       for (const [index, node] of result.data!.runner.jobs.nodes.entries()) {
         const project = await harness.oracle.get<{ visibility: string; path_with_namespace: string }>(`/projects/${jobs[index]!.project.id}`, token);
-        expect(node.project).toMatchObject({ fullPath: project.path_with_namespace, visibility: project.visibility.toUpperCase() });
+        expect(node.project).toMatchObject({ fullPath: project.path_with_namespace, visibility: project.visibility });
       }
     });
 

@@ -1,0 +1,23 @@
+import { GraphQLScalarType, Kind, type ValueNode } from 'graphql';
+import { badUserInput, UpstreamShapeError } from '../../errors/graphql-errors.js';
+
+function wholeNumber(value: unknown): number {
+  const number = typeof value === 'string' && /^-?\d{1,16}$/.test(value) ? Number(value) : value;
+  if (typeof number !== 'number' || !Number.isSafeInteger(number)) {
+    throw badUserInput(`BigInt must be a whole number, as a string such as "1024"; got ${JSON.stringify(value)}.`);
+  }
+  return number;
+}
+
+/** GitLab's `BigInt`: a whole number that may exceed 32 bits, sent as a string (artifact sizes). */
+export const BigIntScalar = new GraphQLScalarType<number, string>({
+  name: 'BigInt',
+  description: 'A whole number that may exceed 32 bits, sent as a string: GitLab\'s `BigInt` scalar.',
+  serialize: (value) => {
+    // REST sends numbers; anything else is the upstream's fault, not the caller's.
+    if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw new UpstreamShapeError(`a whole number of ${JSON.stringify(value)}`);
+    return String(value);
+  },
+  parseValue: wholeNumber,
+  parseLiteral: (node: ValueNode) => wholeNumber(node.kind === Kind.STRING || node.kind === Kind.INT ? node.value : undefined),
+});
