@@ -13,6 +13,8 @@ import {
   ID_ONLY,
   ISSUE_AS_TO_DO_TARGET,
   ISSUE_RECORD,
+  LABEL_LISTED,
+  LABEL_NAMED,
   LABEL_OF_BOARD,
   PROJECT_IN_GROUP_DETAIL,
   PROJECT_LOADED,
@@ -246,6 +248,13 @@ const mutations: Record<string, FieldCost> = {
   'UpdateBoardPayload.board': embedded(BOARD),
   'DestroyBoardPayload.board': embedded(BOARD),
   'IssueMoveListPayload.issue': embedded(ISSUE_RECORD),
+  // The issue sidebar's writes answer REST's single-issue record.
+  ...Object.fromEntries(
+    ['CreateIssue', 'UpdateIssue', 'IssueMove', 'IssueSetAssignees', 'IssueSetConfidential', 'IssueSetLocked', 'IssueSetDueDate', 'IssueSetSubscription'].map((payload) => [
+      `${payload}Payload.issue`,
+      embedded(ISSUE_RECORD),
+    ]),
+  ),
   'WikiPageCreatePayload.wikiPage': embedded(WIKI_PAGE),
   'WikiPageUpdatePayload.wikiPage': embedded(WIKI_PAGE),
 };
@@ -370,7 +379,7 @@ const issues: Record<string, FieldCost> = {
   'Issue.assignee': embedded(USER_SUMMARY),
   'Issue.closedBy': embedded(USER_SUMMARY),
   'Issue.assignees': { reads: ['assignees'], items: MAX_ASSIGNEES, returns: USER_SUMMARY },
-  'Issue.labels': { reads: ['labels'], items: UNBOUNDED_ARRAY_ITEMS },
+  'Issue.labels': { reads: ['labels'], items: UNBOUNDED_ARRAY_ITEMS, returns: LABEL_NAMED },
   'Issue.movedToId': { reads: ['moved_to_id'] },
   'Issue.links': { reads: ['_links'] },
   'Issue.epicIid': { reads: ['epic_iid'] },
@@ -385,6 +394,9 @@ const issues: Record<string, FieldCost> = {
   // Its `issue_type`; the images only for incidents.
   'Issue.metricImages': { reads: ['issue_type'], calls: 1, items: UNBOUNDED_ARRAY_ITEMS },
   'Issue.type': { reads: ['issue_type'] },
+  // REST `POST /markdown`, one text per call; the project's path is in the record's references.
+  'Issue.titleHtml': { reads: ['title', 'references'], calls: 1 },
+  'Issue.descriptionHtml': { reads: ['description', 'references'], calls: 1 },
   'Issue.moved': { reads: ['moved_to_id'] },
   // `GET .../time_stats` unless the record has them.
   'Issue.timeEstimate': { calls: 1, unlessParentHas: 'time_stats' },
@@ -402,9 +414,9 @@ const issues: Record<string, FieldCost> = {
   'Label.description': { calls: 1, unlessParentHas: 'id' },
   'Label.descriptionHtml': { calls: 1, unlessParentHas: 'id' },
   'Label.textColor': { calls: 1, unlessParentHas: 'id' },
-  'Project.labels': restList(),
+  'Project.labels': restList(LABEL_LISTED),
   'Project.milestones': restList(),
-  'Group.labels': restList(),
+  'Group.labels': restList(LABEL_LISTED),
   'Group.milestones': restList(),
   // GET /users/:id/status, once per user and request.
   'UserCore.status': oneCall(),

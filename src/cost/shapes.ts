@@ -259,6 +259,13 @@ export const COMMIT_LOADED = cached(shape([...COMMIT_KEYS, 'web_url', 'authored_
 export const BOARD = shape(['id', 'name', 'project', 'milestone', 'lists']);
 /** A board's scope labels and a list's label: the label with its id (GitLab's LabelBasic). */
 export const LABEL_OF_BOARD = shape(['id', 'name', 'color', 'description']);
+/** A label of `GET /projects/:id/labels` or `GET /groups/:id/labels`. */
+export const LABEL_LISTED = shape(['id', 'name', 'color', 'description', 'description_html', 'text_color']);
+/**
+ * A label an issue names (REST lists issues' labels by name unless `with_labels_details`): its
+ * other fields come from the project's labels.
+ */
+export const LABEL_NAMED = shape(['name', 'project_id']);
 /** Wiki pages listed without `with_content` have no `content`. */
 export const WIKI_PAGE_LISTED = shape(['slug', 'title', 'format']);
 export const WIKI_PAGE = shape(['slug', 'title', 'format', 'content', 'encoding']);

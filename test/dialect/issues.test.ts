@@ -514,6 +514,39 @@ describe('issues in GitLab\'s dialect over real HTTP', () => {
     });
   });
 
+  it('renders the title on one line and the description through REST\'s Markdown, in the issue\'s project, once per text', async () => {
+    const { state } = harness.simulator;
+    const issue = [...state.issues.values()].find((candidate) => candidate.projectId === 3 && !candidate.confidential && candidate.iid > 3)!;
+    issue.title = 'Fix **bold** crash, see #1';
+    issue.description = 'Steps:\n\nOpen `the page` and see #2.';
+    const render = async (text: string) => {
+      const response = await fetch(`${harness.simulator.url}/markdown`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'private-token': developer },
+        body: JSON.stringify({ text, gfm: true, project: PROJECT }),
+      });
+      harness.simulator.requests.pop();
+      return ((await response.json()) as { html: string }).html;
+    };
+    harness.simulator.resetRequests();
+    const result = await query<{ project: { first: { titleHtml: string; descriptionHtml: string }; again: { titleHtml: string } } }>(
+      `query issueHtml($fullPath: ID!, $iid: String) { project(fullPath: $fullPath) { first: issue(iid: $iid) { titleHtml descriptionHtml } again: issue(iid: $iid) { titleHtml } } }`,
+      { fullPath: PROJECT, iid: String(issue.iid) },
+    );
+    expect(result.errors).toBeUndefined();
+    const calls = restCalls(harness.simulator);
+    const titleHtml = await render(issue.title);
+    expect(titleHtml).toMatch(/^<p[^>]*>/);
+    expect(result.data!.project.first.titleHtml).toBe(titleHtml.replace(/^<p[^>]*>/, '').replace(/<\/p>$/, ''));
+    expect(result.data!.project.first.titleHtml).toContain('<strong>bold</strong>');
+    expect(result.data!.project.first.descriptionHtml).toBe(await render(issue.description));
+    expect(result.data!.project.again.titleHtml).toBe(result.data!.project.first.titleHtml);
+    // One rendering per distinct text, the same title asked twice included.
+    expect(calls.filter((call) => call === 'POST /markdown')).toHaveLength(2);
+    const anonymous = await harness.gateway.query<{ project: { issue: { titleHtml: null } } }>(`{ project(fullPath: "${PROJECT}") { issue(iid: "${issue.iid}") { titleHtml } } }`, {});
+    expect(anonymous.data?.project.issue.titleHtml).toBeNull();
+  });
+
   it('answers an administrator\'s issue by global ID in the same dialect', async () => {
     const rest = (await harness.oracle.get<RestIssue[]>(`/projects/${PROJECT_PATH}/issues?per_page=1`, admin))[0]!;
     const result = await query<{ issue: { iid: string; webPath: string; reference: string } }>(

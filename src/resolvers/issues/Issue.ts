@@ -9,6 +9,7 @@ import { toGlobalId } from '../global-id.js';
 import { nullWhenNotFound } from '../lookups.js';
 import { readRecordField } from '../record-fields.js';
 import { pathOfWebUrl } from '../web-path.js';
+import { renderMarkdown } from '../projects/markdown.js';
 import { rememberServedIssue } from '../subscriptions/served-issues.js';
 import { formatHumanDuration } from './human-duration.js';
 import { issueKeyOf, projectIdOf } from './key.js';
@@ -29,6 +30,18 @@ async function emailsDisabled(issue: IssueSchema, { loaders }: GatewayContext): 
   return project.emails_disabled === true;
 }
 
+/** The full path of the issue's project, which REST's Markdown rendering takes as its context. */
+function projectPathOf(issue: IssueSchema): string | undefined {
+  const full = issue.references?.full;
+  if (full) return full.replace(/#\d+$/, '');
+  return pathOfWebUrl(issue.web_url)?.replace(/^\//, '').replace(/\/-\/issues\/\d+$/, '');
+}
+
+/** GitLab renders a title on one line: REST's Markdown wraps it in a paragraph, which goes. */
+function singleLine(html: string | null): string | null {
+  return html === null ? null : (/^<p\b[^>]*>([\s\S]*)<\/p>$/.exec(html.trim())?.[1] ?? html);
+}
+
 export const Issue: IssueResolvers = {
   id: (issue, _args, context) => {
     rememberServedIssue(issue, context);
@@ -36,6 +49,8 @@ export const Issue: IssueResolvers = {
   },
   iid: (issue) => String(issue.iid),
   projectId: (issue) => projectIdOf(issue),
+  titleHtml: async (issue, _args, context) => singleLine(await renderMarkdown(context, issue.title, projectPathOf(issue))),
+  descriptionHtml: (issue, _args, context) => renderMarkdown(context, issue.description, projectPathOf(issue)),
   // Only the id is known; any other project field is fetched (or found primed) through the project loader.
   project: (issue) => ({ id: projectIdOf(issue) }),
   assignees: async (issue, args, context) => arrayConnection(args, ((await readIssueField(issue, 'assignees', context)) as UserSchema[] | null) ?? []),
