@@ -57,6 +57,19 @@ function boardPath(key: BoardKey): string {
   return `${boardsPath(key)}${restPath`/${key.boardId}`}`;
 }
 
+/**
+ * What BoardsApi tells of the records it reads and writes, and asks back: where each board and list
+ * lives (board-locator.ts keeps it, for every caller, since it only picks the REST URL).
+ */
+export interface BoardPlaces {
+  learnBoard(board: BoardSchema, readUnder: BoardParent): void;
+  learnLists(boardId: number, lists: readonly BoardListSchema[]): void;
+  forgetBoard(boardId: number): void;
+  forgetList(listId: number): void;
+  parentOf(boardId: number): Promise<BoardParent | undefined>;
+  boardOf(listId: number): Promise<number | undefined>;
+}
+
 /** `PUT .../boards/:board_id` fields, in REST's names; `labels` is comma-separated names. */
 export interface BoardChanges {
   name?: string;
@@ -79,47 +92,79 @@ export interface IssueNeighbours {
   move_after_id?: number;
 }
 
-/** REST issue boards of projects and groups, their lists, and the card reorder a board does. */
+/**
+ * REST issue boards of projects and groups, their lists, and the card reorder a board does. Every
+ * board and list record read or written here is told to the gateway's board locator, which is how
+ * an input naming a board or list by its ID alone finds the REST path to call (board-locator.ts).
+ */
 export class BoardsApi {
-  constructor(private readonly rest: RestSession) {}
+  constructor(
+    private readonly rest: RestSession,
+    private readonly locator: BoardPlaces,
+  ) {}
 
-  all(parent: BoardParent, page: PageRequest): Promise<Page<BoardSchema>> {
-    return this.rest.getPage<BoardSchema>(boardsPath(parent), page);
+  async all(parent: BoardParent, page: PageRequest): Promise<Page<BoardSchema>> {
+    const boards = await this.rest.getPage<BoardSchema>(boardsPath(parent), page);
+    for (const board of boards.items) this.locator.learnBoard(board, parent);
+    return boards;
   }
 
-  show(key: BoardKey): Promise<BoardSchema> {
-    return this.rest.get<BoardSchema>(boardPath(key));
+  async show(key: BoardKey): Promise<BoardSchema> {
+    return this.learnt(await this.rest.get<BoardSchema>(boardPath(key)), key);
   }
 
   /** REST's create takes the name only; settings and scope need `edit`. */
   async create(parent: BoardParent, name: string): Promise<BoardSchema> {
-    return (await this.rest.post<BoardSchema>(boardsPath(parent), { name })).body;
+    return this.learnt((await this.rest.post<BoardSchema>(boardsPath(parent), { name })).body, parent);
   }
 
-  edit(key: BoardKey, changes: BoardChanges): Promise<BoardSchema> {
-    return this.rest.put<BoardSchema>(boardPath(key), changes);
+  async edit(key: BoardKey, changes: BoardChanges): Promise<BoardSchema> {
+    return this.learnt(await this.rest.put<BoardSchema>(boardPath(key), changes), key);
   }
 
-  remove(key: BoardKey): Promise<void> {
-    return this.rest.delete(boardPath(key));
+  async remove(key: BoardKey): Promise<void> {
+    await this.rest.delete(boardPath(key));
+    this.locator.forgetBoard(key.boardId);
   }
 
   /** The board's stored lists: REST never returns the Open and Closed ones. */
-  lists(key: BoardKey, page: PageRequest): Promise<Page<BoardListSchema>> {
-    return this.rest.getPage<BoardListSchema>(`${boardPath(key)}/lists`, page);
+  async lists(key: BoardKey, page: PageRequest): Promise<Page<BoardListSchema>> {
+    const lists = await this.rest.getPage<BoardListSchema>(`${boardPath(key)}/lists`, page);
+    this.locator.learnLists(key.boardId, lists.items);
+    return lists;
   }
 
   async createList(key: BoardKey, target: BoardListTarget): Promise<BoardListSchema> {
-    return (await this.rest.post<BoardListSchema>(`${boardPath(key)}/lists`, target)).body;
+    const list = (await this.rest.post<BoardListSchema>(`${boardPath(key)}/lists`, target)).body;
+    this.locator.learnLists(key.boardId, [list]);
+    return list;
   }
 
-  moveList(key: BoardKey, listId: number, position: number): Promise<BoardListSchema> {
-    return this.rest.put<BoardListSchema>(`${boardPath(key)}${restPath`/lists/${listId}`}`, { position });
+  async moveList(key: BoardKey, listId: number, position: number): Promise<BoardListSchema> {
+    const list = await this.rest.put<BoardListSchema>(`${boardPath(key)}${restPath`/lists/${listId}`}`, { position });
+    this.locator.learnLists(key.boardId, [list]);
+    return list;
   }
 
   /** Administrators and owners of the board's project or group only. */
-  removeList(key: BoardKey, listId: number): Promise<void> {
-    return this.rest.delete(`${boardPath(key)}${restPath`/lists/${listId}`}`);
+  async removeList(key: BoardKey, listId: number): Promise<void> {
+    await this.rest.delete(`${boardPath(key)}${restPath`/lists/${listId}`}`);
+    this.locator.forgetList(listId);
+  }
+
+  /** Where a board lives, as REST's records seen by this gateway (or its replicas) said; no REST call. */
+  parentOf(boardId: number): Promise<BoardParent | undefined> {
+    return this.locator.parentOf(boardId);
+  }
+
+  /** The board of a list, as REST's records seen by this gateway (or its replicas) said; no REST call. */
+  boardOfList(listId: number): Promise<number | undefined> {
+    return this.locator.boardOf(listId);
+  }
+
+  private learnt(board: BoardSchema, readUnder: BoardParent): BoardSchema {
+    this.locator.learnBoard(board, readUnder);
+    return board;
   }
 
   /** `PUT /projects/:id/issues/:issue_iid/reorder`: what dropping a card between two others does. */

@@ -1,13 +1,13 @@
-import { BoardsApi } from './boards.js';
+import { BoardsApi, type BoardPlaces } from './boards.js';
 import { CommitStatusesApi } from './commit-statuses.js';
 import { CommitsApi } from './commits.js';
 import { SubmodulesApi } from './submodules.js';
 import { GroupsApi } from './groups.js';
 import { InvitationsApi } from './invitations.js';
 import { IssuesApi } from './issues.js';
+import { LabelsApi } from './labels.js';
 import { MarkdownApi } from './markdown.js';
 import { MembersApi } from './members.js';
-import { LabelsApi } from './labels.js';
 import { MetricImagesApi } from './metric-images.js';
 import { NotesApi } from './notes.js';
 import { ProjectsApi } from './projects.js';
@@ -29,9 +29,9 @@ export interface DataSources {
   invitations: InvitationsApi;
   users: UsersApi;
   issues: IssuesApi;
+  labels: LabelsApi;
   members: MembersApi;
   markdown: MarkdownApi;
-  labels: LabelsApi;
   todos: TodosApi;
   notes: NotesApi;
   metricImages: MetricImagesApi;
@@ -46,7 +46,8 @@ export interface DataSources {
   credentialsInventory: CredentialsInventoryApi;
 }
 
-export function createDataSources(rest: RestSession): DataSources {
+/** One request's data sources; `boardPlaces` outlive requests (board-locator.ts). */
+export function createDataSources(rest: RestSession, boardPlaces: BoardPlaces): DataSources {
   return {
     runners: new RunnersApi(rest),
     projects: new ProjectsApi(rest),
@@ -54,13 +55,13 @@ export function createDataSources(rest: RestSession): DataSources {
     invitations: new InvitationsApi(rest),
     users: new UsersApi(rest),
     issues: new IssuesApi(rest),
+    labels: new LabelsApi(rest),
     members: new MembersApi(rest),
     markdown: new MarkdownApi(rest),
-    labels: new LabelsApi(rest),
     todos: new TodosApi(rest),
     notes: new NotesApi(rest),
     metricImages: new MetricImagesApi(rest),
-    boards: new BoardsApi(rest),
+    boards: new BoardsApi(rest, boardPlaces),
     wikis: new WikisApi(rest),
     snippets: new SnippetsApi(rest),
     keys: new KeysApi(rest),

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { BoardLocator } from '../datasources/board-locator.js';
 import type { Credential } from '../datasources/credentials.js';
 import { createDataSources, type DataSources } from '../datasources/index.js';
 import { RestSession, type RestClient } from '../datasources/rest-client.js';
@@ -43,6 +44,8 @@ export interface ContextDependencies {
   restClient: RestClient;
   pollers: RecordPollers;
   issueReferences: IssueReferences;
+  /** Where boards and lists live, learnt from REST's records for every caller (not a secret: it only picks the REST URL). */
+  boardLocator: BoardLocator;
   batching: boolean;
   /** A ceiling on the REST calls one operation may have in flight at once, on top of its fair share. */
   maxConcurrentRestCalls?: number | undefined;
@@ -78,7 +81,7 @@ export function createContext(
     ...(dependencies.maxConcurrentRestCalls === undefined ? {} : { maxConcurrentCalls: dependencies.maxConcurrentRestCalls }),
     ...(options.longLived ? {} : { deadline: Date.now() + dependencies.requestDeadlineMs }),
   });
-  const api = createDataSources(rest);
+  const api = createDataSources(rest, dependencies.boardLocator);
   return {
     credential,
     requestId,

@@ -23,6 +23,7 @@ import { checkOperation, checkQueryLength, DEFAULT_QUERY_LIMITS, type QueryLimit
 import { DEFAULT_MAX_UPLOAD_BYTES } from '../transport/uploads.js';
 import { createExecutableSchema, resolvers, typeDefs } from '../schema/executable.js';
 import { DEFAULT_ISSUE_REFERENCE_BOUNDS, IssueReferences } from '../subscriptions/issue-references.js';
+import { BoardLocator } from '../datasources/board-locator.js';
 import { RecordPollers } from '../subscriptions/record-pollers.js';
 import { attachWebSocketServer } from '../transport/websocket.js';
 import { createLogger } from '../observability/logger.js';
@@ -80,6 +81,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       pollers.credentialDigest,
       sharing?.issueReferenceStore(DEFAULT_ISSUE_REFERENCE_BOUNDS.perCredential),
     ),
+    // One per gateway, shared by the replicas through Redis when there is one.
+    boardLocator: new BoardLocator(sharing?.boardPlaceStore()),
     batching: options.batching ?? true,
     maxConcurrentRestCalls: options.maxConcurrentRestCalls,
     requestDeadlineMs: options.requestDeadlineMs ?? 30_000,

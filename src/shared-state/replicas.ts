@@ -5,6 +5,7 @@ import { sharedPersistedQueryStore } from './persisted-query-store.js';
 import { RedisLink } from './redis-link.js';
 import { MemoryResponseStore, RedisResponseStore, sharedResponseStore, type ResponseStore, type ResponseStoreBounds } from './response-store.js';
 import { RedisIssueReferenceStore } from './issue-reference-store.js';
+import { RedisBoardPlaceStore } from './board-place-store.js';
 import { RedisPollerCoordination } from './poller-leases.js';
 
 /** The gateway's `redis` option: replicas that share state through one Redis. */
@@ -27,7 +28,7 @@ export const MIN_KEY_SECRET_LENGTH = 16;
 
 /**
  * What replicas share: poller leases (runners, issues) and their channels, the issues each
- * credential was served, persisted queries, and (response-store.ts)
+ * credential was served, where boards and lists live, persisted queries, and (response-store.ts)
  * the response cache. Built with the gateway, connected by its start: `ioredis` is loaded then.
  */
 export class ReplicaSharing {
@@ -60,6 +61,11 @@ export class ReplicaSharing {
   /** The issues each credential was served, at most `perCredential` each, for subscriptions on any replica. */
   issueReferenceStore(perCredential: number): RedisIssueReferenceStore {
     return new RedisIssueReferenceStore(this.link, perCredential);
+  }
+
+  /** Where boards and lists live, so that any replica can act on a board another one served. */
+  boardPlaceStore(): RedisBoardPlaceStore {
+    return new RedisBoardPlaceStore(this.link);
   }
 
   persistedQueryStore(maxEntries: number): ReturnType<typeof sharedPersistedQueryStore> {

@@ -267,10 +267,9 @@ describe('issue boards in GitLab\'s dialect', () => {
       expect(missing).toEqual({ data: { boardList: null } });
     });
 
-    it('refuses a board named by ID without exactly one of projectPath and groupPath, before any REST call', async () => {
+    it('refuses a board named with both projectPath and groupPath, and labels by name and ID at once, before any REST call', async () => {
+      // A board the gateway has not seen, named without its parent, is refused too (boards-locator.test.ts).
       const board = await developmentBoard();
-      const result = await run(BOARD_LIST_QUERY, { id: listGid(1), boardId: boardGid(board.id) });
-      expect(result.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argumentName: 'projectPath' });
       const both = await run(UPDATE_BOARD, { input: { id: boardGid(board.id), projectPath: PROJECT, groupPath: 'gitlab-org', name: 'x' } });
       expect(both.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argumentName: 'groupPath' });
       const namesAndIds = await run(UPDATE_BOARD, { input: { id: boardGid(board.id), projectPath: PROJECT, labels: ['bug'], labelIds: ['gid://gitlab/Label/1'] } });
@@ -362,6 +361,8 @@ describe('issue boards in GitLab\'s dialect', () => {
       }
       expect(move).toBeDefined();
       const { from, to, toOrder, card } = move!;
+      // The board page, as GitLab's frontend reads it first: the board's project is then known by its id.
+      await run(BOARD_LISTS_QUERY, { fullPath: PROJECT, boardId: boardGid(board.id), isProject: true });
       harness.simulator.resetRequests();
 
       const result = await run<{ issueMoveList: { errors: string[]; issue: { iid: string; state: string; labels: Nodes<{ title: string }> } } }>(ISSUE_MOVE_LIST, {
@@ -385,9 +386,9 @@ describe('issue boards in GitLab\'s dialect', () => {
       expect(after.labels).not.toContain(from.label!.name);
       const newOrder = (await listIssues(`labels=${encodeURIComponent(to.label!.name)}`)).map((issue) => issue.id);
       expect(newOrder.slice(0, 3)).toEqual([toOrder[0], card.id, toOrder[1]]);
-      // The board (for its lists), the relabelling PUT, the reorder PUT.
+      // The board (for its lists, under the project its record named), the relabelling PUT, the reorder PUT.
       expect(restCalls(harness.simulator)).toEqual([
-        `GET /projects/${encoded(PROJECT)}/boards/${board.id}`,
+        `GET /projects/${PROJECT_ID}/boards/${board.id}`,
         `PUT /projects/${encoded(PROJECT)}/issues/${card.iid}`,
         `PUT /projects/${encoded(PROJECT)}/issues/${card.iid}/reorder`,
       ]);
@@ -462,7 +463,7 @@ describe('issue boards in GitLab\'s dialect', () => {
       expect(after.assignees.map((user) => user.id)).toEqual([3]);
       expect(after.milestone?.id).toBe(milestone.id);
       // The board, the issue (for its assignees), and the PUT.
-      expect(restCalls(harness.simulator)).toEqual([`GET /projects/${encoded(PROJECT)}/boards/${numericBoardId}`, `GET /projects/${encoded(PROJECT)}/issues/${card.iid}`, `PUT /projects/${encoded(PROJECT)}/issues/${card.iid}`]);
+      expect(restCalls(harness.simulator)).toEqual([`GET /projects/${PROJECT_ID}/boards/${numericBoardId}`, `GET /projects/${encoded(PROJECT)}/issues/${card.iid}`, `PUT /projects/${encoded(PROJECT)}/issues/${card.iid}`]);
     });
 
     it('refuses one list without the other, and a list of another board, as BAD_USER_INPUT', async () => {

@@ -5,9 +5,9 @@ import { badUserInput } from '../../errors/graphql-errors.js';
 import { idFromGlobalId } from '../global-id.js';
 import { isSet } from '../input.js';
 import { refusalReasons } from '../refusals.js';
-import { boardKeyFromInput, boardParentFromInput } from './key.js';
+import { boardParentFromInput, locateBoard, locateList } from './key.js';
 import { boardLists } from './lists.js';
-import { isListRef, parseListRef, type BoardListRecord, type ListRef } from './record.js';
+import { isListRef, type BoardListRecord, type ListRef } from './record.js';
 
 /** rest-v4-api.md "Limits": a board's weight scope is 0 to 9. */
 const MAX_BOARD_WEIGHT = 9;
@@ -115,7 +115,7 @@ export const boardMutations: Pick<MutationResolvers, BoardMutations> = {
   },
 
   async updateBoard(_parent, { input }, { api, loaders }) {
-    const key = boardKeyFromInput(input, input.id, 'id');
+    const key = await locateBoard(input, input.id, 'id', api);
     const changes = boardChanges(input);
     if (isSet(input.name)) changes.name = checkName(input.name);
     const labelIds = scopeLabelIds(input);
@@ -130,7 +130,7 @@ export const boardMutations: Pick<MutationResolvers, BoardMutations> = {
 
   // GitLab answers the board only when it stays; once deleted, null.
   async destroyBoard(_parent, { input }, { api, loaders }) {
-    const key = boardKeyFromInput(input, input.id, 'id');
+    const key = await locateBoard(input, input.id, 'id', api);
     const { errors } = await refusable(() => api.boards.remove(key));
     loaders.board.clear(key);
     const board = errors.length > 0 ? await loaders.board.load(key) : null;
@@ -138,7 +138,7 @@ export const boardMutations: Pick<MutationResolvers, BoardMutations> = {
   },
 
   async boardListCreate(_parent, { input }, context) {
-    const key = boardKeyFromInput(input, input.boardId, 'boardId');
+    const key = await locateBoard(input, input.boardId, 'boardId', context.api);
     const target = listTarget(input);
     if (target === 'backlog') {
       // The Open list exists unless hidden: showing it is what creating it means over REST.
@@ -153,8 +153,9 @@ export const boardMutations: Pick<MutationResolvers, BoardMutations> = {
   },
 
   async updateBoardList(_parent, { input }, context) {
-    const key = boardKeyFromInput(input, input.boardId, 'boardId');
-    const ref = parseListRef(input.listId, 'listId');
+    // GitLab's `collapsed` is a per-user preference that REST neither stores nor shows.
+    if (isSet(input.collapsed)) throw badUserInput('`collapsed` cannot be set: it is a per-user preference that REST neither stores nor shows. Move a list with `position`.', 'collapsed');
+    const { key, ref } = await locateList(input, input.listId, 'listId', context.api);
     if (!isSet(input.position)) throw badUserInput('Give `position`: it is the one thing REST changes on a list (GitLab\'s `collapsed` is a per-user setting REST lacks).', 'position');
     if (input.position < 0) throw badUserInput(`\`position\` counts from 0; got ${input.position}.`, 'position');
     if (ref.kind !== 'stored') return { clientMutationId: input.clientMutationId ?? null, errors: ['The Open and Closed lists cannot be moved.'], list: await findList(key, ref, context) };
@@ -166,8 +167,7 @@ export const boardMutations: Pick<MutationResolvers, BoardMutations> = {
 
   // GitLab answers the list only when it stays; once deleted, null.
   async destroyBoardList(_parent, { input }, context) {
-    const key = boardKeyFromInput(input, input.boardId, 'boardId');
-    const ref = parseListRef(input.listId, 'listId');
+    const { key, ref } = await locateList(input, input.listId, 'listId', context.api);
     if (ref.kind !== 'stored') return { clientMutationId: input.clientMutationId ?? null, errors: [UNDESTROYABLE_LIST], list: await findList(key, ref, context) };
     const { errors } = await refusable(() => context.api.boards.removeList(key, ref.id));
     context.loaders.board.clear(key);

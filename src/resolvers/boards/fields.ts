@@ -10,9 +10,9 @@ import { isSet } from '../input.js';
 import { listField, type ParentList } from '../lookahead.js';
 import { nullWhenNotFound } from '../lookups.js';
 import { boardIssueFilters } from './list-issues.js';
-import { boardKeyFromInput } from './key.js';
+import { locateList } from './key.js';
 import { boardLists } from './lists.js';
-import { isListRef, parseListRef } from './record.js';
+import { isListRef } from './record.js';
 
 /** A board read through its project or group names it, even if REST's record left it out. */
 const ofProject = (board: BoardSchema, project: ProjectSchema): BoardSchema => (board.project ? board : { ...board, project: { id: project.id, web_url: project.web_url } });
@@ -64,8 +64,7 @@ export const groupBoardFields: Pick<GroupResolvers, 'boards' | 'board'> = {
 /** `Query.boardList`: the board's record holds its lists, so one read of the board answers it. */
 export const boardListQuery: Pick<QueryResolvers, 'boardList'> = {
   async boardList(_parent, args, { api, loaders }) {
-    const key = boardKeyFromInput(args, args.boardId, 'boardId');
-    const ref = parseListRef(args.id, 'id');
+    const { key, ref } = await locateList(args, args.id, 'id', api);
     boardIssueFilters(args.issueFilters);
     const board = await nullWhenNotFound(loaders.board.load(key));
     if (!board) return null;

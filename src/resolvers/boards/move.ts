@@ -34,10 +34,19 @@ interface MovePlan {
   positionInList: number | null;
 }
 
-function planOf(input: IssueMoveListInput): MovePlan {
-  const issue = issueKeyFromInput(input);
+/**
+ * The board of the move: the group `groupPath` names, else where REST's records said the board
+ * lives (a group board GitLab's frontend names by `boardId` alone), else the issue's project.
+ */
+async function boardOfMove(input: IssueMoveListInput, issue: IssueKey, api: GatewayContext['api']): Promise<BoardKey> {
   const boardId = idFromGlobalId(input.boardId, 'Board', 'boardId');
-  const board: BoardKey = isSet(input.groupPath) ? { group: checkFullPath(input.groupPath, 'groupPath'), boardId } : { project: issue.project, boardId };
+  if (isSet(input.groupPath)) return { group: checkFullPath(input.groupPath, 'groupPath'), boardId };
+  return { ...((await api.boards.parentOf(boardId)) ?? { project: issue.project }), boardId };
+}
+
+async function planOf(input: IssueMoveListInput, api: GatewayContext['api']): Promise<MovePlan> {
+  const issue = issueKeyFromInput(input);
+  const board = await boardOfMove(input, issue, api);
   if (isSet(input.fromListId) !== isSet(input.toListId)) throw badUserInput('Both `fromListId` and `toListId` must be present, or neither.', isSet(input.fromListId) ? 'toListId' : 'fromListId');
   const lists = isSet(input.fromListId) ? { from: parseListRef(input.fromListId, 'fromListId'), to: parseListRef(input.toListId!, 'toListId') } : null;
   const neighbours: IssueNeighbours = {};
@@ -106,7 +115,7 @@ async function findLists(plan: MovePlan, lists: { from: ListRef; to: ListRef }, 
 
 export const issueMoveListMutation: Pick<MutationResolvers, 'issueMoveList'> = {
   async issueMoveList(_parent, { input }, context) {
-    const plan = planOf(input);
+    const plan = await planOf(input, context.api);
     const { api, loaders } = context;
     const answer = (errors: string[], issue: IssueSchema | null) => ({ clientMutationId: input.clientMutationId ?? null, errors, issue });
     let issue: IssueSchema | null = null;
