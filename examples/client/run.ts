@@ -45,7 +45,8 @@ export async function fleet(endpoint: Endpoint, first = 5): Promise<FleetView> {
     runners: data.runners.nodes.map((node) => ({
       // The fragment's fields are masked in the query's type: only useFragment unmasks them.
       ...useFragment(RunnerSummaryFragment, node),
-      projects: node.projects.nodes.map((project) => project.fullPath),
+      // Only project runners list projects (GitLab answers null for the others).
+      projects: node.projects?.nodes.map((project) => project.fullPath) ?? [],
     })),
   };
 }

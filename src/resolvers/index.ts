@@ -73,9 +73,9 @@ export const resolvers: Resolvers = {
   ...globalIdScalars,
   Duration,
   BigInt: BigIntScalar,
+  ISO8601Date,
   Query: {
     ...nodeQueries,
-  ISO8601Date,
     ...userQueries,
     ...runnerQueries,
     ...projectQueries,
