@@ -483,15 +483,23 @@ export interface Issue {
   movedToId?: number | null;
 }
 
-/** A comment on an issue (the notes resource; only what `/promote` and participants need). */
+/** A comment on an issue (the notes and discussions resources). */
 export interface Note {
   id: number;
   issueId: number;
   authorId: number;
   body: string;
   system: boolean;
+  /** An internal note (REST `internal`, formerly `confidential`): Reporters and above see it. */
   confidential: boolean;
   createdAt: string;
+  /** Set when the body was edited; the creation time otherwise. */
+  updatedAt?: string;
+  /**
+   * The 40-hex discussion the note belongs to; absent for a note of its own (a plain comment),
+   * whose discussion id is derived from the note's id.
+   */
+  discussionId?: string;
 }
 
 /** A merge request, as far as the issue endpoints show it (rest-v4-api.md "Merge request summary"). */

@@ -1,5 +1,6 @@
 // To-dos, notes and incident metric images (fixtures/issues/create-issue-todo.json,
 // promote-issue-to-epic-note.json, list-incident-metric-images.json).
+import { createHash } from 'node:crypto';
 import type { MetricImage, Note, Todo } from '../data/model.js';
 import type { PresentContext } from './context.js';
 import { issueBasic } from './issues.js';
@@ -35,7 +36,7 @@ export function noteEntity(ctx: PresentContext, note: Note, commandsChanges: Rec
     attachment: null,
     author: author ? userSummary(ctx, author) : null,
     created_at: note.createdAt,
-    updated_at: note.createdAt,
+    updated_at: note.updatedAt ?? note.createdAt,
     system: note.system,
     noteable_id: note.issueId,
     noteable_type: 'Issue',
@@ -45,6 +46,26 @@ export function noteEntity(ctx: PresentContext, note: Note, commandsChanges: Rec
     internal: note.confidential,
     noteable_iid: issue?.iid ?? null,
     commands_changes: commandsChanges,
+  };
+}
+
+/** The discussion a note belongs to: its own (a plain comment) unless it was started or answered as a thread. */
+export function discussionIdOf(note: Note): string {
+  return note.discussionId ?? createHash('sha1').update(`issue-note-${note.id}`).digest('hex');
+}
+
+/**
+ * A discussion of an issue (GET .../discussions): its notes oldest first; `individual_note` for a
+ * plain comment, which cannot be answered as a thread.
+ */
+export function discussionEntity(ctx: PresentContext, id: string, notes: readonly Note[]) {
+  return {
+    id,
+    individual_note: notes.length === 1 && notes[0]!.discussionId === undefined,
+    notes: notes.map((note) => {
+      const { commands_changes: _commands, ...rest } = noteEntity(ctx, note);
+      return rest;
+    }),
   };
 }
 

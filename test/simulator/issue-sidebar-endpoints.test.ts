@@ -219,3 +219,72 @@ describe('issue writes', () => {
     expect((await call(sim, `${base}/unsubscribe`, { method: 'POST', token: guest })).status).toBe(304);
   });
 });
+
+describe('notes and discussions of an issue', () => {
+  const openIssue = () => [...sim.state.issues.values()].find((issue) => issue.projectId === 1 && !issue.confidential && issue.state === 'opened' && !issue.movedToId)!;
+
+  it('creates a comment (201), lists the notes newest first with pagination headers, and reads one', async () => {
+    const issue = openIssue();
+    const base = `/projects/1/issues/${issue.iid}`;
+    const note = record(await call(sim, `${base}/notes`, { method: 'POST', token: developer, json: { body: 'First look' } }));
+    expect(note).toMatchObject({ body: 'First look', noteable_type: 'Issue', noteable_iid: issue.iid, internal: false, author: { username: 'developer' } });
+    const page = await call(sim, `${base}/notes?per_page=100`, { token: guest });
+    expect(page.headers.get('x-total')).toBe(String([...sim.state.notes.values()].filter((candidate) => candidate.issueId === issue.id).length));
+    const listed = list(page);
+    expect(listed[0]!['id']).toBe(note['id']);
+    expect(list(await call(sim, `${base}/notes?sort=asc&per_page=100`, { token: guest })).at(-1)!['id']).toBe(note['id']);
+    expect(record(await call(sim, `${base}/notes/${String(note['id'])}`, { token: guest }))['body']).toBe('First look');
+    const missing = await call(sim, `${base}/notes/999999`, { token: guest });
+    expect([missing.status, missing.body]).toEqual([404, { message: '404 Note Not Found' }]);
+  });
+
+  it('hides internal notes from guests, and shows them to Reporters and above', async () => {
+    const issue = openIssue();
+    const base = `/projects/1/issues/${issue.iid}`;
+    const internal = record(await call(sim, `${base}/notes`, { method: 'POST', token: maintainer, json: { body: 'Between us', internal: true } }));
+    expect(internal).toMatchObject({ internal: true, confidential: true });
+    const ids = async (token: string) => list(await call(sim, `${base}/notes?per_page=100`, { token })).map((note) => note['id']);
+    expect(await ids(guest)).not.toContain(internal['id']);
+    expect(await ids(developer)).toContain(internal['id']);
+    expect((await call(sim, `${base}/notes/${String(internal['id'])}`, { token: guest })).status).toBe(404);
+  });
+
+  it('lets the author (or a Maintainer) edit and delete a note, and nobody else (403)', async () => {
+    const issue = openIssue();
+    const base = `/projects/1/issues/${issue.iid}/notes`;
+    const note = record(await call(sim, base, { method: 'POST', token: guest, json: { body: 'Typo hre' } }));
+    const path = `${base}/${String(note['id'])}`;
+    const byOther = await call(sim, path, { method: 'PUT', token: developer, json: { body: 'Not mine' } });
+    expect([byOther.status, byOther.body]).toEqual([403, { message: '403 Forbidden' }]);
+    expect(record(await call(sim, path, { method: 'PUT', token: guest, json: { body: 'Typo here' } }))['body']).toBe('Typo here');
+    const blank = await call(sim, path, { method: 'PUT', token: guest, json: {} });
+    expect([blank.status, blank.body]).toEqual([400, { error: 'body is missing' }]);
+    expect((await call(sim, path, { method: 'DELETE', token: developer })).status).toBe(403);
+    const deleted = await call(sim, path, { method: 'DELETE', token: maintainer });
+    expect([deleted.status, deleted.text]).toEqual([204, '']);
+    expect((await call(sim, path, { token: guest })).status).toBe(404);
+  });
+
+  it('groups notes into discussions: a plain comment alone, a thread with its replies; replying to a comment makes it a thread', async () => {
+    const issue = openIssue();
+    const base = `/projects/1/issues/${issue.iid}`;
+    const thread = await call(sim, `${base}/discussions`, { method: 'POST', token: developer, json: { body: 'Shall we split this?' } });
+    expect(thread.status).toBe(201);
+    const discussion = record(thread);
+    expect(discussion).toMatchObject({ individual_note: false, notes: [{ body: 'Shall we split this?' }] });
+    expect(String(discussion['id'])).toMatch(/^[0-9a-f]{40}$/);
+    const reply = await call(sim, `${base}/discussions/${String(discussion['id'])}/notes`, { method: 'POST', token: maintainer, json: { body: 'Yes' } });
+    expect(reply.status).toBe(201);
+    const read = record(await call(sim, `${base}/discussions/${String(discussion['id'])}`, { token: guest }));
+    expect((read['notes'] as Array<{ body: string }>).map((note) => note.body)).toEqual(['Shall we split this?', 'Yes']);
+
+    const comment = record(await call(sim, `${base}/notes`, { method: 'POST', token: developer, json: { body: 'A plain comment' } }));
+    const discussions = list(await call(sim, `${base}/discussions?per_page=100`, { token: guest }));
+    const own = discussions.find((candidate) => (candidate['notes'] as Array<{ id: number }>)[0]!.id === comment['id'])!;
+    expect(own['individual_note']).toBe(true);
+    await call(sim, `${base}/discussions/${String(own['id'])}/notes`, { method: 'POST', token: maintainer, json: { body: 'Answer' } });
+    const now = record(await call(sim, `${base}/discussions/${String(own['id'])}`, { token: guest }));
+    expect(now).toMatchObject({ individual_note: false, notes: [{ body: 'A plain comment' }, { body: 'Answer' }] });
+    expect((await call(sim, `${base}/discussions/${'0'.repeat(40)}`, { token: guest })).body).toEqual({ message: '404 Discussion Not Found' });
+  });
+});

@@ -39,7 +39,7 @@ function promote(ctx: RequestContext<unknown>, user: User, issue: Issue, project
   issue.updatedAt = now;
 }
 
-function createNote(ctx: RequestContext<{ body: string }>, user: User, issue: Issue, project: Project): ApiResponse {
+function createNote(ctx: RequestContext<{ body: string; internal: boolean }>, user: User, issue: Issue, project: Project): ApiResponse {
   const { state } = ctx;
   if (issue.discussionLocked && projectAccessLevel(state, user, project) < AccessLevel.REPORTER && !user.isAdmin) throw forbidden();
   const body = ctx.params.body;
@@ -54,7 +54,7 @@ function createNote(ctx: RequestContext<{ body: string }>, user: User, issue: Is
     // A note of quick actions only is not saved: 202 with what the commands did (Entities::NoteCommands).
     return { status: 202, json: { commands_changes: commandsChanges, summary: ['Promoted issue to an epic.'] } };
   }
-  const note: Note = { id: state.nextId('notes'), issueId: issue.id, authorId: user.id, body: text, system: false, confidential: false, createdAt: state.now.toISOString() };
+  const note: Note = { id: state.nextId('notes'), issueId: issue.id, authorId: user.id, body: text, system: false, confidential: ctx.params.internal, createdAt: state.now.toISOString() };
   state.notes.set(note.id, note);
   return created(noteEntity(ctx, note, commandsChanges));
 }
@@ -73,7 +73,8 @@ export function registerIssueActionRoutes(router: Router): void {
     return created(todoEntity(ctx, todo));
   });
 
-  router.post('/projects/:id/issues/:issue_iid/notes', { auth: 'required', params: { ...issueParams, body: p.string().required() } }, (ctx) => {
+  // `internal` (formerly `confidential`): a note only Reporters and above see.
+  router.post('/projects/:id/issues/:issue_iid/notes', { auth: 'required', params: { ...issueParams, body: p.string().required(), internal: p.boolean().default(false) } }, (ctx) => {
     if (ctx.params.body.trim() === '') throw badRequest('Note can\'t be blank');
     const { project, issue } = visibleIssue(ctx, ctx.params.id, ctx.params.issue_iid);
     return createNote(ctx, ctx.user!, issue, project);

@@ -5,11 +5,13 @@ import { registerIssueListRoutes } from './lists.js';
 import { registerRelatedRoutes } from './related.js';
 import { registerTimeTrackingRoutes } from './time-tracking.js';
 import { registerIssueWriteRoutes } from './writes.js';
+import { registerIssueNoteRoutes } from './notes.js';
 
 export function registerIssuesDomain(router: Router): void {
   registerIssueListRoutes(router);
   registerIssueWriteRoutes(router);
   registerIssueActionRoutes(router);
+  registerIssueNoteRoutes(router);
   registerTimeTrackingRoutes(router);
   registerRelatedRoutes(router);
 }
