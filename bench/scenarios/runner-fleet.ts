@@ -34,7 +34,8 @@ export interface FleetData {
       status: string;
       version: string | null;
       tagList: string[] | null;
-      projects: { nodes: Array<{ fullPath: string }> };
+      /** Null for instance and group runners, as in GitLab. */
+      projects: { nodes: Array<{ fullPath: string }> } | null;
       jobs: { nodes: Array<{ id: string; status: string; commit: { sha: string } | null }> };
     }>;
   };
@@ -102,7 +103,7 @@ function fromGateway(data: FleetData): FleetRow[] {
       status: node.status.toLowerCase(),
       version: node.version,
       tags: node.tagList ?? [],
-      projects: node.projects.nodes.map((project) => project.fullPath),
+      projects: node.projects?.nodes.map((project) => project.fullPath) ?? [],
       lastJob: job ? { id: numericId(job.id), status: job.status.toLowerCase(), sha: job.commit?.sha ?? null } : null,
     };
   });

@@ -11,8 +11,8 @@ type RestJob = Record<string, unknown> & { commit: Record<string, unknown> };
 const keep = readFixture('job_artifacts/keep-job-artifacts.json') as RestJob;
 
 const KEEP = `mutation { jobArtifactsKeep(input: { projectPath: "group/project", jobId: "gid://gitlab/Ci::Build/42" }) { errors
-  job { id name status stage ref tag coverage allowFailure createdAt startedAt finishedAt duration failureReason webUrl
-        artifacts { fileType filename size fileFormat } artifactsExpireAt runner { id } user { id } project { id } artifactsDownload { archivePath }
+  job { id name status stage refName createdByTag coverage allowFailure createdAt startedAt finishedAt duration failureReason webUrl
+        artifacts { nodes { fileType name size fileFormat } } artifactsExpireAt runner { id } user { id } project { id } artifactsDownload { archivePath }
         commit { shortId title message authorName authorEmail createdAt } }
   artifactsDownload { archivePath filePath(path: "coverage/index.html") } } }`;
 
@@ -27,8 +27,8 @@ const CASES: Record<string, { query: string; expected: unknown }> = {
           name: keep['name'],
           status: String(keep['status']).toUpperCase(),
           stage: keep['stage'],
-          ref: keep['ref'],
-          tag: keep['tag'],
+          refName: keep['ref'],
+          createdByTag: keep['tag'],
           coverage: keep['coverage'],
           allowFailure: keep['allow_failure'],
           createdAt: keep['created_at'],
@@ -37,7 +37,7 @@ const CASES: Record<string, { query: string; expected: unknown }> = {
           duration: keep['duration'],
           failureReason: keep['failure_reason'],
           webUrl: keep['web_url'],
-          artifacts: [],
+          artifacts: { nodes: [] },
           artifactsExpireAt: null,
           runner: null,
           user: null,

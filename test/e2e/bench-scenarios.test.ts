@@ -59,8 +59,10 @@ describe.each([
       expect(calls).toHaveLength(fleetMinimum(data).size);
       expect(detailReads).toBe(runners);
     } else {
-      // version, tagList, contactedAt and projects each read GET /runners/:id again without the loader.
-      expect(detailReads).toBe(4 * runners);
+      // version, tagList and contactedAt each read GET /runners/:id again without the loader, and
+      // projects too for project runners (the others have none, as in GitLab).
+      const projectRunners = data.allRunners.nodes.filter((node) => node.projects !== null).length;
+      expect(detailReads).toBe(3 * runners + projectRunners);
     }
   });
 });

@@ -17,11 +17,12 @@ export interface PipelineRecord extends PipelineSummarySchema {
 }
 
 /**
- * The job's full record (`GET /projects/:id/jobs/:job_id`, once per job and request), for the fields
- * runner job lists leave out; the record itself when it is one already.
+ * The job record that holds `key`: the parent when it carries it (the job record and the keep
+ * answer), else the job's full record (`GET /projects/:id/jobs/:job_id`, once per job and request),
+ * which runner job lists need. Null when the parent names no project to ask.
  */
-export function fullJob(job: JobRecord, context: GatewayContext): Promise<JobSchema | null> {
-  if ('tag_list' in job) return Promise.resolve(job as JobSchema);
+export function jobRecordWith(job: JobRecord, key: keyof JobSchema, context: GatewayContext): Promise<JobSchema | null> {
+  if (key in job) return Promise.resolve(job as JobSchema);
   const project = job.project?.id;
   return project === undefined ? Promise.resolve(null) : context.loaders.job.load({ project, jobId: job.id });
 }
@@ -45,7 +46,7 @@ export const CiJob: CiJobResolvers = {
   refPath: (job) => refPath(job),
   browseArtifactsPath: (job) => browseArtifactsPath(job),
   async tags(job, _args, context) {
-    return (await fullJob(job, context))?.tag_list ?? null;
+    return (await jobRecordWith(job, 'tag_list', context))?.tag_list ?? null;
   },
   pipeline: (job) => (job.pipeline ? { ...job.pipeline, path: pipelinePath(job, job.pipeline.id) } : null),
 };
