@@ -766,12 +766,19 @@ export type CiRunner = Node & {
    * @deprecated Use `paused`, its negation.
    */
   active?: Maybe<Scalars['Boolean']['output']>;
+  /**
+   * URL of the runner's page in the Admin Area, for administrators only (null for others, as in
+   * GitLab): the instance's address comes from the caller's own `web_url` (REST `GET /user`).
+   */
+  adminUrl?: Maybe<Scalars['String']['output']>;
   /** Architecture of the runner's host (detail field). */
   architecture?: Maybe<Scalars['String']['output']>;
   /** When the runner last contacted the server (detail field). */
   contactedAt?: Maybe<Scalars['Time']['output']>;
   /** Description of the runner. */
   description?: Maybe<Scalars['String']['output']>;
+  /** URL of the runner's edit page in the Admin Area, for administrators only. */
+  editAdminUrl?: Maybe<Scalars['String']['output']>;
   /**
    * The runner's authentication token, only on the runner `runnerCreate` answers (REST returns it
    * once, to its creator); null everywhere else.
@@ -946,8 +953,15 @@ export type CiRunnerEdge = {
   __typename?: 'CiRunnerEdge';
   /** Opaque cursor of this runner in the list. */
   cursor: Scalars['String']['output'];
+  /** URL of the runner's edit page in the group or project whose `runners` listed it; null in other lists. */
+  editUrl?: Maybe<Scalars['String']['output']>;
   /** The runner. */
   node: CiRunner;
+  /**
+   * URL of the runner's page in the group or project whose `runners` listed it (from the group's or
+   * project's `web_url`); null in other lists, as in GitLab.
+   */
+  webUrl?: Maybe<Scalars['String']['output']>;
 };
 
 /** Host information a runner reports at registration (`info`). */
@@ -1915,6 +1929,34 @@ export type CreateIssuePayload = {
   issue?: Maybe<Issue>;
 };
 
+/** Input of `createNote` (REST `POST .../issues/:issue_iid/notes`, or `.../discussions/:id/notes` for a reply). */
+export type CreateNoteInput = {
+  /** Text of the note, in Markdown; quick actions such as `/promote` run. */
+  body: Scalars['String']['input'];
+  /** A unique identifier for the client performing the mutation. */
+  clientMutationId?: InputMaybe<Scalars['String']['input']>;
+  /** Reply in this discussion (`gid://gitlab/Discussion/<40 hex>`) instead of starting a comment of its own. */
+  discussionId?: InputMaybe<Scalars['DiscussionID']['input']>;
+  /** Whether only Reporters and above may see the note (REST `internal`). */
+  internal?: InputMaybe<Scalars['Boolean']['input']>;
+  /**
+   * Global ID of the issue to comment on (`gid://gitlab/Issue/<id>`). REST finds an issue by its
+   * global ID for administrators only (`GET /issues/:id`); anyone else gets FORBIDDEN.
+   */
+  noteableId: Scalars['NoteableID']['input'];
+};
+
+/** Result of `createNote`. */
+export type CreateNotePayload = {
+  __typename?: 'CreateNotePayload';
+  /** A unique identifier for the client performing the mutation. */
+  clientMutationId?: Maybe<Scalars['String']['output']>;
+  /** Why REST refused the note (a blank body, say); empty on success. */
+  errors: Array<Scalars['String']['output']>;
+  /** The note; null when refused, or when its body held quick actions only (REST saves no note then). */
+  note?: Maybe<Note>;
+};
+
 /**
  * A key/value pair an administrator attached to a group or project. REST returns them only to
  * administrators, and only when asked (`with_custom_attributes`).
@@ -2010,6 +2052,30 @@ export type DestroyBoardPayload = {
   clientMutationId?: Maybe<Scalars['String']['output']>;
   /** Why REST refused; empty on success. */
   errors: Array<Scalars['String']['output']>;
+};
+
+/** Input of `destroyNote` (REST `DELETE .../issues/:issue_iid/notes/:note_id`). */
+export type DestroyNoteInput = {
+  /** A unique identifier for the client performing the mutation. */
+  clientMutationId?: InputMaybe<Scalars['String']['input']>;
+  /** Global ID of the note (`gid://gitlab/Note/<id>`). */
+  id: Scalars['NoteID']['input'];
+  /**
+   * Not GitLab's: the issue the note is on (`gid://gitlab/Issue/<id>`), required, since REST finds a
+   * note only under its issue. REST finds the issue by global ID for administrators only.
+   */
+  noteableId?: InputMaybe<Scalars['NoteableID']['input']>;
+};
+
+/** Result of `destroyNote`. */
+export type DestroyNotePayload = {
+  __typename?: 'DestroyNotePayload';
+  /** A unique identifier for the client performing the mutation. */
+  clientMutationId?: Maybe<Scalars['String']['output']>;
+  /** Why REST refused; empty on success. */
+  errors: Array<Scalars['String']['output']>;
+  /** The note as it was before it was deleted; null when refused. */
+  note?: Maybe<Note>;
 };
 
 /**
@@ -3224,6 +3290,11 @@ export type Issue = Node & {
   descriptionHtml?: Maybe<Scalars['String']['output']>;
   /** Whether the discussion is locked to project members. */
   discussionLocked?: Maybe<Scalars['Boolean']['output']>;
+  /**
+   * The issue's discussions, each a plain comment or a thread with its replies, oldest first (REST
+   * `GET .../issues/:issue_iid/discussions`).
+   */
+  discussions: DiscussionConnection;
   /** Number of downvotes (thumbs down). */
   downvotes?: Maybe<Scalars['Int']['output']>;
   /** Due date (`YYYY-MM-DD`), or null. */
@@ -3281,6 +3352,11 @@ export type Issue = Node & {
   moved?: Maybe<Scalars['Boolean']['output']>;
   /** Global ID of the issue this one was moved to, or null. */
   movedToId?: Maybe<Scalars['ID']['output']>;
+  /**
+   * The issue's notes, oldest first, as GitLab lists them (REST `GET .../issues/:issue_iid/notes`
+   * with `sort=asc`); internal notes only for Reporters and above.
+   */
+  notes: NoteConnection;
   /** Users who took part: the author, the assignees and the commenters (REST `GET .../participants`). */
   participants: UserCoreConnection;
   /** The project of the issue. */
@@ -3392,7 +3468,33 @@ export type IssueCurrentUserTodosArgs = {
  * an issue embedded in a to-do carries fewer, and any other field is fetched once per issue per
  * request from `GET /projects/:id/issues/:issue_iid`, only when a query asks for it.
  */
+export type IssueDiscussionsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * An issue (rest-v4-api.md "Issue"). Lists and single reads carry every field but `subscribed`;
+ * an issue embedded in a to-do carries fewer, and any other field is fetched once per issue per
+ * request from `GET /projects/:id/issues/:issue_iid`, only when a query asks for it.
+ */
 export type IssueLabelsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * An issue (rest-v4-api.md "Issue"). Lists and single reads carry every field but `subscribed`;
+ * an issue embedded in a to-do carries fewer, and any other field is fetched once per issue per
+ * request from `GET /projects/:id/issues/:issue_iid`, only when a query asks for it.
+ */
+export type IssueNotesArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
@@ -4568,10 +4670,14 @@ export type Mutation = {
   createBoard?: Maybe<CreateBoardPayload>;
   /** Create an issue (REST `POST /projects/:id/issues`). */
   createIssue?: Maybe<CreateIssuePayload>;
+  /** Comment on an issue, or reply in one of its discussions (REST notes and discussions of issues). */
+  createNote?: Maybe<CreateNotePayload>;
   /** Delete a board (REST `DELETE .../boards/:board_id`). */
   destroyBoard?: Maybe<DestroyBoardPayload>;
   /** Remove a list from a board (REST `DELETE .../lists/:list_id`; administrators and owners). */
   destroyBoardList?: Maybe<DestroyBoardListPayload>;
+  /** Delete a note on an issue: its author, Maintainers and administrators may (REST `DELETE .../notes/:note_id`). */
+  destroyNote?: Maybe<DestroyNotePayload>;
   /** Create a group, or a subgroup with `parentId` (REST `POST /groups`). */
   groupCreate?: Maybe<GroupCreatePayload>;
   /** Update a group's settings (REST `PUT /groups/:id`; owners and administrators). */
@@ -4692,6 +4798,8 @@ export type Mutation = {
   updateBoardList?: Maybe<UpdateBoardListPayload>;
   /** Change an issue's fields (REST `PUT /projects/:id/issues/:issue_iid`). */
   updateIssue?: Maybe<UpdateIssuePayload>;
+  /** Change the text of a note on an issue: its author, Maintainers and administrators may (REST `PUT .../notes/:note_id`). */
+  updateNote?: Maybe<UpdateNotePayload>;
   /** Upload a file to a project's wiki (REST `POST /projects/:id/wikis/attachments`). */
   wikiAttachmentUpload?: Maybe<WikiAttachmentUploadPayload>;
   /** Create a wiki page (REST `POST /projects/:id/wikis`; Developer or higher). */
@@ -4770,6 +4878,12 @@ export type MutationCreateIssueArgs = {
 
 
 /** The root of every write. Domains add their fields with `extend type Mutation`. */
+export type MutationCreateNoteArgs = {
+  input: CreateNoteInput;
+};
+
+
+/** The root of every write. Domains add their fields with `extend type Mutation`. */
 export type MutationDestroyBoardArgs = {
   input: DestroyBoardInput;
 };
@@ -4778,6 +4892,12 @@ export type MutationDestroyBoardArgs = {
 /** The root of every write. Domains add their fields with `extend type Mutation`. */
 export type MutationDestroyBoardListArgs = {
   input: DestroyBoardListInput;
+};
+
+
+/** The root of every write. Domains add their fields with `extend type Mutation`. */
+export type MutationDestroyNoteArgs = {
+  input: DestroyNoteInput;
 };
 
 
@@ -5040,6 +5160,12 @@ export type MutationUpdateIssueArgs = {
 
 
 /** The root of every write. Domains add their fields with `extend type Mutation`. */
+export type MutationUpdateNoteArgs = {
+  input: UpdateNoteInput;
+};
+
+
+/** The root of every write. Domains add their fields with `extend type Mutation`. */
 export type MutationWikiAttachmentUploadArgs = {
   input: WikiAttachmentUploadInput;
 };
@@ -5176,35 +5302,71 @@ export type Node = {
   id: Scalars['ID']['output'];
 };
 
-/** A comment on an issue. */
+/** A comment on an issue (REST notes of issues), or a note of a commit's discussion. */
 export type Note = {
   __typename?: 'Note';
   /** Attachment of the note, or null. */
   attachment?: Maybe<Scalars['String']['output']>;
   /** Who wrote it. */
-  author?: Maybe<UserCore>;
-  /** Text of the note, without the quick actions it ran. */
-  body?: Maybe<Scalars['String']['output']>;
-  /** Whether the note is internal (confidential). */
+  author: UserCore;
+  /** Text of the note, in Markdown, without the quick actions it ran. */
+  body: Scalars['String']['output'];
+  /**
+   * The body as HTML (REST `POST /markdown` in the note's project, once per distinct text and
+   * request); null for anonymous callers, for whom REST does not render.
+   */
+  bodyHtml?: Maybe<Scalars['String']['output']>;
+  /**
+   * Whether the note is internal.
+   * @deprecated Use `internal`, as GitLab does.
+   */
   confidential?: Maybe<Scalars['Boolean']['output']>;
   /** When it was written. */
-  createdAt?: Maybe<Scalars['Time']['output']>;
+  createdAt: Scalars['Time']['output'];
   /** Global ID of the note, `gid://gitlab/Note/<id>`. */
   id: Scalars['ID']['output'];
+  /** Whether only Reporters and above see the note (REST `internal`). */
+  internal?: Maybe<Scalars['Boolean']['output']>;
   /** Numeric ID of the record the note is on; null for notes on commits. */
   noteableId?: Maybe<Scalars['ID']['output']>;
   /** Internal ID of the issue the note is on. */
   noteableIid?: Maybe<Scalars['String']['output']>;
   /** Kind of record the note is on (`Issue`). */
   noteableType?: Maybe<Scalars['String']['output']>;
-  /** Whether the note can be resolved. */
-  resolvable?: Maybe<Scalars['Boolean']['output']>;
+  /** The project of the record the note is on; null for a commit's note, whose record does not say. */
+  project?: Maybe<Project>;
+  /** Whether the note can be resolved (notes of issues cannot). */
+  resolvable: Scalars['Boolean']['output'];
+  /** Whether the note is resolved; always false for a note that cannot be. */
+  resolved: Scalars['Boolean']['output'];
   /** Whether the system wrote it (a state change, say). */
-  system?: Maybe<Scalars['Boolean']['output']>;
+  system: Scalars['Boolean']['output'];
   /** Kind of note (`DiscussionNote`, `DiffNote`), or null for a plain comment. */
   type?: Maybe<Scalars['String']['output']>;
   /** When it was last changed. */
-  updatedAt?: Maybe<Scalars['Time']['output']>;
+  updatedAt: Scalars['Time']['output'];
+};
+
+/** A page of notes. */
+export type NoteConnection = {
+  __typename?: 'NoteConnection';
+  /** Total number of notes, or null when REST gives no total. */
+  count?: Maybe<Scalars['Int']['output']>;
+  /** The notes of this page with their cursors. */
+  edges: Array<NoteEdge>;
+  /** The notes of this page. */
+  nodes: Array<Note>;
+  /** Where this page stands in the list. */
+  pageInfo: PageInfo;
+};
+
+/** A note with its cursor. */
+export type NoteEdge = {
+  __typename?: 'NoteEdge';
+  /** Opaque cursor of this note in the list. */
+  cursor: Scalars['String']['output'];
+  /** The note. */
+  node: Note;
 };
 
 /** Where a page of a connection stands within the whole list (Relay cursor connections). */
@@ -7333,6 +7495,32 @@ export type UpdateIssuePayload = {
   issue?: Maybe<Issue>;
 };
 
+/** Input of `updateNote` (REST `PUT .../issues/:issue_iid/notes/:note_id`). */
+export type UpdateNoteInput = {
+  /** The new text, in Markdown. */
+  body?: InputMaybe<Scalars['String']['input']>;
+  /** A unique identifier for the client performing the mutation. */
+  clientMutationId?: InputMaybe<Scalars['String']['input']>;
+  /** Global ID of the note (`gid://gitlab/Note/<id>`). */
+  id: Scalars['NoteID']['input'];
+  /**
+   * Not GitLab's: the issue the note is on (`gid://gitlab/Issue/<id>`), required, since REST finds a
+   * note only under its issue. REST finds the issue by global ID for administrators only.
+   */
+  noteableId?: InputMaybe<Scalars['NoteableID']['input']>;
+};
+
+/** Result of `updateNote`. */
+export type UpdateNotePayload = {
+  __typename?: 'UpdateNotePayload';
+  /** A unique identifier for the client performing the mutation. */
+  clientMutationId?: Maybe<Scalars['String']['output']>;
+  /** Why REST refused the change; empty on success. */
+  errors: Array<Scalars['String']['output']>;
+  /** The note as it now is; null when refused. */
+  note?: Maybe<Note>;
+};
+
 /**
  * A user of the service, as GitLab's GraphQL API shapes one: an interface that \`UserCore\` implements,
  * so that documents written for GitLab (\`... on User\`, \`... on UserCore\`) run unchanged.
@@ -7962,6 +8150,8 @@ export type ResolversTypes = {
   CreateBoardPayload: ResolverTypeWrapper<Omit<CreateBoardPayload, 'board'> & { board?: Maybe<ResolversTypes['Board']> }>;
   CreateIssueInput: CreateIssueInput;
   CreateIssuePayload: ResolverTypeWrapper<Omit<CreateIssuePayload, 'issue'> & { issue?: Maybe<ResolversTypes['Issue']> }>;
+  CreateNoteInput: CreateNoteInput;
+  CreateNotePayload: ResolverTypeWrapper<Omit<CreateNotePayload, 'note'> & { note?: Maybe<ResolversTypes['Note']> }>;
   CustomAttribute: ResolverTypeWrapper<CustomAttributeSchema>;
   CustomAttributeFilter: CustomAttributeFilter;
   Date: ResolverTypeWrapper<Scalars['Date']['output']>;
@@ -7971,6 +8161,8 @@ export type ResolversTypes = {
   DestroyBoardListInput: DestroyBoardListInput;
   DestroyBoardListPayload: ResolverTypeWrapper<Omit<DestroyBoardListPayload, 'list'> & { list?: Maybe<ResolversTypes['BoardList']> }>;
   DestroyBoardPayload: ResolverTypeWrapper<Omit<DestroyBoardPayload, 'board'> & { board?: Maybe<ResolversTypes['Board']> }>;
+  DestroyNoteInput: DestroyNoteInput;
+  DestroyNotePayload: ResolverTypeWrapper<Omit<DestroyNotePayload, 'note'> & { note?: Maybe<ResolversTypes['Note']> }>;
   DetailedStatus: ResolverTypeWrapper<DetailedStatusRecord>;
   Diff: ResolverTypeWrapper<DiffSchema>;
   DiffConnection: ResolverTypeWrapper<Connection<DiffSchema>>;
@@ -8107,6 +8299,8 @@ export type ResolversTypes = {
   NegatedIssueFilterInput: NegatedIssueFilterInput;
   Node: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['Node']>;
   Note: ResolverTypeWrapper<NoteSchema>;
+  NoteConnection: ResolverTypeWrapper<Connection<NoteSchema>>;
+  NoteEdge: ResolverTypeWrapper<Edge<NoteSchema>>;
   NoteID: ResolverTypeWrapper<Scalars['NoteID']['output']>;
   NoteableID: ResolverTypeWrapper<Scalars['NoteableID']['output']>;
   PageInfo: ResolverTypeWrapper<PageInfo>;
@@ -8198,6 +8392,8 @@ export type ResolversTypes = {
   UpdateBoardPayload: ResolverTypeWrapper<Omit<UpdateBoardPayload, 'board'> & { board?: Maybe<ResolversTypes['Board']> }>;
   UpdateIssueInput: UpdateIssueInput;
   UpdateIssuePayload: ResolverTypeWrapper<Omit<UpdateIssuePayload, 'issue'> & { issue?: Maybe<ResolversTypes['Issue']> }>;
+  UpdateNoteInput: UpdateNoteInput;
+  UpdateNotePayload: ResolverTypeWrapper<Omit<UpdateNotePayload, 'note'> & { note?: Maybe<ResolversTypes['Note']> }>;
   Upload: ResolverTypeWrapper<Scalars['Upload']['output']>;
   User: ResolverTypeWrapper<UserSchema>;
   UserAgentDetail: ResolverTypeWrapper<UserAgentDetailSchema>;
@@ -8304,6 +8500,8 @@ export type ResolversParentTypes = {
   CreateBoardPayload: Omit<CreateBoardPayload, 'board'> & { board?: Maybe<ResolversParentTypes['Board']> };
   CreateIssueInput: CreateIssueInput;
   CreateIssuePayload: Omit<CreateIssuePayload, 'issue'> & { issue?: Maybe<ResolversParentTypes['Issue']> };
+  CreateNoteInput: CreateNoteInput;
+  CreateNotePayload: Omit<CreateNotePayload, 'note'> & { note?: Maybe<ResolversParentTypes['Note']> };
   CustomAttribute: CustomAttributeSchema;
   CustomAttributeFilter: CustomAttributeFilter;
   Date: Scalars['Date']['output'];
@@ -8312,6 +8510,8 @@ export type ResolversParentTypes = {
   DestroyBoardListInput: DestroyBoardListInput;
   DestroyBoardListPayload: Omit<DestroyBoardListPayload, 'list'> & { list?: Maybe<ResolversParentTypes['BoardList']> };
   DestroyBoardPayload: Omit<DestroyBoardPayload, 'board'> & { board?: Maybe<ResolversParentTypes['Board']> };
+  DestroyNoteInput: DestroyNoteInput;
+  DestroyNotePayload: Omit<DestroyNotePayload, 'note'> & { note?: Maybe<ResolversParentTypes['Note']> };
   DetailedStatus: DetailedStatusRecord;
   Diff: DiffSchema;
   DiffConnection: Connection<DiffSchema>;
@@ -8424,6 +8624,8 @@ export type ResolversParentTypes = {
   NegatedIssueFilterInput: NegatedIssueFilterInput;
   Node: ResolversInterfaceTypes<ResolversParentTypes>['Node'];
   Note: NoteSchema;
+  NoteConnection: Connection<NoteSchema>;
+  NoteEdge: Edge<NoteSchema>;
   NoteID: Scalars['NoteID']['output'];
   NoteableID: Scalars['NoteableID']['output'];
   PageInfo: PageInfo;
@@ -8506,6 +8708,8 @@ export type ResolversParentTypes = {
   UpdateBoardPayload: Omit<UpdateBoardPayload, 'board'> & { board?: Maybe<ResolversParentTypes['Board']> };
   UpdateIssueInput: UpdateIssueInput;
   UpdateIssuePayload: Omit<UpdateIssuePayload, 'issue'> & { issue?: Maybe<ResolversParentTypes['Issue']> };
+  UpdateNoteInput: UpdateNoteInput;
+  UpdateNotePayload: Omit<UpdateNotePayload, 'note'> & { note?: Maybe<ResolversParentTypes['Note']> };
   Upload: Scalars['Upload']['output'];
   User: UserSchema;
   UserAgentDetail: UserAgentDetailSchema;
@@ -8734,9 +8938,11 @@ export interface CiPipelineIdScalarConfig extends GraphQLScalarTypeConfig<Resolv
 export type CiRunnerResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CiRunner'] = ResolversParentTypes['CiRunner']> = {
   accessLevel?: Resolver<Maybe<ResolversTypes['CiRunnerAccessLevel']>, ParentType, ContextType>;
   active?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  adminUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   architecture?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   contactedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  editAdminUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   ephemeralAuthenticationToken?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   groups?: Resolver<Maybe<ResolversTypes['GroupConnection']>, ParentType, ContextType, Partial<CiRunnerGroupsArgs>>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -8777,7 +8983,9 @@ export type CiRunnerConnectionResolvers<ContextType = GatewayContext, ParentType
 
 export type CiRunnerEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CiRunnerEdge'] = ResolversParentTypes['CiRunnerEdge']> = {
   cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  editUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   node?: Resolver<ResolversTypes['CiRunner'], ParentType, ContextType>;
+  webUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export interface CiRunnerIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['CiRunnerID'], any> {
@@ -9039,6 +9247,12 @@ export type CreateIssuePayloadResolvers<ContextType = GatewayContext, ParentType
   issue?: Resolver<Maybe<ResolversTypes['Issue']>, ParentType, ContextType>;
 };
 
+export type CreateNotePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CreateNotePayload'] = ResolversParentTypes['CreateNotePayload']> = {
+  clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  note?: Resolver<Maybe<ResolversTypes['Note']>, ParentType, ContextType>;
+};
+
 export type CustomAttributeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CustomAttribute'] = ResolversParentTypes['CustomAttribute']> = {
   key?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   value?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -9069,6 +9283,12 @@ export type DestroyBoardPayloadResolvers<ContextType = GatewayContext, ParentTyp
   board?: Resolver<Maybe<ResolversTypes['Board']>, ParentType, ContextType>;
   clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   errors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type DestroyNotePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['DestroyNotePayload'] = ResolversParentTypes['DestroyNotePayload']> = {
+  clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  note?: Resolver<Maybe<ResolversTypes['Note']>, ParentType, ContextType>;
 };
 
 export type DetailedStatusResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['DetailedStatus'] = ResolversParentTypes['DetailedStatus']> = {
@@ -9399,6 +9619,7 @@ export type IssueResolvers<ContextType = GatewayContext, ParentType extends Reso
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   descriptionHtml?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   discussionLocked?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  discussions?: Resolver<ResolversTypes['DiscussionConnection'], ParentType, ContextType, Partial<IssueDiscussionsArgs>>;
   downvotes?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   dueDate?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   emailsDisabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -9421,6 +9642,7 @@ export type IssueResolvers<ContextType = GatewayContext, ParentType extends Reso
   milestone?: Resolver<Maybe<ResolversTypes['Milestone']>, ParentType, ContextType>;
   moved?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   movedToId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  notes?: Resolver<ResolversTypes['NoteConnection'], ParentType, ContextType, Partial<IssueNotesArgs>>;
   participants?: Resolver<ResolversTypes['UserCoreConnection'], ParentType, ContextType, Partial<IssueParticipantsArgs>>;
   project?: Resolver<ResolversTypes['Project'], ParentType, ContextType>;
   projectId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -9814,8 +10036,10 @@ export type MutationResolvers<ContextType = GatewayContext, ParentType extends R
   commitStatusCreate?: Resolver<Maybe<ResolversTypes['CommitStatusCreatePayload']>, ParentType, ContextType, RequireFields<MutationCommitStatusCreateArgs, 'input'>>;
   createBoard?: Resolver<Maybe<ResolversTypes['CreateBoardPayload']>, ParentType, ContextType, RequireFields<MutationCreateBoardArgs, 'input'>>;
   createIssue?: Resolver<Maybe<ResolversTypes['CreateIssuePayload']>, ParentType, ContextType, RequireFields<MutationCreateIssueArgs, 'input'>>;
+  createNote?: Resolver<Maybe<ResolversTypes['CreateNotePayload']>, ParentType, ContextType, RequireFields<MutationCreateNoteArgs, 'input'>>;
   destroyBoard?: Resolver<Maybe<ResolversTypes['DestroyBoardPayload']>, ParentType, ContextType, RequireFields<MutationDestroyBoardArgs, 'input'>>;
   destroyBoardList?: Resolver<Maybe<ResolversTypes['DestroyBoardListPayload']>, ParentType, ContextType, RequireFields<MutationDestroyBoardListArgs, 'input'>>;
+  destroyNote?: Resolver<Maybe<ResolversTypes['DestroyNotePayload']>, ParentType, ContextType, RequireFields<MutationDestroyNoteArgs, 'input'>>;
   groupCreate?: Resolver<Maybe<ResolversTypes['GroupCreatePayload']>, ParentType, ContextType, RequireFields<MutationGroupCreateArgs, 'input'>>;
   groupUpdate?: Resolver<Maybe<ResolversTypes['GroupUpdatePayload']>, ParentType, ContextType, RequireFields<MutationGroupUpdateArgs, 'input'>>;
   invitationCreate?: Resolver<Maybe<ResolversTypes['InvitationCreatePayload']>, ParentType, ContextType, RequireFields<MutationInvitationCreateArgs, 'input'>>;
@@ -9859,6 +10083,7 @@ export type MutationResolvers<ContextType = GatewayContext, ParentType extends R
   updateBoard?: Resolver<Maybe<ResolversTypes['UpdateBoardPayload']>, ParentType, ContextType, RequireFields<MutationUpdateBoardArgs, 'input'>>;
   updateBoardList?: Resolver<Maybe<ResolversTypes['UpdateBoardListPayload']>, ParentType, ContextType, RequireFields<MutationUpdateBoardListArgs, 'input'>>;
   updateIssue?: Resolver<Maybe<ResolversTypes['UpdateIssuePayload']>, ParentType, ContextType, RequireFields<MutationUpdateIssueArgs, 'input'>>;
+  updateNote?: Resolver<Maybe<ResolversTypes['UpdateNotePayload']>, ParentType, ContextType, RequireFields<MutationUpdateNoteArgs, 'input'>>;
   wikiAttachmentUpload?: Resolver<Maybe<ResolversTypes['WikiAttachmentUploadPayload']>, ParentType, ContextType, RequireFields<MutationWikiAttachmentUploadArgs, 'input'>>;
   wikiPageCreate?: Resolver<Maybe<ResolversTypes['WikiPageCreatePayload']>, ParentType, ContextType, RequireFields<MutationWikiPageCreateArgs, 'input'>>;
   wikiPageDelete?: Resolver<Maybe<ResolversTypes['WikiPageDeletePayload']>, ParentType, ContextType, RequireFields<MutationWikiPageDeleteArgs, 'input'>>;
@@ -9891,18 +10116,34 @@ export type NodeResolvers<ContextType = GatewayContext, ParentType extends Resol
 
 export type NoteResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Note'] = ResolversParentTypes['Note']> = {
   attachment?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  author?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
-  body?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  author?: Resolver<ResolversTypes['UserCore'], ParentType, ContextType>;
+  body?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  bodyHtml?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   confidential?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
-  createdAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  internal?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   noteableId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   noteableIid?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   noteableType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  resolvable?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
-  system?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  project?: Resolver<Maybe<ResolversTypes['Project']>, ParentType, ContextType>;
+  resolvable?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  resolved?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  system?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   type?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  updatedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+};
+
+export type NoteConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['NoteConnection'] = ResolversParentTypes['NoteConnection']> = {
+  count?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  edges?: Resolver<Array<ResolversTypes['NoteEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['Note']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type NoteEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['NoteEdge'] = ResolversParentTypes['NoteEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['Note'], ParentType, ContextType>;
 };
 
 export interface NoteIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['NoteID'], any> {
@@ -10464,6 +10705,12 @@ export type UpdateIssuePayloadResolvers<ContextType = GatewayContext, ParentType
   issue?: Resolver<Maybe<ResolversTypes['Issue']>, ParentType, ContextType>;
 };
 
+export type UpdateNotePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['UpdateNotePayload'] = ResolversParentTypes['UpdateNotePayload']> = {
+  clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  note?: Resolver<Maybe<ResolversTypes['Note']>, ParentType, ContextType>;
+};
+
 export interface UploadScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['Upload'], any> {
   name: 'Upload';
 }
@@ -10706,12 +10953,14 @@ export type Resolvers<ContextType = GatewayContext> = {
   ContainerExpirationPolicy?: ContainerExpirationPolicyResolvers<ContextType>;
   CreateBoardPayload?: CreateBoardPayloadResolvers<ContextType>;
   CreateIssuePayload?: CreateIssuePayloadResolvers<ContextType>;
+  CreateNotePayload?: CreateNotePayloadResolvers<ContextType>;
   CustomAttribute?: CustomAttributeResolvers<ContextType>;
   Date?: GraphQLScalarType;
   DefaultBranchProtection?: DefaultBranchProtectionResolvers;
   DeployKeysProject?: DeployKeysProjectResolvers<ContextType>;
   DestroyBoardListPayload?: DestroyBoardListPayloadResolvers<ContextType>;
   DestroyBoardPayload?: DestroyBoardPayloadResolvers<ContextType>;
+  DestroyNotePayload?: DestroyNotePayloadResolvers<ContextType>;
   DetailedStatus?: DetailedStatusResolvers<ContextType>;
   Diff?: DiffResolvers<ContextType>;
   DiffConnection?: DiffConnectionResolvers<ContextType>;
@@ -10821,6 +11070,8 @@ export type Resolvers<ContextType = GatewayContext> = {
   NamespaceProjectSort?: NamespaceProjectSortResolvers;
   Node?: NodeResolvers<ContextType>;
   Note?: NoteResolvers<ContextType>;
+  NoteConnection?: NoteConnectionResolvers<ContextType>;
+  NoteEdge?: NoteEdgeResolvers<ContextType>;
   NoteID?: GraphQLScalarType;
   NoteableID?: GraphQLScalarType;
   PageInfo?: PageInfoResolvers<ContextType>;
@@ -10890,6 +11141,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   UpdateBoardListPayload?: UpdateBoardListPayloadResolvers<ContextType>;
   UpdateBoardPayload?: UpdateBoardPayloadResolvers<ContextType>;
   UpdateIssuePayload?: UpdateIssuePayloadResolvers<ContextType>;
+  UpdateNotePayload?: UpdateNotePayloadResolvers<ContextType>;
   Upload?: GraphQLScalarType;
   User?: UserResolvers<ContextType>;
   UserAgentDetail?: UserAgentDetailResolvers<ContextType>;

@@ -273,6 +273,9 @@ const runners: Record<string, FieldCost> = {
   'CiRunner.jobCount': oneCall(),
   // GET /user (once per request) and the detail record: reading it is what owning the runner is.
   'CiRunner.userPermissions': { calls: 1, reads: ['projects', 'locked'] },
+  // GET /user (once per request, shared with userPermissions): the caller's flag and web address.
+  'CiRunner.adminUrl': oneCall(),
+  'CiRunner.editAdminUrl': oneCall(),
   // GET /projects/:id/jobs/:job_id through the job loader, which runner job lists need.
   'CiJob.tags': { reads: ['tag_list'], loader: 'job' },
   // The same job record's `artifacts`, windowed in the gateway.

@@ -248,6 +248,67 @@ describe('runners in GitLab\'s dialect', () => {
     });
   });
 
+  describe('runner page URLs', () => {
+    const GROUP_RUNNERS = `
+query getGroupRunners($groupFullPath: ID!, $first: Int) {
+  group(fullPath: $groupFullPath) {
+    id
+    runners(first: $first) { edges { webUrl editUrl node { id adminUrl editAdminUrl } } }
+  }
+}`;
+    const PROJECT_RUNNERS = `
+query getProjectRunners($fullPath: ID!, $first: Int) {
+  project(fullPath: $fullPath) { id runners(first: $first) { edges { webUrl editUrl node { id } } } }
+}`;
+
+    it('validates against the schema', () => {
+      expect(validate(schema, parse(GROUP_RUNNERS))).toEqual([]);
+      expect(validate(schema, parse(PROJECT_RUNNERS))).toEqual([]);
+    });
+
+    it('gives each runner its page under the group or project that lists it, and Admin Area pages to administrators', async () => {
+      const group = await harness.oracle.get<{ full_path: string; web_url: string }>('/groups/gitlab-org', admin);
+      const me = await harness.oracle.get<{ web_url: string; username: string }>('/user', admin);
+      const instance = me.web_url.slice(0, -`/${me.username}`.length);
+      const listed = await harness.oracle.get<Array<{ id: number }>>(`/groups/${encodeURIComponent(group.full_path)}/runners?per_page=5`, admin);
+      const result = await harness.gateway.query<{ group: { runners: { edges: Array<{ webUrl: string; editUrl: string; node: { id: string; adminUrl: string; editAdminUrl: string } }> } } }>(
+        GROUP_RUNNERS,
+        { groupFullPath: group.full_path, first: 5 },
+        admin,
+      );
+      expect(result.errors).toBeUndefined();
+      expect(result.data!.group.runners.edges).toEqual(
+        listed.map((runner) => ({
+          webUrl: `${group.web_url}/-/runners/${runner.id}`,
+          editUrl: `${group.web_url}/-/runners/${runner.id}/edit`,
+          node: { id: runnerGid(runner.id), adminUrl: `${instance}/admin/runners/${runner.id}`, editAdminUrl: `${instance}/admin/runners/${runner.id}/edit` },
+        })),
+      );
+
+      const project = await harness.oracle.get<{ path_with_namespace: string; web_url: string }>('/projects/1', admin);
+      const inProject = await harness.gateway.query<{ project: { runners: { edges: Array<{ webUrl: string; node: { id: string } }> } } }>(
+        PROJECT_RUNNERS,
+        { fullPath: project.path_with_namespace, first: 3 },
+        admin,
+      );
+      expect(inProject.errors).toBeUndefined();
+      for (const edge of inProject.data!.project.runners.edges) {
+        expect(edge.webUrl).toBe(`${project.web_url}/-/runners/${edge.node.id.split('/').pop()!}`);
+      }
+    });
+
+    it('gives no Admin Area URL to others, and no page URL in the lists of no group or project', async () => {
+      const result = await harness.gateway.query<{ runners: { edges: Array<{ webUrl: string | null; node: { adminUrl: string | null } }> } }>(
+        'query OwnedRunners { runners(first: 3) { edges { webUrl node { adminUrl } } } }',
+        {},
+        maintainer,
+      );
+      expect(result.errors).toBeUndefined();
+      expect(result.data!.runners.edges.length).toBeGreaterThan(0);
+      for (const edge of result.data!.runners.edges) expect(edge).toEqual({ webUrl: null, node: { adminUrl: null } });
+    });
+  });
+
   describe('the runner\'s jobs table', () => {
     it('answers each job\'s detailed status, paths and tags from REST, one job record per job for the tags', async () => {
       const owned = await harness.oracle.get<RestRunner[]>('/runners?type=project_type&per_page=100', maintainer);

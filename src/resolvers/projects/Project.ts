@@ -8,6 +8,7 @@ import { listField, type ParentList } from '../lookahead.js';
 import { nullWhenNotFound } from '../lookups.js';
 import { readRecordField } from '../record-fields.js';
 import { runnerListFilters, type RunnerFilterArgs } from '../runners/filters.js';
+import { withRunnerPagesUnder } from '../runners/page-urls.js';
 import type { ProjectSchema } from '../../datasources/projects.js';
 import type { RunnerListFilters, RunnerSchema } from '../../datasources/runners.js';
 import { memberConnection } from '../groups/members.js';
@@ -47,7 +48,7 @@ export const Project: ProjectResolvers = {
     if (namespace.parent_id !== undefined) group.parent_id = namespace.parent_id;
     return group;
   },
-  runners: listField(runnerList, (pages, args) => restConnection(args, pages)),
+  runners: listField(runnerList, (pages, args, _filters, project) => withRunnerPagesUnder(project.web_url, restConnection(args, pages))),
   async creator(project, _args, context) {
     const creatorId = await readRecordField(project, 'creator_id', context, FULL_RECORD_LOADERS['Project']);
     return typeof creatorId === 'number' ? nullWhenNotFound(context.loaders.user.load(creatorId)) : null;

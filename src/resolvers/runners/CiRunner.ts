@@ -5,6 +5,7 @@ import type { GatewayContext } from '../../server/context.js';
 import { toGlobalId } from '../global-id.js';
 import { runnerDetail } from './detail.js';
 import { runnerJobStatusFilter } from './filters.js';
+import { adminRunnerUrl } from './page-urls.js';
 import { runnerPermissions } from './permissions.js';
 
 /** Whether a runner is paused; older records and the update response only carry `active`. */
@@ -53,5 +54,7 @@ export const CiRunner: CiRunnerResolvers = {
     return restConnection(args, (page) => api.runners.managers(runner.id, page));
   },
   userPermissions: (runner, _args, context) => runnerPermissions(runner, context),
+  adminUrl: (runner, _args, context) => adminRunnerUrl(runner, context, ''),
+  editAdminUrl: (runner, _args, context) => adminRunnerUrl(runner, context, '/edit'),
   ephemeralAuthenticationToken: (runner: CreatedRunner) => runner.ephemeralAuthenticationToken ?? null,
 };

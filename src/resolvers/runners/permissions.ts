@@ -12,6 +12,7 @@
 import type { RunnerSchema } from '../../datasources/runners.js';
 import { RestError } from '../../datasources/rest-error.js';
 import type { GatewayContext } from '../../server/context.js';
+import { callerOf } from '../projects/caller.js';
 import { runnerDetail } from './detail.js';
 
 export interface RunnerPermissionsRecord {
@@ -19,21 +20,6 @@ export interface RunnerPermissionsRecord {
   updateRunner: boolean;
   deleteRunner: boolean;
   assignRunner: boolean;
-}
-
-/** Whether the caller is an administrator: one `GET /user` per request, however many runners ask. */
-const adminCallers = new WeakMap<GatewayContext, Promise<boolean>>();
-
-function callerIsAdmin(context: GatewayContext): Promise<boolean> {
-  let admin = adminCallers.get(context);
-  if (!admin) {
-    admin = context.api.users.current().then((user) => {
-      context.loaders.user.prime(user.id, user);
-      return user.is_admin === true;
-    });
-    adminCallers.set(context, admin);
-  }
-  return admin;
 }
 
 /** The detail when the caller may read it, null when REST refuses it (403: not the caller's runner). */
@@ -47,8 +33,8 @@ async function readableDetail(runner: RunnerSchema, context: GatewayContext): Pr
 }
 
 export async function runnerPermissions(runner: RunnerSchema, context: GatewayContext): Promise<RunnerPermissionsRecord> {
-  const [admin, detail] = await Promise.all([callerIsAdmin(context), readableDetail(runner, context)]);
-  if (admin) return { readRunner: true, updateRunner: true, deleteRunner: true, assignRunner: true };
+  const [caller, detail] = await Promise.all([callerOf(context), readableDetail(runner, context)]);
+  if (caller?.isAdmin) return { readRunner: true, updateRunner: true, deleteRunner: true, assignRunner: true };
   const owned = detail !== null && (detail.runner_type ?? runner.runner_type) !== 'instance_type';
   return {
     // The caller reached the runner through REST with their own credential.

@@ -1,0 +1,46 @@
+// The URLs of a runner's pages on the instance, as GitLab's routes build them. REST gives no runner
+// a page URL, but it gives the pages of what owns runners (`web_url` of groups and projects) and of
+// the caller (`GET /user`'s `web_url`, `<instance>/<username>`), from which the runner pages follow.
+import type { Connection } from '../../connections/connection.js';
+import type { RunnerSchema } from '../../datasources/runners.js';
+import type { GatewayContext } from '../../server/context.js';
+import { callerOf } from '../projects/caller.js';
+
+/** A runner list's edge with the runner's pages under the group or project that listed it. */
+export type RunnerEdgeRecord = Connection<RunnerSchema>['edges'][number] & { web_url?: string | null; edit_url?: string | null };
+
+/**
+ * GitLab's `RunnerWebUrlEdge`: under `Group.runners` and `Project.runners` an edge gives the runner's
+ * page in that group or project (`group_runner_url`, `project_runner_url`); elsewhere none.
+ */
+export async function withRunnerPagesUnder(ownerWebUrl: string | null | undefined, connection: Promise<Connection<RunnerSchema>>): Promise<Connection<RunnerSchema>> {
+  const page = await connection;
+  if (!ownerWebUrl) return page;
+  const edges: RunnerEdgeRecord[] = page.edges.map((edge) => ({
+    ...edge,
+    web_url: `${ownerWebUrl}/-/runners/${edge.node.id}`,
+    edit_url: `${ownerWebUrl}/-/runners/${edge.node.id}/edit`,
+  }));
+  return { ...page, edges };
+}
+
+/**
+ * The instance's web address (with a relative URL root, if any): the caller's own page
+ * (`<instance>/<username>`) without the username. Null for anonymous callers.
+ */
+async function instanceWebUrl(context: GatewayContext): Promise<string | null> {
+  const caller = await callerOf(context);
+  if (!caller) return null;
+  // callerOf primed the user loader with the GET /user record: no further call.
+  const user = await context.loaders.user.load(caller.id);
+  const suffix = `/${user.username}`;
+  return user.web_url?.endsWith(suffix) ? user.web_url.slice(0, -suffix.length) : null;
+}
+
+/** `admin_runner_url`: the runner's page in the Admin Area, for administrators only, as in GitLab. */
+export async function adminRunnerUrl(runner: RunnerSchema, context: GatewayContext, page: '' | '/edit'): Promise<string | null> {
+  const caller = await callerOf(context);
+  if (!caller?.isAdmin) return null;
+  const base = await instanceWebUrl(context);
+  return base === null ? null : `${base}/admin/runners/${runner.id}${page}`;
+}
