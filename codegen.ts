@@ -30,6 +30,7 @@ const CONNECTION_NODES: Record<string, string> = {
   Diff: 'DiffSchema',
   CommitComment: 'CommitCommentSchema',
   Discussion: 'DiscussionSchema',
+  Note: 'NoteSchema',
   CommitStatus: 'CommitStatusSchema',
   PersonalAccessToken: 'PersonalAccessTokenSchema',
   ResourceAccessToken: 'ResourceAccessTokenSchema',

@@ -4759,6 +4759,8 @@ export type Mutation = {
   promoteToEpic?: Maybe<PromoteToEpicPayload>;
   /** Enable a project runner in another project (REST `POST /projects/:id/runners`). */
   runnerAssignToProject?: Maybe<RunnerAssignToProjectPayload>;
+  /** Pause or resume several runners (REST `PUT /runners/:id` for each, at most 50). */
+  runnerBulkPause?: Maybe<RunnerBulkPausePayload>;
   /** Create a runner as a signed-in user and get its authentication token (REST `POST /user/runners`). */
   runnerCreate?: Maybe<RunnerCreatePayload>;
   /** Delete a runner (REST `DELETE /runners/:id`). */
@@ -5048,6 +5050,12 @@ export type MutationPromoteToEpicArgs = {
 /** The root of every write. Domains add their fields with `extend type Mutation`. */
 export type MutationRunnerAssignToProjectArgs = {
   input: RunnerAssignToProjectInput;
+};
+
+
+/** The root of every write. Domains add their fields with `extend type Mutation`. */
+export type MutationRunnerBulkPauseArgs = {
+  input: RunnerBulkPauseInput;
 };
 
 
@@ -6609,6 +6617,29 @@ export type RunnerAssignToProjectPayload = {
   errors: Array<Scalars['String']['output']>;
   /** The runner, now enabled in the project. */
   runner?: Maybe<CiRunner>;
+};
+
+/** Input of `runnerBulkPause`: REST `PUT /runners/:id` with `paused` for each runner, at most 50. */
+export type RunnerBulkPauseInput = {
+  /** A unique identifier for the client performing the mutation. */
+  clientMutationId?: InputMaybe<Scalars['String']['input']>;
+  /** Global IDs of the runners to pause or resume; at most 50. */
+  ids: Array<Scalars['CiRunnerID']['input']>;
+  /** Pause (true) or resume (false) the runners. */
+  paused: Scalars['Boolean']['input'];
+};
+
+/** Result of `runnerBulkPause`: the runners changed, and why each other one was not. */
+export type RunnerBulkPausePayload = {
+  __typename?: 'RunnerBulkPausePayload';
+  /** The client's identifier of the mutation, echoed. */
+  clientMutationId?: Maybe<Scalars['String']['output']>;
+  /** Why runners were not changed: REST's refusal of each. */
+  errors: Array<Scalars['String']['output']>;
+  /** Number of runners changed. */
+  updatedCount?: Maybe<Scalars['Int']['output']>;
+  /** The runners changed, as REST answered them. */
+  updatedRunners?: Maybe<Array<CiRunner>>;
 };
 
 /**
@@ -8332,6 +8363,8 @@ export type ResolversTypes = {
   ResourceAccessTokenEdge: ResolverTypeWrapper<Edge<ResourceAccessTokenSchema>>;
   RunnerAssignToProjectInput: RunnerAssignToProjectInput;
   RunnerAssignToProjectPayload: ResolverTypeWrapper<Omit<RunnerAssignToProjectPayload, 'runner'> & { runner?: Maybe<ResolversTypes['CiRunner']> }>;
+  RunnerBulkPauseInput: RunnerBulkPauseInput;
+  RunnerBulkPausePayload: ResolverTypeWrapper<Omit<RunnerBulkPausePayload, 'updatedRunners'> & { updatedRunners?: Maybe<Array<ResolversTypes['CiRunner']>> }>;
   RunnerCreateInput: RunnerCreateInput;
   RunnerCreatePayload: ResolverTypeWrapper<Omit<RunnerCreatePayload, 'runner'> & { runner?: Maybe<ResolversTypes['CiRunner']> }>;
   RunnerDeleteInput: RunnerDeleteInput;
@@ -8652,6 +8685,8 @@ export type ResolversParentTypes = {
   ResourceAccessTokenEdge: Edge<ResourceAccessTokenSchema>;
   RunnerAssignToProjectInput: RunnerAssignToProjectInput;
   RunnerAssignToProjectPayload: Omit<RunnerAssignToProjectPayload, 'runner'> & { runner?: Maybe<ResolversParentTypes['CiRunner']> };
+  RunnerBulkPauseInput: RunnerBulkPauseInput;
+  RunnerBulkPausePayload: Omit<RunnerBulkPausePayload, 'updatedRunners'> & { updatedRunners?: Maybe<Array<ResolversParentTypes['CiRunner']>> };
   RunnerCreateInput: RunnerCreateInput;
   RunnerCreatePayload: Omit<RunnerCreatePayload, 'runner'> & { runner?: Maybe<ResolversParentTypes['CiRunner']> };
   RunnerDeleteInput: RunnerDeleteInput;
@@ -10065,6 +10100,7 @@ export type MutationResolvers<ContextType = GatewayContext, ParentType extends R
   projectTransfer?: Resolver<Maybe<ResolversTypes['ProjectTransferPayload']>, ParentType, ContextType, RequireFields<MutationProjectTransferArgs, 'input'>>;
   promoteToEpic?: Resolver<Maybe<ResolversTypes['PromoteToEpicPayload']>, ParentType, ContextType, RequireFields<MutationPromoteToEpicArgs, 'input'>>;
   runnerAssignToProject?: Resolver<Maybe<ResolversTypes['RunnerAssignToProjectPayload']>, ParentType, ContextType, RequireFields<MutationRunnerAssignToProjectArgs, 'input'>>;
+  runnerBulkPause?: Resolver<Maybe<ResolversTypes['RunnerBulkPausePayload']>, ParentType, ContextType, RequireFields<MutationRunnerBulkPauseArgs, 'input'>>;
   runnerCreate?: Resolver<Maybe<ResolversTypes['RunnerCreatePayload']>, ParentType, ContextType, RequireFields<MutationRunnerCreateArgs, 'input'>>;
   runnerDelete?: Resolver<Maybe<ResolversTypes['RunnerDeletePayload']>, ParentType, ContextType, RequireFields<MutationRunnerDeleteArgs, 'input'>>;
   runnerRegister?: Resolver<Maybe<ResolversTypes['RunnerRegisterPayload']>, ParentType, ContextType, RequireFields<MutationRunnerRegisterArgs, 'input'>>;
@@ -10444,6 +10480,13 @@ export type RunnerAssignToProjectPayloadResolvers<ContextType = GatewayContext, 
   clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   errors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   runner?: Resolver<Maybe<ResolversTypes['CiRunner']>, ParentType, ContextType>;
+};
+
+export type RunnerBulkPausePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['RunnerBulkPausePayload'] = ResolversParentTypes['RunnerBulkPausePayload']> = {
+  clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  updatedCount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  updatedRunners?: Resolver<Maybe<Array<ResolversTypes['CiRunner']>>, ParentType, ContextType>;
 };
 
 export type RunnerCreatePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['RunnerCreatePayload'] = ResolversParentTypes['RunnerCreatePayload']> = {
@@ -11100,6 +11143,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   ResourceAccessTokenConnection?: ResourceAccessTokenConnectionResolvers<ContextType>;
   ResourceAccessTokenEdge?: ResourceAccessTokenEdgeResolvers<ContextType>;
   RunnerAssignToProjectPayload?: RunnerAssignToProjectPayloadResolvers<ContextType>;
+  RunnerBulkPausePayload?: RunnerBulkPausePayloadResolvers<ContextType>;
   RunnerCreatePayload?: RunnerCreatePayloadResolvers<ContextType>;
   RunnerDeletePayload?: RunnerDeletePayloadResolvers<ContextType>;
   RunnerPermissions?: RunnerPermissionsResolvers<ContextType>;

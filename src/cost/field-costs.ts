@@ -162,6 +162,8 @@ const mutations: Record<string, FieldCost> = {
   'Mutation.runnerCreate': { calls: 2 },
   // DELETE /runners/:id for each ID, at most 50.
   'Mutation.bulkRunnerDelete': { calls: (args) => Math.min(inputIdsOf(args), BULK_DELETE_LIMIT) },
+  // PUT /runners/:id for each ID, at most 50.
+  'Mutation.runnerBulkPause': { calls: (args) => Math.min(inputIdsOf(args), BULK_DELETE_LIMIT) },
   'Mutation.runnersRegistrationTokenReset': oneCall(),
   'Mutation.groupCreate': oneCall(),
   // By full path it looks the group up first (PUT takes the numeric id only).
@@ -209,6 +211,12 @@ const mutations: Record<string, FieldCost> = {
   'Mutation.issueSpentTimeAdd': oneCall(),
   'Mutation.issueSpentTimeReset': oneCall(),
   'Mutation.promoteToEpic': oneCall(),
+  // GET /issues/:id for the noteable, then the note's POST (or the reply's).
+  'Mutation.createNote': { calls: 2 },
+  // GET /issues/:id for the noteable, then the PUT.
+  'Mutation.updateNote': { calls: 2 },
+  // GET /issues/:id, the note as it was, then the DELETE.
+  'Mutation.destroyNote': { calls: 3 },
   'Mutation.metricImageUpload': oneCall(),
   'Mutation.metricImageDelete': oneCall(),
   // GET .../labels for `labelIds`, the POST, then a PUT when the input has settings or scope (REST's create takes the name only).
@@ -234,6 +242,8 @@ const mutations: Record<string, FieldCost> = {
   // What the payloads hold.
   'RunnerUpdatePayload.runner': embedded(RUNNER_LOADED),
   'RunnerCreatePayload.runner': embedded(RUNNER_LOADED),
+  // The PUT answers, primed into the runner loader.
+  'RunnerBulkPausePayload.updatedRunners': { items: BULK_DELETE_LIMIT, returns: RUNNER_LOADED },
   'JobArtifactsKeepPayload.job': embedded(JOB_KEPT),
   'RunnerAssignToProjectPayload.runner': embedded(RUNNER_SUMMARY),
   'GroupCreatePayload.group': embedded(GROUP_LOADED),
@@ -390,6 +400,8 @@ const issues: Record<string, FieldCost> = {
   'Issue.timeStats': { calls: 1, unlessParentHas: 'time_stats' },
   // Through the issue loader: list records lack it.
   'Issue.subscribed': oneCall(),
+  'Issue.notes': restList(),
+  'Issue.discussions': restList(),
   'Issue.relatedMergeRequests': restList(),
   'Issue.closedByMergeRequests': restList(),
   'Issue.participants': restList(USER_SUMMARY),
@@ -434,6 +446,9 @@ const issues: Record<string, FieldCost> = {
   'Epic.group': embedded(ID_ONLY),
   'Iteration.group': embedded(ID_ONLY),
   'Note.author': embedded(USER_AUTHOR),
+  'Note.project': embedded(ID_ONLY),
+  // The note's project (REST's Markdown takes its full path), then POST /markdown.
+  'Note.bodyHtml': { calls: 2 },
   'Todo.author': embedded(USER_SUMMARY),
   'Todo.project': embedded(PROJECT_REFERENCE),
   'Todo.target': embedded(ISSUE_AS_TO_DO_TARGET),

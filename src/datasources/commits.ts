@@ -1,7 +1,7 @@
 import { parseJsonKeepingBigIntegers } from './exact-json.js';
 import type { SshKeySchema } from './keys.js';
 import type { MergeRequestSchema } from './merge-requests.js';
-import type { NoteSchema } from './notes.js';
+import type { DiscussionSchema } from './notes.js';
 import type { Page, PageRequest } from './pagination.js';
 import { restPath } from './path.js';
 import type { RestSession } from './rest-client.js';
@@ -114,13 +114,8 @@ export interface CommitCommentBody {
   line_type?: 'new' | 'old';
 }
 
-/** A discussion note: the issue notes' record, as notes on commits have it (no noteable id or iid). */
-
-export interface DiscussionSchema {
-  id: string;
-  individual_note: boolean;
-  notes: NoteSchema[];
-}
+/** A discussion of a commit: the same record as an issue's (notes.ts). */
+export type { DiscussionSchema } from './notes.js';
 
 interface SignatureCommon {
   verification_status?: string;

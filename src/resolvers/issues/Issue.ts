@@ -14,6 +14,7 @@ import { rememberServedIssue } from '../subscriptions/served-issues.js';
 import { formatHumanDuration } from './human-duration.js';
 import { issueKeyOf, projectIdOf } from './key.js';
 import { labelsOfIssue } from './labels.js';
+import { issueNoteFields } from './notes.js';
 
 /** A REST field of the issue, from its full record when the parent is an embedded one. */
 const readIssueField = (issue: IssueSchema, key: string, context: GatewayContext) => readRecordField(issue, key, context, FULL_RECORD_LOADERS['Issue']);
@@ -89,6 +90,7 @@ export const Issue: IssueResolvers = {
     const epicIid = await readIssueField(issue, 'epic_iid', context);
     return typeof epicIid === 'number' ? epicIid : (issue.epic?.iid ?? null);
   },
+  ...issueNoteFields,
   relatedMergeRequests: (issue, args, { api }) => restConnection(args, (page) => api.issues.relatedMergeRequests(issueKeyOf(issue), page)),
   closedByMergeRequests: (issue, args, { api }) => restConnection(args, (page) => api.issues.closedBy(issueKeyOf(issue), page)),
   participants: (issue, args, { api }) => restConnection(args, (page) => api.issues.participants(issueKeyOf(issue), page)),

@@ -8,6 +8,7 @@ import { checkDuration } from './duration.js';
 import { issueKeyFromInput } from './key.js';
 import { issueKeyOfGlobalId } from './issue-writes.js';
 import { sidebarMutations } from './sidebar-mutations.js';
+import { noteMutations } from './notes.js';
 import { checkMetricImage } from './metric-images.js';
 import { refusalReasons } from '../refusals.js';
 
@@ -54,8 +55,10 @@ const NOT_PROMOTED =
   'The issue was not promoted: REST did not run `/promote`. It needs GitLab PREMIUM, a project in a group, the Reporter role in that group, and an issue not promoted before.';
 
 export const issueMutations: Pick<MutationResolvers, 'todoCreate' | 'promoteToEpic' | 'metricImageUpload' | 'metricImageDelete' | TimeTrackingMutation> &
-  typeof sidebarMutations = {
+  typeof sidebarMutations &
+  typeof noteMutations = {
   ...sidebarMutations,
+  ...noteMutations,
   async todoCreate(_parent, { input }, context) {
     const creation = await context.api.todos.createForIssue(await issueKeyOfGlobalId(input.targetId, 'targetId', context));
     // REST 304: the caller already has a pending to-do on the issue; that is an outcome, not an error.

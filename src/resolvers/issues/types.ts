@@ -7,6 +7,7 @@ import type {
   UserAgentDetailResolvers,
 } from '../../__generated__/resolvers-types.js';
 import { toGlobalId } from '../global-id.js';
+import { renderMarkdown } from '../projects/markdown.js';
 
 // The small object types of the issues domain: global IDs and links to their owners; every other
 // field reads its REST field.
@@ -33,6 +34,19 @@ export const MetricImage: MetricImageResolvers = {
 export const Note: NoteResolvers = {
   id: (note) => toGlobalId('Note', note.id),
   noteableIid: (note) => (note.noteable_iid === undefined || note.noteable_iid === null ? null : String(note.noteable_iid)),
+  project: (note) => (typeof note.project_id === 'number' ? { id: note.project_id } : null),
+  // GitLab renders a note in its project, which REST's Markdown finds by full path only: the
+  // project is read for it (a commit's note, which names none, renders without).
+  bodyHtml: async (note, _args, context) => {
+    if (!context.credential) return null;
+    const project = typeof note.project_id === 'number' ? await context.loaders.project.load(note.project_id) : undefined;
+    return renderMarkdown(context, note.body, project?.path_with_namespace);
+  },
+  resolved: (note) => note.resolved ?? false,
+  resolvable: (note) => note.resolvable ?? false,
+  system: (note) => note.system ?? false,
+  internal: (note) => note.internal ?? note.confidential ?? null,
+  confidential: (note) => note.confidential ?? note.internal ?? null,
 };
 
 export const Todo: TodoResolvers = {

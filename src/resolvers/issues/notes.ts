@@ -1,0 +1,89 @@
+// Comments on issues in GitLab's words: `Issue.notes` and `Issue.discussions` over REST's notes and
+// discussions of issues, and createNote / updateNote / destroyNote. REST finds a note only under its
+// issue, so updateNote and destroyNote take the issue too (`noteableId`); and an issue by global ID
+// only for administrators (`GET /issues/:id`).
+import type { IssueResolvers, MutationResolvers } from '../../__generated__/resolvers-types.js';
+import { restConnection } from '../../connections/connection.js';
+import type { IssueKey } from '../../datasources/issues.js';
+import type { NoteSchema } from '../../datasources/notes.js';
+import { badUserInput } from '../../errors/graphql-errors.js';
+import type { GatewayContext } from '../../server/context.js';
+import { parseGlobalId } from '../global-id.js';
+import { refusalReasons } from '../refusals.js';
+import { issueKeyOfGlobalId } from './issue-writes.js';
+import { issueKeyOf } from './key.js';
+
+/** GitLab types a note's ID by its class; all are notes to REST. */
+const NOTE_CLASSES: ReadonlySet<string> = new Set(['Note', 'DiscussionNote', 'DiffNote']);
+
+function noteIdOf(globalId: string): number {
+  const { className, id } = parseGlobalId(globalId, 'id');
+  if (!NOTE_CLASSES.has(className)) throw badUserInput(`\`id\` must be a note's global ID (gid://gitlab/Note/<id>); got a ${className} ID.`, 'id');
+  return id;
+}
+
+/** A discussion's REST id: the 40 hex digits of `gid://gitlab/Discussion/<id>`. */
+function discussionIdOf(globalId: string): string {
+  const id = /^gid:\/\/gitlab\/Discussion\/([0-9a-f]{40})$/.exec(globalId)?.[1];
+  if (!id) throw badUserInput(`\`discussionId\` must be gid://gitlab/Discussion/ and 40 hex digits; got "${globalId.slice(0, 100)}".`, 'discussionId');
+  return id;
+}
+
+function body(text: string | null | undefined): string {
+  if (!text?.trim()) throw badUserInput('`body` must not be empty.', 'body');
+  return text;
+}
+
+/** The issue a note is on, which REST needs to find the note. */
+async function noteIssue(noteableId: string | null | undefined, context: GatewayContext): Promise<IssueKey> {
+  if (!noteableId) throw badUserInput('`noteableId` is needed: REST finds a note only under its issue.', 'noteableId');
+  return issueKeyOfGlobalId(noteableId, 'noteableId', context);
+}
+
+/** A note write: REST's refusals (400 with reasons) are the payload's `errors`. */
+async function writeNote(clientMutationId: string | null | undefined, write: () => Promise<NoteSchema | null>) {
+  try {
+    return { clientMutationId: clientMutationId ?? null, errors: [], note: await write() };
+  } catch (error) {
+    const reasons = refusalReasons(error);
+    if (reasons) return { clientMutationId: clientMutationId ?? null, errors: reasons, note: null };
+    throw error;
+  }
+}
+
+export const issueNoteFields: Pick<IssueResolvers, 'notes' | 'discussions'> = {
+  notes: (issue, args, { api }) => restConnection(args, (page) => api.notes.ofIssue(issueKeyOf(issue), page)),
+  discussions: (issue, args, { api }) => restConnection(args, (page) => api.notes.discussionsOfIssue(issueKeyOf(issue), page)),
+};
+
+export const noteMutations: Pick<MutationResolvers, 'createNote' | 'updateNote' | 'destroyNote'> = {
+  async createNote(_parent, { input }, context) {
+    const text = body(input.body);
+    const discussionId = input.discussionId ? discussionIdOf(input.discussionId) : undefined;
+    const key = await issueKeyOfGlobalId(input.noteableId, 'noteableId', context);
+    return writeNote(input.clientMutationId, async () => {
+      if (discussionId) return context.api.notes.replyOnIssue(key, discussionId, text);
+      const creation = await context.api.notes.createOnIssue(key, text, { internal: input.internal ?? undefined });
+      // A body of quick actions only saves no note (REST 202): what they did shows on the issue.
+      return creation.kind === 'note' ? creation.note : null;
+    });
+  },
+
+  async updateNote(_parent, { input }, context) {
+    const id = noteIdOf(input.id);
+    const text = body(input.body);
+    const key = await noteIssue(input.noteableId, context);
+    return writeNote(input.clientMutationId, () => context.api.notes.editOnIssue(key, id, text));
+  },
+
+  async destroyNote(_parent, { input }, context) {
+    const id = noteIdOf(input.id);
+    const key = await noteIssue(input.noteableId, context);
+    return writeNote(input.clientMutationId, async () => {
+      // GitLab answers the note as it was; REST's DELETE answers nothing, so it is read first.
+      const note = await context.api.notes.showOnIssue(key, id);
+      await context.api.notes.removeFromIssue(key, id);
+      return note;
+    });
+  },
+};
