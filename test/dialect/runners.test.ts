@@ -109,12 +109,17 @@ mutation bulkRunnerDelete($input: BulkRunnerDeleteInput!) {
   bulkRunnerDelete(input: $input) { deletedCount deletedIds errors }
 }`;
 
+const RUNNER_BULK_PAUSE = `
+mutation runnerBulkPause($input: RunnerBulkPauseInput!) {
+  runnerBulkPause(input: $input) { updatedCount updatedRunners { id paused status } errors }
+}`;
+
 const REGISTRATION_TOKEN_RESET = `
 mutation runnersRegistrationTokenReset($input: RunnersRegistrationTokenResetInput!) {
   runnersRegistrationTokenReset(input: $input) { token errors }
 }`;
 
-const DOCUMENTS = { GET_RUNNER, GET_RUNNER_JOBS, ALL_RUNNERS, RUNNER_CREATE, BULK_RUNNER_DELETE, REGISTRATION_TOKEN_RESET };
+const DOCUMENTS = { GET_RUNNER, GET_RUNNER_JOBS, ALL_RUNNERS, RUNNER_CREATE, BULK_RUNNER_DELETE, RUNNER_BULK_PAUSE, REGISTRATION_TOKEN_RESET };
 
 interface RestRunner {
   id: number;
@@ -468,6 +473,30 @@ query getProjectRunners($fullPath: ID!, $first: Int) {
         const gone = await harness.oracle.call('GET', `/runners/${id.split('/').pop()!}`, admin);
         expect(gone.status).toBe(404);
       }
+    });
+  });
+
+  describe('pausing several runners', () => {
+    it('pauses the runners the caller owns, one PUT each, and says which it could not', async () => {
+      const owned = await harness.oracle.get<RestRunner[]>('/runners?paused=false&type=project_type&per_page=2', maintainer);
+      const instance = await harness.oracle.get<RestRunner[]>('/runners/all?type=instance_type&paused=false&per_page=1', admin);
+      const ids = [...owned.map((runner) => runner.id), instance[0]!.id];
+      const result = await harness.gateway.query<{ runnerBulkPause: { updatedCount: number; updatedRunners: Array<{ id: string; paused: boolean; status: string }>; errors: string[] } }>(
+        RUNNER_BULK_PAUSE,
+        { input: { ids: ids.map(runnerGid), paused: true } },
+        maintainer,
+      );
+      expect(result.errors).toBeUndefined();
+      const payload = result.data!.runnerBulkPause;
+      expect(payload.updatedCount).toBe(owned.length);
+      expect(payload.updatedRunners.map((runner) => runner.id)).toEqual(owned.map((runner) => runnerGid(runner.id)));
+      expect(payload.updatedRunners.every((runner) => runner.paused)).toBe(true);
+      expect(payload.errors).toEqual([`Runner ${instance[0]!.id} was not paused: 403 Forbidden`]);
+      expect(restCalls(harness.simulator).sort()).toEqual(ids.map((id) => `PUT /runners/${id}`).sort());
+      for (const runner of owned) expect((await harness.oracle.get<RestRunner>(`/runners/${runner.id}`, maintainer)).paused).toBe(true);
+
+      const resumed = await harness.gateway.query<{ runnerBulkPause: { updatedCount: number } }>(RUNNER_BULK_PAUSE, { input: { ids: owned.map((runner) => runnerGid(runner.id)), paused: false } }, maintainer);
+      expect(resumed.data!.runnerBulkPause.updatedCount).toBe(owned.length);
     });
   });
 

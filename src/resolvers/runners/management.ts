@@ -1,7 +1,7 @@
 // The runner mutations of GitLab's runner administration pages: creating a runner as a signed-in
 // user, deleting several at once, and replacing a registration token.
 import type { MutationResolvers, RunnerCreateInput } from '../../__generated__/resolvers-types.js';
-import type { RunnerCreation } from '../../datasources/runners.js';
+import type { RunnerCreation, RunnerSchema } from '../../datasources/runners.js';
 import { RestError } from '../../datasources/rest-error.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
 import { idFromGlobalId, toGlobalId } from '../global-id.js';
@@ -9,7 +9,7 @@ import { refusalReasons } from '../refusals.js';
 import type { CreatedRunner } from './CiRunner.js';
 import { runnerSettings } from './Mutation.js';
 
-/** GitLab's Ci::Runners::BulkDeleteRunnersService::RUNNER_LIMIT. */
+/** GitLab's Ci::Runners::BulkDeleteRunnersService::RUNNER_LIMIT, which bulk pausing shares. */
 export const BULK_DELETE_LIMIT = 50;
 
 /** The REST body of `POST /user/runners`: the type, the owner it needs, and the settings. */
@@ -42,7 +42,7 @@ function registrationTokenOwner(type: string, id: string | null | undefined): { 
   return { kind: type === 'group_type' ? 'groups' : 'projects', id: idFromGlobalId(id, expected, 'id') };
 }
 
-/** The runner IDs of a bulk deletion, without repeats, checked before any REST call. */
+/** The runner IDs of a bulk change, without repeats, checked before any REST call. */
 function bulkDeleteIds(ids: ReadonlyArray<string>): number[] {
   return [...new Set(ids.map((id) => idFromGlobalId(id, 'Ci::Runner', 'ids')))];
 }
@@ -62,7 +62,7 @@ function bulkDeleteErrors(refused: Map<number, unknown>, ignored: number): strin
   return errors;
 }
 
-export const runnerManagementMutations: Pick<MutationResolvers, 'runnerCreate' | 'bulkRunnerDelete' | 'runnersRegistrationTokenReset'> = {
+export const runnerManagementMutations: Pick<MutationResolvers, 'runnerCreate' | 'bulkRunnerDelete' | 'runnerBulkPause' | 'runnersRegistrationTokenReset'> = {
   async runnerCreate(_parent, { input }, { api, loaders }) {
     const creation = runnerCreation(input);
     const clientMutationId = input.clientMutationId ?? null;
@@ -102,6 +102,27 @@ export const runnerManagementMutations: Pick<MutationResolvers, 'runnerCreate' |
       deletedIds: deleted.map((id) => toGlobalId('Ci::Runner', id)),
       errors: bulkDeleteErrors(refused, ids.length - chosen.length),
     };
+  },
+
+  async runnerBulkPause(_parent, { input }, { api, loaders }) {
+    const ids = bulkDeleteIds(input.ids);
+    if (ids.length > BULK_DELETE_LIMIT) throw badUserInput(`\`ids\` takes at most ${BULK_DELETE_LIMIT} runners; got ${ids.length}.`, 'ids');
+    // `active` is what every REST version reads (`paused` arrived later); the negation of `paused`.
+    const outcomes = await Promise.allSettled(ids.map((id) => api.runners.edit(id, { active: !input.paused })));
+    const updatedRunners: RunnerSchema[] = [];
+    const errors: string[] = [];
+    outcomes.forEach((outcome, index) => {
+      const id = ids[index]!;
+      if (outcome.status === 'fulfilled') {
+        updatedRunners.push(outcome.value);
+        loaders.runner.clear(id).prime(id, outcome.value);
+      } else if (outcome.reason instanceof RestError) {
+        errors.push(`Runner ${id} was not ${input.paused ? 'paused' : 'resumed'}: ${outcome.reason.reason}`);
+      } else {
+        throw outcome.reason;
+      }
+    });
+    return { clientMutationId: input.clientMutationId ?? null, errors, updatedCount: updatedRunners.length, updatedRunners };
   },
 
   async runnersRegistrationTokenReset(_parent, { input }, { api }) {
