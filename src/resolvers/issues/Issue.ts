@@ -1,7 +1,7 @@
 import type { IssueResolvers } from '../../__generated__/resolvers-types.js';
 import { arrayConnection, restConnection } from '../../connections/connection.js';
 import type { TimeStatsSchema } from '../../datasources/issuable-schemas.js';
-import type { IssueLinksSchema, IssueSchema, LabelSchema } from '../../datasources/issues.js';
+import type { IssueLinksSchema, IssueSchema } from '../../datasources/issues.js';
 import type { UserSchema } from '../../datasources/users.js';
 import type { GatewayContext } from '../../server/context.js';
 import { FULL_RECORD_LOADERS } from '../full-records.js';
