@@ -151,7 +151,8 @@ describe('notes on issues over real HTTP', () => {
     expect(comment.errors).toBeUndefined();
     expect(comment.data!.createNote).toMatchObject({ errors: [], note: { body: 'Looks like **the cache**', internal: false, author: { username: 'root' } } });
     expect(comment.data!.createNote.note.bodyHtml).toContain('<strong>the cache</strong>');
-    expect(restCalls(harness.simulator).slice(0, 2)).toEqual([`GET /issues/${issue.id}`, `POST /projects/3/issues/${issue.iid}/notes`]);
+    // GET /issues/:id finds the issue, unless an earlier read served it to this credential.
+    expect(restCalls(harness.simulator).filter((call) => !call.startsWith('GET /issues/'))[0]).toBe(`POST /projects/3/issues/${issue.iid}/notes`);
 
     const internal = await send<{ createNote: { note: GqlNote } }>(CREATE_NOTE, { input: { noteableId: issue.globalId, body: 'Only for the team', internal: true } });
     expect(internal.data!.createNote.note.internal).toBe(true);

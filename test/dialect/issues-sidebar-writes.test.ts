@@ -337,6 +337,23 @@ describe('the issue sidebar\'s writes over real HTTP', () => {
     expect(forGuest.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN' });
   });
 
+  it('writes by global ID for anyone who read the issue through the gateway, without REST\'s administrator-only look-up', async () => {
+    const issue = await freshIssue();
+    const issuableId = gid('Issue', issue.id);
+    const before = await send(CREATE_TODO, { input: { targetId: issuableId } }, maintainer);
+    expect(before.errors?.[0]).toMatchObject({ extensions: { code: 'FORBIDDEN', restStatus: 403 } });
+    expect(before.errors?.[0]?.message).toMatch(/Read the issue through this gateway/);
+    // The sidebar reads its issue (and so its `id`) before it writes.
+    await send(TIME_TRACKING, { fullPath: PROJECT, iid: String(issue.iid) }, maintainer);
+    harness.simulator.resetRequests();
+    const todo = await send<Payload<'todoCreate', { todo: { state: string } | null }>>(CREATE_TODO, { input: { targetId: issuableId } }, maintainer);
+    expect(todo.data!.todoCreate).toMatchObject({ errors: [], todo: { state: 'pending' } });
+    const timelog = await send<Payload<'timelogCreate', object>>(CREATE_TIMELOG, { input: { issuableId, timeSpent: '30m', spentAt: new Date().toISOString(), summary: '' } }, maintainer);
+    expect(timelog.data!.timelogCreate.errors).toEqual([]);
+    expect(restCalls(harness.simulator).filter((call) => call.startsWith('GET /issues/'))).toEqual([]);
+    expect((await restIssue(issue.iid)).time_stats.total_time_spent).toBe(issue.time_stats.total_time_spent + 1800);
+  });
+
   it('todoCreate and todoMarkDone: a pending to-do on the issue, then done, as REST lists them', async () => {
     const issue = await freshIssue();
     const created = await send<Payload<'todoCreate', { todo: { id: string; state: string } | null }>>(CREATE_TODO, { input: { targetId: gid('Issue', issue.id) } }, admin);

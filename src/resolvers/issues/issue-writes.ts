@@ -1,8 +1,10 @@
 // What the issue sidebar's writes need before their REST call: label titles for label IDs (REST
 // takes titles), user IDs for usernames (REST takes IDs), and an issue's project and iid for its
 // global ID (REST finds an issue by global ID for administrators only).
+import { GraphQLError } from 'graphql';
 import type { IssueKey } from '../../datasources/issues.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
+import { RestError } from '../../datasources/rest-error.js';
 import type { GatewayContext } from '../../server/context.js';
 import { parseGlobalId } from '../global-id.js';
 import { issueKeyOf } from './key.js';
@@ -52,10 +54,24 @@ export async function userIdsOf(usernames: ReadonlyArray<string>, { api }: Gatew
   });
 }
 
-/** An issue by its global ID (`GET /issues/:id`, administrators only; FORBIDDEN for anyone else). */
-export async function issueKeyOfGlobalId(globalId: string, argumentName: string, { loaders }: GatewayContext): Promise<IssueKey> {
+/**
+ * An issue by its global ID: where the gateway served this issue's `id` to this credential, it
+ * remembers the issue's project and iid (resolvers/subscriptions/served-issues.ts), as a sidebar
+ * reads its issue before it writes; otherwise REST's `GET /issues/:id`, which is for
+ * administrators only, and anyone else is told to read the issue first.
+ */
+export async function issueKeyOfGlobalId(globalId: string, argumentName: string, context: GatewayContext): Promise<IssueKey> {
   const { className, id } = parseGlobalId(globalId, argumentName);
   if (className !== 'Issue') throw badUserInput(`\`${argumentName}\` must be an Issue global ID here; ${className} has no such REST endpoint.`, argumentName);
-  const issue = await loaders.issueById.load(id);
-  return issueKeyOf(issue);
+  const remembered = context.credential ? await context.issueReferences.find(context.credential, id) : undefined;
+  if (remembered) return remembered;
+  try {
+    return issueKeyOf(await context.loaders.issueById.load(id));
+  } catch (error) {
+    if (!(error instanceof RestError) || error.status !== 403) throw error;
+    throw new GraphQLError(
+      `Not allowed: REST finds an issue by its global ID for administrators only (GET /issues/:id). Read the issue through this gateway with the same credential first (a query that selects its \`id\`, such as project(fullPath:) { issue(iid:) { id } }), then write.`,
+      { extensions: { code: 'FORBIDDEN', restStatus: 403 } },
+    );
+  }
 }
