@@ -1940,8 +1940,8 @@ export type CreateNoteInput = {
   /** Whether only Reporters and above may see the note (REST `internal`). */
   internal?: InputMaybe<Scalars['Boolean']['input']>;
   /**
-   * Global ID of the issue to comment on (`gid://gitlab/Issue/<id>`). REST finds an issue by its
-   * global ID for administrators only (`GET /issues/:id`); anyone else gets FORBIDDEN.
+   * Global ID of the issue to comment on (`gid://gitlab/Issue/<id>`): one the gateway served to the
+   * caller, or any for administrators (REST's `GET /issues/:id`); anyone else gets FORBIDDEN.
    */
   noteableId: Scalars['NoteableID']['input'];
 };
@@ -2062,7 +2062,7 @@ export type DestroyNoteInput = {
   id: Scalars['NoteID']['input'];
   /**
    * Not GitLab's: the issue the note is on (`gid://gitlab/Issue/<id>`), required, since REST finds a
-   * note only under its issue. REST finds the issue by global ID for administrators only.
+   * note only under its issue: one the gateway served to the caller, or any for administrators.
    */
   noteableId?: InputMaybe<Scalars['NoteableID']['input']>;
 };
@@ -7268,8 +7268,9 @@ export type TimelogCreateInput = {
   /** A unique identifier for the client performing the mutation. */
   clientMutationId?: InputMaybe<Scalars['String']['input']>;
   /**
-   * Global ID of the issue. REST finds an issue by its global ID for administrators only
-   * (`GET /issues/:id`); anyone else gets FORBIDDEN.
+   * Global ID of the issue. The gateway finds an issue it served to the caller (as a sidebar reads
+   * its issue first); any other only through REST's `GET /issues/:id`, which is for administrators:
+   * anyone else gets FORBIDDEN, told to read the issue first.
    */
   issuableId: Scalars['IssuableID']['input'];
   /**
@@ -7335,8 +7336,9 @@ export type TodoCreateInput = {
   /** A unique identifier for the client performing the mutation. */
   clientMutationId?: InputMaybe<Scalars['String']['input']>;
   /**
-   * Global ID of the issue. REST finds an issue by its global ID for administrators only
-   * (`GET /issues/:id`); anyone else gets FORBIDDEN.
+   * Global ID of the issue. The gateway finds an issue it served to the caller (as a sidebar reads
+   * its issue first); any other only through REST's `GET /issues/:id`, which is for administrators:
+   * anyone else gets FORBIDDEN, told to read the issue first.
    */
   targetId: Scalars['TodoableID']['input'];
 };
@@ -7536,7 +7538,7 @@ export type UpdateNoteInput = {
   id: Scalars['NoteID']['input'];
   /**
    * Not GitLab's: the issue the note is on (`gid://gitlab/Issue/<id>`), required, since REST finds a
-   * note only under its issue. REST finds the issue by global ID for administrators only.
+   * note only under its issue: one the gateway served to the caller, or any for administrators.
    */
   noteableId?: InputMaybe<Scalars['NoteableID']['input']>;
 };
