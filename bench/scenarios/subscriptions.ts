@@ -12,7 +12,7 @@ import { emptyReport, type Row, type Scenario, type ScenarioContext, type Scenar
 import { summarize } from '../lib/stats.js';
 
 const TOKEN = DEMO_TOKENS.admin;
-const SUBSCRIPTION = 'subscription RunnerStatus($id: ID!) { ciRunnerStatusUpdated(runnerId: $id) { id status paused } }';
+const SUBSCRIPTION = 'subscription RunnerStatus($id: CiRunnerID!) { ciRunnerStatusUpdated(runnerId: $id) { id status paused } }';
 const MEMORY_BUDGET_KB = 20;
 const DELIVERY_SLACK_MS = 100;
 /**
