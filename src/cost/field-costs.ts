@@ -164,8 +164,6 @@ const mutations: Record<string, FieldCost> = {
   'Mutation.bulkRunnerDelete': { calls: (args) => Math.min(inputIdsOf(args), BULK_DELETE_LIMIT) },
   // PUT /runners/:id for each ID, at most 50.
   'Mutation.runnerBulkPause': { calls: (args) => Math.min(inputIdsOf(args), BULK_DELETE_LIMIT) },
-  // PUT /runners/:id for each ID, at most 50.
-  'Mutation.runnerBulkPause': { calls: (args) => Math.min(inputIdsOf(args), BULK_DELETE_LIMIT) },
   'Mutation.runnersRegistrationTokenReset': oneCall(),
   'Mutation.groupCreate': oneCall(),
   // By full path it looks the group up first (PUT takes the numeric id only).
@@ -244,8 +242,6 @@ const mutations: Record<string, FieldCost> = {
   // What the payloads hold.
   'RunnerUpdatePayload.runner': embedded(RUNNER_LOADED),
   'RunnerCreatePayload.runner': embedded(RUNNER_LOADED),
-  // The PUT answers, primed into the runner loader.
-  'RunnerBulkPausePayload.updatedRunners': { items: BULK_DELETE_LIMIT, returns: RUNNER_LOADED },
   // The PUT answers, primed into the runner loader.
   'RunnerBulkPausePayload.updatedRunners': { items: BULK_DELETE_LIMIT, returns: RUNNER_LOADED },
   'JobArtifactsKeepPayload.job': embedded(JOB_KEPT),
