@@ -57,7 +57,9 @@ export const resolvers = {
     version: async (runner: RestRecord, _: unknown, context: Context) => (await details(runner, context))['version'],
     tagList: async (runner: RestRecord, _: unknown, context: Context) => (await details(runner, context))['tag_list'],
     contactedAt: async (runner: RestRecord, _: unknown, context: Context) => (await details(runner, context))['contacted_at'],
-    projects: async (runner: RestRecord, _: unknown, context: Context): Promise<Page> => {
+    projects: async (runner: RestRecord, _: unknown, context: Context): Promise<Page | null> => {
+      // GitLab lists the projects of project runners only; list records say the type.
+      if (runner['runner_type'] !== 'project_type') return null;
       const projects = ((await details(runner, context))['projects'] ?? []) as RestRecord[];
       return { count: projects.length, nodes: projects };
     },

@@ -6,8 +6,11 @@ export const typeDefs = `#graphql
     group(fullPath: ID!): Group
     allRunners(first: Int): RunnerConnection!
     issues(scope: IssueScope, first: Int): IssueConnection!
-    runner(id: ID!): Runner
+    runner(id: CiRunnerID!): Runner
   }
+
+  "GitLab's global ID of a runner, gid://gitlab/Ci::Runner/<id>."
+  scalar CiRunnerID
 
   type Group {
     id: ID!
@@ -50,7 +53,8 @@ export const typeDefs = `#graphql
     version: String
     tagList: [String!]
     contactedAt: String
-    projects: ProjectConnection!
+    "Null for instance and group runners, as in GitLab."
+    projects: ProjectConnection
     jobs(first: Int): JobConnection!
   }
 
