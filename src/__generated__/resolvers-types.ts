@@ -1935,6 +1935,11 @@ export type CreateNoteInput = {
   body: Scalars['String']['input'];
   /** A unique identifier for the client performing the mutation. */
   clientMutationId?: InputMaybe<Scalars['String']['input']>;
+  /**
+   * Whether only Reporters and above may see the note; give `internal` or this, not both.
+   * @deprecated Use `internal`, as GitLab does.
+   */
+  confidential?: InputMaybe<Scalars['Boolean']['input']>;
   /** Reply in this discussion (`gid://gitlab/Discussion/<40 hex>`) instead of starting a comment of its own. */
   discussionId?: InputMaybe<Scalars['DiscussionID']['input']>;
   /** Whether only Reporters and above may see the note (REST `internal`). */
@@ -5335,6 +5340,8 @@ export type Note = {
   id: Scalars['ID']['output'];
   /** Whether only Reporters and above see the note (REST `internal`). */
   internal?: Maybe<Scalars['Boolean']['output']>;
+  /** When its text was last edited: REST's `updated_at` when it differs from `created_at`, else null. */
+  lastEditedAt?: Maybe<Scalars['Time']['output']>;
   /** Numeric ID of the record the note is on; null for notes on commits. */
   noteableId?: Maybe<Scalars['ID']['output']>;
   /** Internal ID of the issue the note is on. */
@@ -5353,6 +5360,11 @@ export type Note = {
   type?: Maybe<Scalars['String']['output']>;
   /** When it was last changed. */
   updatedAt: Scalars['Time']['output'];
+  /**
+   * URL of the note on its issue's page (`<issue web_url>#note_<id>`, the project read for its web
+   * URL); null for a commit's note, whose record names no project.
+   */
+  url?: Maybe<Scalars['String']['output']>;
 };
 
 /** A page of notes. */
@@ -6167,8 +6179,6 @@ export type PromoteToEpicPayload = {
 /** The root of every read. Domains add their fields with `extend type Query`. */
 export type Query = {
   __typename?: 'Query';
-  /** Every runner of the instance (REST `GET /runners/all`); administrators only. */
-  allRunners: CiRunnerConnection;
   /**
    * One list of a board (REST `GET .../boards/:board_id`, which holds the board's lists), by its ID
    * alone as in GitLab once the board was read through the gateway; otherwise with `boardId` and
@@ -6222,6 +6232,11 @@ export type Query = {
    */
   nodes: Array<Maybe<Node>>;
   /**
+   * The runners the caller owns: project runners of projects and group runners of groups where the
+   * caller is Maintainer or higher (REST `GET /runners`; GitLab's GraphQL has no such list).
+   */
+  ownedRunners: CiRunnerConnection;
+  /**
    * A project by full path (REST `GET /projects/:id` with the URL-encoded path). Null when it does not
    * exist or the caller may not see it. The first pages of the lists selected under it (`issues`,
    * `runners`, `boards`, `invitations`) are asked of REST at the same time, by the same path.
@@ -6240,10 +6255,7 @@ export type Query = {
    * project. Null when the runner does not exist.
    */
   runner?: Maybe<CiRunner>;
-  /**
-   * The runners the caller owns: project runners of projects and group runners of groups where the
-   * caller is Maintainer or higher (REST `GET /runners`).
-   */
+  /** Every runner of the instance (REST `GET /runners/all`); administrators only, as in GitLab. */
   runners: CiRunnerConnection;
   /**
    * One snippet repository storage move (administrators), by its ID alone (REST
@@ -6257,21 +6269,6 @@ export type Query = {
    * `GET /snippets/:snippet_id/repository_storage_moves`).
    */
   snippetRepositoryStorageMoves: SnippetRepositoryStorageMoveConnection;
-};
-
-
-/** The root of every read. Domains add their fields with `extend type Query`. */
-export type QueryAllRunnersArgs = {
-  after?: InputMaybe<Scalars['String']['input']>;
-  before?: InputMaybe<Scalars['String']['input']>;
-  first?: InputMaybe<Scalars['Int']['input']>;
-  last?: InputMaybe<Scalars['Int']['input']>;
-  paused?: InputMaybe<Scalars['Boolean']['input']>;
-  scope?: InputMaybe<CiRunnerScope>;
-  status?: InputMaybe<CiRunnerStatus>;
-  tagList?: InputMaybe<Array<Scalars['String']['input']>>;
-  type?: InputMaybe<CiRunnerType>;
-  versionPrefix?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -6387,6 +6384,21 @@ export type QueryNodeArgs = {
 /** The root of every read. Domains add their fields with `extend type Query`. */
 export type QueryNodesArgs = {
   ids: Array<Scalars['ID']['input']>;
+};
+
+
+/** The root of every read. Domains add their fields with `extend type Query`. */
+export type QueryOwnedRunnersArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  paused?: InputMaybe<Scalars['Boolean']['input']>;
+  scope?: InputMaybe<CiRunnerScope>;
+  status?: InputMaybe<CiRunnerStatus>;
+  tagList?: InputMaybe<Array<Scalars['String']['input']>>;
+  type?: InputMaybe<CiRunnerType>;
+  versionPrefix?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -7534,6 +7546,11 @@ export type UpdateNoteInput = {
   body?: InputMaybe<Scalars['String']['input']>;
   /** A unique identifier for the client performing the mutation. */
   clientMutationId?: InputMaybe<Scalars['String']['input']>;
+  /**
+   * GitLab no longer changes a note's confidentiality: accepted so that GitLab's documents validate, and a value is refused.
+   * @deprecated A note's confidentiality can no longer be changed, as in GitLab.
+   */
+  confidential?: InputMaybe<Scalars['Boolean']['input']>;
   /** Global ID of the note (`gid://gitlab/Note/<id>`). */
   id: Scalars['NoteID']['input'];
   /**
@@ -10161,6 +10178,7 @@ export type NoteResolvers<ContextType = GatewayContext, ParentType extends Resol
   createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   internal?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  lastEditedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   noteableId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   noteableIid?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   noteableType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -10170,6 +10188,7 @@ export type NoteResolvers<ContextType = GatewayContext, ParentType extends Resol
   system?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   type?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  url?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type NoteConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['NoteConnection'] = ResolversParentTypes['NoteConnection']> = {
@@ -10420,7 +10439,6 @@ export type PromoteToEpicPayloadResolvers<ContextType = GatewayContext, ParentTy
 };
 
 export type QueryResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
-  allRunners?: Resolver<ResolversTypes['CiRunnerConnection'], ParentType, ContextType, Partial<QueryAllRunnersArgs>>;
   boardList?: Resolver<Maybe<ResolversTypes['BoardList']>, ParentType, ContextType, RequireFields<QueryBoardListArgs, 'id'>>;
   ciJobRouterDiscovery?: Resolver<ResolversTypes['CiJobRouterDiscovery'], ParentType, ContextType, RequireFields<QueryCiJobRouterDiscoveryArgs, 'runnerToken'>>;
   currentUser?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
@@ -10432,6 +10450,7 @@ export type QueryResolvers<ContextType = GatewayContext, ParentType extends Reso
   keyByFingerprint?: Resolver<Maybe<ResolversTypes['SshKey']>, ParentType, ContextType, RequireFields<QueryKeyByFingerprintArgs, 'fingerprint'>>;
   node?: Resolver<Maybe<ResolversTypes['Node']>, ParentType, ContextType, RequireFields<QueryNodeArgs, 'id'>>;
   nodes?: Resolver<Array<Maybe<ResolversTypes['Node']>>, ParentType, ContextType, RequireFields<QueryNodesArgs, 'ids'>>;
+  ownedRunners?: Resolver<ResolversTypes['CiRunnerConnection'], ParentType, ContextType, Partial<QueryOwnedRunnersArgs>>;
   project?: Resolver<Maybe<ResolversTypes['Project']>, ParentType, ContextType, RequireFields<QueryProjectArgs, 'fullPath'>>;
   projects?: Resolver<Maybe<ResolversTypes['ProjectConnection']>, ParentType, ContextType, Partial<QueryProjectsArgs>>;
   runner?: Resolver<Maybe<ResolversTypes['CiRunner']>, ParentType, ContextType, RequireFields<QueryRunnerArgs, 'id'>>;

@@ -447,6 +447,8 @@ const issues: Record<string, FieldCost> = {
   'Iteration.group': embedded(ID_ONLY),
   'Note.author': embedded(USER_AUTHOR),
   'Note.project': embedded(ID_ONLY),
+  // The note's project, for its web URL (shared with bodyHtml's through the project loader).
+  'Note.url': oneCall(),
   // The note's project (REST's Markdown takes its full path), then POST /markdown.
   'Note.bodyHtml': { calls: 2 },
   'Todo.author': embedded(USER_SUMMARY),

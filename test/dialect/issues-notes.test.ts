@@ -23,6 +23,8 @@ fragment NoteFragment on Note {
   internal
   createdAt
   updatedAt
+  lastEditedAt
+  url
   resolvable
   resolved
   author { id username name webPath }
@@ -85,6 +87,8 @@ interface RestDiscussion {
 interface GqlNote {
   id: string;
   body: string;
+  lastEditedAt: string | null;
+  url: string | null;
   bodyHtml: string | null;
   system: boolean;
   internal: boolean;
@@ -156,6 +160,9 @@ describe('notes on issues over real HTTP', () => {
 
     const internal = await send<{ createNote: { note: GqlNote } }>(CREATE_NOTE, { input: { noteableId: issue.globalId, body: 'Only for the team', internal: true } });
     expect(internal.data!.createNote.note.internal).toBe(true);
+    // GitLab's older name for it, still in its frontend.
+    const confidential = await send<{ createNote: { note: GqlNote } }>(CREATE_NOTE, { input: { noteableId: issue.globalId, body: 'Also for the team', confidential: true } });
+    expect(confidential.data!.createNote.note.internal).toBe(true);
     const seenByGuest = await harness.oracle.all<RestNote>(`/projects/${PROJECT_PATH}/issues/${issue.iid}/notes`, guest);
     expect(seenByGuest.map((note) => gid('Note', note.id))).not.toContain(internal.data!.createNote.note.id);
     const guestView = await send<{ project: { issue: { notes: { nodes: GqlNote[] } } } }>(ISSUE_NOTES, { fullPath: PROJECT, iid: String(issue.iid), first: 100 }, guest);
@@ -190,8 +197,17 @@ describe('notes on issues over real HTTP', () => {
     const noteId = created.data!.createNote.note.id;
     const numericId = Number(noteId.split('/').pop());
 
+    expect(created.data!.createNote.note).toMatchObject({ lastEditedAt: null, url: `${new URL(harness.simulator.url).origin}/${PROJECT}/-/issues/${issue.iid}#note_${numericId}` });
+    // The simulator's clock stands still: an edit a moment later shows by its own timestamp.
+    const clock = harness.simulator.state.now;
+    harness.simulator.state.now = new Date(clock.getTime() + 60_000);
     const updated = await send<{ updateNote: { note: GqlNote; errors: string[] } }>(UPDATE_NOTE, { input: { id: noteId, noteableId: issue.globalId, body: 'Final' } });
+    harness.simulator.state.now = clock;
     expect(updated.data!.updateNote).toMatchObject({ errors: [], note: { id: noteId, body: 'Final' } });
+    const rest = await harness.oracle.get<RestNote & { updated_at: string }>(`/projects/${PROJECT_PATH}/issues/${issue.iid}/notes/${numericId}`, admin);
+    expect(updated.data!.updateNote.note.lastEditedAt).toBe(rest.updated_at);
+    const confidential = await send(UPDATE_NOTE, { input: { id: noteId, noteableId: issue.globalId, body: 'x', confidential: true } });
+    expect(confidential.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argumentName: 'confidential' });
     expect((await harness.oracle.get<RestNote>(`/projects/${PROJECT_PATH}/issues/${issue.iid}/notes/${numericId}`, admin)).body).toBe('Final');
 
     harness.simulator.resetRequests();

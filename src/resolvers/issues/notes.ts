@@ -59,11 +59,15 @@ export const issueNoteFields: Pick<IssueResolvers, 'notes' | 'discussions'> = {
 export const noteMutations: Pick<MutationResolvers, 'createNote' | 'updateNote' | 'destroyNote'> = {
   async createNote(_parent, { input }, context) {
     const text = body(input.body);
+    if (input.internal !== undefined && input.internal !== null && input.confidential !== undefined && input.confidential !== null) {
+      throw badUserInput('`internal` and its deprecated name `confidential` are mutually exclusive; give `internal`.', 'confidential');
+    }
+    const internal = input.internal ?? input.confidential ?? undefined;
     const discussionId = input.discussionId ? discussionIdOf(input.discussionId) : undefined;
     const key = await issueKeyOfGlobalId(input.noteableId, 'noteableId', context);
     return writeNote(input.clientMutationId, async () => {
       if (discussionId) return context.api.notes.replyOnIssue(key, discussionId, text);
-      const creation = await context.api.notes.createOnIssue(key, text, { internal: input.internal ?? undefined });
+      const creation = await context.api.notes.createOnIssue(key, text, { internal });
       // A body of quick actions only saves no note (REST 202): what they did shows on the issue.
       return creation.kind === 'note' ? creation.note : null;
     });
@@ -71,6 +75,9 @@ export const noteMutations: Pick<MutationResolvers, 'createNote' | 'updateNote' 
 
   async updateNote(_parent, { input }, context) {
     const id = noteIdOf(input.id);
+    if (input.confidential !== undefined && input.confidential !== null) {
+      throw badUserInput('`confidential`: a note\'s confidentiality can no longer be changed (REST, as GitLab).', 'confidential');
+    }
     const text = body(input.body);
     const key = await noteIssue(input.noteableId, context);
     return writeNote(input.clientMutationId, () => context.api.notes.editOnIssue(key, id, text));

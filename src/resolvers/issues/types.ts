@@ -42,6 +42,12 @@ export const Note: NoteResolvers = {
     const project = typeof note.project_id === 'number' ? await context.loaders.project.load(note.project_id) : undefined;
     return renderMarkdown(context, note.body, project?.path_with_namespace);
   },
+  lastEditedAt: (note) => (note.updated_at && note.updated_at !== note.created_at ? note.updated_at : null),
+  url: async (note, _args, { loaders }) => {
+    if (typeof note.project_id !== 'number' || typeof note.noteable_iid !== 'number' || note.noteable_type !== 'Issue') return null;
+    const project = await loaders.project.load(note.project_id);
+    return `${project.web_url}/-/issues/${note.noteable_iid}#note_${note.id}`;
+  },
   resolved: (note) => note.resolved ?? false,
   resolvable: (note) => note.resolvable ?? false,
   system: (note) => note.system ?? false,
