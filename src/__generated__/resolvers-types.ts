@@ -5365,6 +5365,12 @@ export type Note = {
    * URL); null for a commit's note, whose record names no project.
    */
   url?: Maybe<Scalars['String']['output']>;
+  /**
+   * What the caller may do with the note, by GitLab's note policy from their access level in its
+   * project (REST `GET /projects/:id`), who they are (`GET /user`) and whether the issue's discussion
+   * is locked; each read once per request.
+   */
+  userPermissions: NotePermissions;
 };
 
 /** A page of notes. */
@@ -5387,6 +5393,23 @@ export type NoteEdge = {
   cursor: Scalars['String']['output'];
   /** The note. */
   node: Note;
+};
+
+/** What the caller may do with a note (GitLab's NotePolicy). */
+export type NotePermissions = {
+  __typename?: 'NotePermissions';
+  /** Edit or delete it: its author, Maintainers and above, administrators; never a system note. */
+  adminNote: Scalars['Boolean']['output'];
+  /** React to it with an emoji: anyone signed in. */
+  awardEmoji: Scalars['Boolean']['output'];
+  /** Comment on its issue: anyone signed in, or only Reporters and above when the discussion is locked. */
+  createNote: Scalars['Boolean']['output'];
+  /** Read it: always true for a note the caller was given. */
+  readNote: Scalars['Boolean']['output'];
+  /** Move it (a diff note's position): as `adminNote`. */
+  repositionNote: Scalars['Boolean']['output'];
+  /** Resolve it: resolvable notes only (never a note of an issue). */
+  resolveNote: Scalars['Boolean']['output'];
 };
 
 /** Where a page of a connection stands within the whole list (Relay cursor connections). */
@@ -8352,6 +8375,7 @@ export type ResolversTypes = {
   NoteConnection: ResolverTypeWrapper<Connection<NoteSchema>>;
   NoteEdge: ResolverTypeWrapper<Edge<NoteSchema>>;
   NoteID: ResolverTypeWrapper<Scalars['NoteID']['output']>;
+  NotePermissions: ResolverTypeWrapper<NotePermissions>;
   NoteableID: ResolverTypeWrapper<Scalars['NoteableID']['output']>;
   PageInfo: ResolverTypeWrapper<PageInfo>;
   PersonalAccessToken: ResolverTypeWrapper<PersonalAccessTokenSchema>;
@@ -8679,6 +8703,7 @@ export type ResolversParentTypes = {
   NoteConnection: Connection<NoteSchema>;
   NoteEdge: Edge<NoteSchema>;
   NoteID: Scalars['NoteID']['output'];
+  NotePermissions: NotePermissions;
   NoteableID: Scalars['NoteableID']['output'];
   PageInfo: PageInfo;
   PersonalAccessToken: PersonalAccessTokenSchema;
@@ -10189,6 +10214,7 @@ export type NoteResolvers<ContextType = GatewayContext, ParentType extends Resol
   type?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
   url?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  userPermissions?: Resolver<ResolversTypes['NotePermissions'], ParentType, ContextType>;
 };
 
 export type NoteConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['NoteConnection'] = ResolversParentTypes['NoteConnection']> = {
@@ -10206,6 +10232,15 @@ export type NoteEdgeResolvers<ContextType = GatewayContext, ParentType extends R
 export interface NoteIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['NoteID'], any> {
   name: 'NoteID';
 }
+
+export type NotePermissionsResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['NotePermissions'] = ResolversParentTypes['NotePermissions']> = {
+  adminNote?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  awardEmoji?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  createNote?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  readNote?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  repositionNote?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  resolveNote?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
 
 export interface NoteableIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['NoteableID'], any> {
   name: 'NoteableID';
@@ -11137,6 +11172,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   NoteConnection?: NoteConnectionResolvers<ContextType>;
   NoteEdge?: NoteEdgeResolvers<ContextType>;
   NoteID?: GraphQLScalarType;
+  NotePermissions?: NotePermissionsResolvers<ContextType>;
   NoteableID?: GraphQLScalarType;
   PageInfo?: PageInfoResolvers<ContextType>;
   PersonalAccessToken?: PersonalAccessTokenResolvers<ContextType>;

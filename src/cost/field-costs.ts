@@ -449,6 +449,8 @@ const issues: Record<string, FieldCost> = {
   'Note.project': embedded(ID_ONLY),
   // The note's project, for its web URL (shared with bodyHtml's through the project loader).
   'Note.url': oneCall(),
+  // The caller (GET /user), their access to the note's project (GET /projects/:id) and the issue's lock: each once per request.
+  'Note.userPermissions': { calls: 3 },
   // The note's project (REST's Markdown takes its full path), then POST /markdown.
   'Note.bodyHtml': { calls: 2 },
   'Todo.author': embedded(USER_SUMMARY),

@@ -69,7 +69,17 @@ mutation destroyNote($input: DestroyNoteInput!) {
   destroyNote(input: $input) { note { id body } errors }
 }`;
 
-const DOCUMENTS = { ISSUE_NOTES, ISSUE_DISCUSSIONS, CREATE_NOTE, UPDATE_NOTE, DESTROY_NOTE };
+const NOTE_PERMISSIONS = `
+query notePermissions($fullPath: ID!, $iid: String) {
+  project(fullPath: $fullPath) {
+    issue(iid: $iid) {
+      discussionLocked
+      notes(first: 100) { nodes { id author { username } userPermissions { adminNote awardEmoji createNote readNote repositionNote resolveNote } } }
+    }
+  }
+}`;
+
+const DOCUMENTS = { ISSUE_NOTES, ISSUE_DISCUSSIONS, CREATE_NOTE, UPDATE_NOTE, DESTROY_NOTE, NOTE_PERMISSIONS };
 
 interface RestNote {
   id: number;
@@ -222,5 +232,37 @@ describe('notes on issues over real HTTP', () => {
     expect((await harness.oracle.call('GET', `/projects/${PROJECT_PATH}/issues/${issue.iid}/notes/${numericId}`, admin)).status).toBe(404);
     const again = await send(DESTROY_NOTE, { input: { id: noteId, noteableId: issue.globalId } });
     expect(again.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_FOUND', restStatus: 404 });
+  });
+
+  it('says what the caller may do with each note by GitLab\'s note policy, reading the caller, the project and the issue once', async () => {
+    const { state } = harness.simulator;
+    const target = [...state.issues.values()].find((candidate) => candidate.projectId === 3 && !candidate.confidential && candidate.state === 'opened' && !candidate.discussionLocked)!;
+    const byGuest = await harness.oracle.call<RestNote>('POST', `/projects/${PROJECT_PATH}/issues/${target.iid}/notes?body=${encodeURIComponent('From a guest')}`, guest);
+    expect(byGuest.status).toBe(201);
+    type Answer = { project: { issue: { notes: { nodes: Array<{ id: string; author: { username: string }; userPermissions: Record<string, boolean> }> } } } };
+    const permissionsOf = async (token: string) => {
+      harness.simulator.resetRequests();
+      const result = await send<Answer>(NOTE_PERMISSIONS, { fullPath: PROJECT, iid: String(target.iid) }, token);
+      expect(result.errors).toBeUndefined();
+      return { nodes: result.data!.project.issue.notes.nodes, calls: restCalls(harness.simulator) };
+    };
+    const guestNote = gid('Note', byGuest.body.id);
+
+    const asGuest = await permissionsOf(guest);
+    for (const note of asGuest.nodes) {
+      const own = note.id === guestNote;
+      expect(note.userPermissions).toEqual({ adminNote: own, awardEmoji: true, createNote: true, readNote: true, repositionNote: own, resolveNote: false });
+    }
+    // The caller (GET /user) and the issue once for every note; the project's record, with the
+    // caller's permissions, is the one the query read by path.
+    expect(asGuest.calls.sort()).toEqual([`GET /projects/${PROJECT_PATH}`, `GET /projects/3/issues/${target.iid}`, `GET /projects/3/issues/${target.iid}/notes`, 'GET /user'].sort());
+    const asMaintainer = await permissionsOf(DEMO_TOKENS.maintainer);
+    expect(asMaintainer.nodes.every((note) => note.userPermissions['adminNote'])).toBe(true);
+
+    // A locked discussion takes comments from Reporters and above only.
+    target.discussionLocked = true;
+    expect((await permissionsOf(guest)).nodes.every((note) => note.userPermissions['createNote'] === false)).toBe(true);
+    expect((await permissionsOf(developer)).nodes.every((note) => note.userPermissions['createNote'] === true)).toBe(true);
+    target.discussionLocked = false;
   });
 });

@@ -8,6 +8,7 @@ import type {
 } from '../../__generated__/resolvers-types.js';
 import { toGlobalId } from '../global-id.js';
 import { renderMarkdown } from '../projects/markdown.js';
+import { notePermissions } from './note-permissions.js';
 
 // The small object types of the issues domain: global IDs and links to their owners; every other
 // field reads its REST field.
@@ -49,6 +50,7 @@ export const Note: NoteResolvers = {
     return `${project.web_url}/-/issues/${note.noteable_iid}#note_${note.id}`;
   },
   resolved: (note) => note.resolved ?? false,
+  userPermissions: (note, _args, context) => notePermissions(note, context),
   resolvable: (note) => note.resolvable ?? false,
   system: (note) => note.system ?? false,
   internal: (note) => note.internal ?? note.confidential ?? null,
