@@ -19,7 +19,7 @@ export interface BenchOptions {
   latencyMs: number;
   /** Smaller, shorter runs (--quick). */
   quick: boolean;
-  /** Runners the fleet scenario lists (allRunners first: N, at most 100). */
+  /** Runners the fleet scenario lists (runners first: N, at most 100). */
   fleetSize: number;
   /** Subscriptions and the runners they watch (--subscribers, --runners). */
   subscribers: number;

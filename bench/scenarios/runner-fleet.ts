@@ -13,7 +13,7 @@ const FIRST = 100;
 // GET /runners/:id per runner; with batching off each asks for it again, which is what the
 // "Batching off" column shows.
 export const FLEET_QUERY = `query RunnerFleet($first: Int!) {
-  allRunners(first: $first) {
+  runners(first: $first) {
     count
     nodes {
       id
@@ -28,7 +28,7 @@ export const FLEET_QUERY = `query RunnerFleet($first: Int!) {
 }`;
 
 export interface FleetData {
-  allRunners: {
+  runners: {
     nodes: Array<{
       id: string;
       status: string;
@@ -96,7 +96,7 @@ export async function fleetOverRest(tools: DriverTools): Promise<FleetRow[]> {
 }
 
 function fromGateway(data: FleetData): FleetRow[] {
-  return data.allRunners.nodes.map((node) => {
+  return data.runners.nodes.map((node) => {
     const job = node.jobs.nodes[0];
     return {
       runnerId: numericId(node.id),
@@ -112,7 +112,7 @@ function fromGateway(data: FleetData): FleetRow[] {
 /** The distinct REST resources the fleet page needs, from the runners it shows. */
 export function fleetMinimum(data: FleetData): Set<string> {
   const resources = new Set(['GET /runners/all']);
-  for (const node of data.allRunners.nodes) {
+  for (const node of data.runners.nodes) {
     resources.add(`GET /runners/${numericId(node.id)}`);
     resources.add(`GET /runners/${numericId(node.id)}/jobs`);
   }
@@ -121,7 +121,7 @@ export function fleetMinimum(data: FleetData): Set<string> {
 
 export const runnerFleet: Scenario = {
   name: 'fleet',
-  title: `Runner fleet: allRunners(first: ${FIRST}) with detail fields, projects and last job with commit`,
+  title: `Runner fleet: runners(first: ${FIRST}) with detail fields, projects and last job with commit`,
   baseline: 'a plain REST client (undici, level by level, each level in parallel, same pool size as the gateway)',
   run: (context) =>
     runNestedQuery<FleetData>(context, {

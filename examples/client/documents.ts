@@ -20,7 +20,7 @@ export const FleetQuery = graphql(`
     currentUser {
       username
     }
-    runners(first: $first, status: $status) {
+    ownedRunners(first: $first, status: $status) {
       count
       nodes {
         ...RunnerSummary

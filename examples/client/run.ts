@@ -42,7 +42,7 @@ export async function fleet(endpoint: Endpoint, first = 5): Promise<FleetView> {
   const data = await execute(endpoint, FleetQuery, { first, status: 'ACTIVE' });
   return {
     username: data.currentUser?.username ?? null,
-    runners: data.runners.nodes.map((node) => ({
+    runners: data.ownedRunners.nodes.map((node) => ({
       // The fragment's fields are masked in the query's type: only useFragment unmasks them.
       ...useFragment(RunnerSummaryFragment, node),
       // Only project runners list projects (GitLab answers null for the others).

@@ -4642,9 +4642,15 @@ export type MilestoneWildcardId =
   | 'Any'
   /** Issues without a milestone (`None`). */
   | 'None'
-  /** Issues whose milestone has started and is open (`Started`). */
+  /**
+   * GitLab's "open milestone whose dates span today": refused on issue lists, as REST's `Started` also
+   * takes overdue milestones, and REST filters by one milestone title at a time.
+   */
   | 'Started'
-  /** Issues whose milestone starts in the future (`Upcoming`). */
+  /**
+   * GitLab's "open milestone due in the future": refused on issue lists, as REST's `Upcoming` means only
+   * the milestone due soonest, and REST filters by one milestone title at a time.
+   */
   | 'Upcoming';
 
 /** The root of every write. Domains add their fields with `extend type Mutation`. */

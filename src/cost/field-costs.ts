@@ -127,7 +127,7 @@ const queries: Record<string, FieldCost> = {
   'Query.currentUser': oneCall(USER_LOADED),
   'Query.runner': oneCall(RUNNER_LOADED),
   'Query.runners': restList(RUNNER_SUMMARY),
-  'Query.allRunners': restList(RUNNER_SUMMARY),
+  'Query.ownedRunners': restList(RUNNER_SUMMARY),
   'Query.ciJobRouterDiscovery': oneCall(),
   'Query.project': oneCall(PROJECT_LOADED),
   'Query.projects': projectListOrIds(PROJECT_LOADED),

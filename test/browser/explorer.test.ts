@@ -132,10 +132,10 @@ describe('the offline explorer in headless Chromium', { timeout: 60_000 }, () =>
     await typeInto(
       page,
       QUERY_EDITOR,
-      'query ProjectRunners { currentUser { username } runners(first: 3, type: PROJECT_TYPE) { count nodes { id description status projects { nodes { fullPath } } } } }',
+      'query ProjectRunners { currentUser { username } ownedRunners(first: 3, type: PROJECT_TYPE) { count nodes { id description status projects { nodes { fullPath } } } } }',
     );
     await run(page, 'ProjectRunners');
-    await expect.poll(() => result(page), { timeout: 15_000 }).toHaveProperty('data.runners.nodes');
+    await expect.poll(() => result(page), { timeout: 15_000 }).toHaveProperty('data.ownedRunners.nodes');
     const shown = await result(page);
     const calls = restCalls(harness.simulator);
 
@@ -153,7 +153,7 @@ describe('the offline explorer in headless Chromium', { timeout: 60_000 }, () =>
     }
     expect(nodes.length).toBe(3);
     expect(nodes.some((node) => node.projects.nodes.length > 1)).toBe(true);
-    expect(shown).toEqual({ data: { currentUser: { username }, runners: { count: Number(list.headers.get('x-total')), nodes } } });
+    expect(shown).toEqual({ data: { currentUser: { username }, ownedRunners: { count: Number(list.headers.get('x-total')), nodes } } });
     // The user, one page of runners, and one detail call per runner for its projects.
     expect(calls.sort()).toEqual(['GET /runners', 'GET /user', ...list.body.map((runner) => `GET /runners/${runner.id}`)].sort());
   });

@@ -47,19 +47,19 @@ describe('runners fixtures from the REST documentation', () => {
     await stub?.close();
   });
 
-  it('list-owned-runners.json through runners', async () => {
-    const result = await gateway.query(`{ runners { count nodes { ${RUNNER_SUMMARY} } } }`, {}, token);
+  it('list-owned-runners.json through ownedRunners', async () => {
+    const result = await gateway.query(`{ ownedRunners { count nodes { ${RUNNER_SUMMARY} } } }`, {}, token);
     expect(result.errors).toBeUndefined();
     expect(result.data).toMatchObject({
-      runners: { count: 2, nodes: [{ id: 'gid://gitlab/Ci::Runner/6', status: 'ONLINE', paused: false, runnerType: 'PROJECT_TYPE', jobExecutionStatus: 'IDLE' }, { id: 'gid://gitlab/Ci::Runner/8', online: false }] },
+      ownedRunners: { count: 2, nodes: [{ id: 'gid://gitlab/Ci::Runner/6', status: 'ONLINE', paused: false, runnerType: 'PROJECT_TYPE', jobExecutionStatus: 'IDLE' }, { id: 'gid://gitlab/Ci::Runner/8', online: false }] },
     });
   });
 
-  it('list-all-runners.json through allRunners, keeping the doc\'s own "paused" status', async () => {
-    const result = await gateway.query<{ allRunners: { nodes: Array<{ status: string; paused: boolean }> } }>(`{ allRunners { nodes { ${RUNNER_SUMMARY} } } }`, {}, token);
+  it('list-all-runners.json through runners, keeping the doc\'s own "paused" status', async () => {
+    const result = await gateway.query<{ runners: { nodes: Array<{ status: string; paused: boolean }> } }>(`{ runners { nodes { ${RUNNER_SUMMARY} } } }`, {}, token);
     expect(result.errors).toBeUndefined();
-    expect(result.data?.allRunners.nodes).toHaveLength(4);
-    expect(result.data?.allRunners.nodes[2]).toMatchObject({ status: 'PAUSED', paused: false });
+    expect(result.data?.runners.nodes).toHaveLength(4);
+    expect(result.data?.runners.nodes[2]).toMatchObject({ status: 'PAUSED', paused: false });
   });
 
   it('get-runner.json through runner(id:) with its projects', async () => {

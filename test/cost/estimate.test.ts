@@ -34,7 +34,7 @@ const CASES: Case[] = [
   { name: 'bench wide page', query: WIDE_PAGE_QUERY, variables: WIDE_PAGE_VARIABLES },
   {
     name: 'runner list with detail fields, jobs with their people, projects and commits',
-    query: `{ runners(first: 10) { count nodes { id status description tagList locked runUntagged version
+    query: `{ ownedRunners(first: 10) { count nodes { id status description tagList locked runUntagged version
       projects(first: 3) { nodes { fullPath visibility group { name fullPath parent { name } } } }
       jobs(first: 3) { nodes { id status user { username location } project { fullPath visibility creator { username } } commit { sha title } } }
       managers { nodes { systemId status } } } } }`,
@@ -46,7 +46,7 @@ const CASES: Case[] = [
     query: 'query($id: CiRunnerID!, $after: String) { runner(id: $id) { jobs(first: 100, after: $after) { nodes { id } pageInfo { hasNextPage } } } }',
     variables: { id: runner(1), after: encodeCursor(49) },
   },
-  { name: 'all runners by type with their managers', query: '{ allRunners(first: 30, type: GROUP_TYPE) { nodes { id ipAddress accessLevel maximumTimeout managers(first: 2) { nodes { version } } } } }' },
+  { name: 'all runners by type with their managers', query: '{ runners(first: 30, type: GROUP_TYPE) { nodes { id ipAddress accessLevel maximumTimeout managers(first: 2) { nodes { version } } } } }' },
   {
     name: 'a group with its tree, settings read from the detail, and its lists',
     query: `{ group(fullPath: "gitlab-org/frontend") { fullPath shareWithGroupLock lfsEnabled membershipLock runnersToken
@@ -172,7 +172,7 @@ describe('the REST-call estimate of simple operations', () => {
   it.each<Case & { expected: number }>([
     { name: 'one runner', query: `{ runner(id: "${runner(16)}") { id status } }`, expected: 1 },
     { name: 'one project and its name', query: '{ project(fullPath: "gitlab-org/gitlab") { id name fullPath visibility } }', expected: 1 },
-    { name: 'a page of runners with list fields only', query: '{ runners(first: 100) { nodes { id status description } } }', expected: 1 },
+    { name: 'a page of runners with list fields only', query: '{ ownedRunners(first: 100) { nodes { id status description } } }', expected: 1 },
     { name: 'a page of 100 issues with their people', query: WIDE_PAGE_QUERY, variables: WIDE_PAGE_VARIABLES, expected: 1 },
     { name: 'a runner\'s projects from its detail record', query: `{ runner(id: "${runner(16)}") { projects { nodes { fullPath name } } } }`, expected: 1 },
   ])('$name costs what it is estimated: $expected', async (operation) => {
@@ -183,7 +183,7 @@ describe('the REST-call estimate of simple operations', () => {
   });
 
   it('counts a detail field of a list record once per item with batching, once per field without', () => {
-    const document = parse('{ allRunners(first: 100) { nodes { version tagList contactedAt } } }');
+    const document = parse('{ runners(first: 100) { nodes { version tagList contactedAt } } }');
     const schema = harness.gateway.gateway.schema;
     expect(estimateRestCalls(schema, { document }, { batching: true })).toBe(1 + 100);
     expect(estimateRestCalls(schema, { document }, { batching: false })).toBe(1 + 3 * 100);
@@ -231,7 +231,7 @@ describe('the REST-call estimate of simple operations', () => {
   });
 
   it('costs nothing for variables that do not coerce, since the operation never runs', () => {
-    const document = parse('query($first: Int!) { runners(first: $first) { nodes { tagList } } }');
+    const document = parse('query($first: Int!) { ownedRunners(first: $first) { nodes { tagList } } }');
     expect(estimateRestCalls(harness.gateway.gateway.schema, { document, variables: { first: 'many' } }, { batching: true })).toBe(0);
   });
 });

@@ -90,7 +90,7 @@ fragment ListItem on CiRunner {
 
 const ALL_RUNNERS = `${RUNNER_LIST_FRAGMENT}
 query getAllRunners($first: Int, $paused: Boolean, $status: CiRunnerStatus, $type: CiRunnerType, $tagList: [String!], $versionPrefix: String) {
-  allRunners(first: $first, paused: $paused, status: $status, type: $type, tagList: $tagList, versionPrefix: $versionPrefix) {
+  runners(first: $first, paused: $paused, status: $status, type: $type, tagList: $tagList, versionPrefix: $versionPrefix) {
     count
     nodes { ...ListItem }
   }
@@ -303,14 +303,14 @@ query getProjectRunners($fullPath: ID!, $first: Int) {
     });
 
     it('gives no Admin Area URL to others, and no page URL in the lists of no group or project', async () => {
-      const result = await harness.gateway.query<{ runners: { edges: Array<{ webUrl: string | null; node: { adminUrl: string | null } }> } }>(
-        'query OwnedRunners { runners(first: 3) { edges { webUrl node { adminUrl } } } }',
+      const result = await harness.gateway.query<{ ownedRunners: { edges: Array<{ webUrl: string | null; node: { adminUrl: string | null } }> } }>(
+        'query OwnedRunners { ownedRunners(first: 3) { edges { webUrl node { adminUrl } } } }',
         {},
         maintainer,
       );
       expect(result.errors).toBeUndefined();
-      expect(result.data!.runners.edges.length).toBeGreaterThan(0);
-      for (const edge of result.data!.runners.edges) expect(edge).toEqual({ webUrl: null, node: { adminUrl: null } });
+      expect(result.data!.ownedRunners.edges.length).toBeGreaterThan(0);
+      for (const edge of result.data!.ownedRunners.edges) expect(edge).toEqual({ webUrl: null, node: { adminUrl: null } });
     });
   });
 
@@ -396,10 +396,10 @@ query getProjectRunners($fullPath: ID!, $first: Int) {
       [{ versionPrefix: '16.' }, 'version_prefix=16.'],
     ])('filters %j as REST filters %s', async (filters, query) => {
       const expected = await harness.oracle.all<RestRunner>(`/runners/all?${query}`, admin);
-      const result = await harness.gateway.query<{ allRunners: { count: number; nodes: Array<{ id: string; paused: boolean }> } }>(ALL_RUNNERS, { first: 100, ...filters }, admin);
+      const result = await harness.gateway.query<{ runners: { count: number; nodes: Array<{ id: string; paused: boolean }> } }>(ALL_RUNNERS, { first: 100, ...filters }, admin);
       expect(result.errors).toBeUndefined();
-      expect(result.data!.allRunners.count).toBe(expected.length);
-      expect(result.data!.allRunners.nodes.map((node) => node.id)).toEqual(expected.slice(0, 100).map((runner) => runnerGid(runner.id)));
+      expect(result.data!.runners.count).toBe(expected.length);
+      expect(result.data!.runners.nodes.map((node) => node.id)).toEqual(expected.slice(0, 100).map((runner) => runnerGid(runner.id)));
     });
 
     it('refuses NOT_CONNECTED, a status REST only reports, before any REST call', async () => {

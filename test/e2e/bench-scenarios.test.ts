@@ -51,7 +51,7 @@ describe.each([
 
   it(`runner fleet: the list, then per runner its record and last job${batching ? '' : ' (record re-read per detail field)'}`, async () => {
     const { data, calls } = await callsOf<FleetData>(harness, FLEET_QUERY, { first: 100 });
-    const runners = data.allRunners.nodes.length;
+    const runners = data.runners.nodes.length;
     expect(runners).toBeGreaterThan(50);
     const detailReads = calls.filter((call) => /^GET \/runners\/\d+$/.test(call)).length;
     expect(calls.filter((call) => /^GET \/runners\/\d+\/jobs$/.test(call))).toHaveLength(runners);
@@ -61,7 +61,7 @@ describe.each([
     } else {
       // version, tagList and contactedAt each read GET /runners/:id again without the loader, and
       // projects too for project runners (the others have none, as in GitLab).
-      const projectRunners = data.allRunners.nodes.filter((node) => node.projects !== null).length;
+      const projectRunners = data.runners.nodes.filter((node) => node.projects !== null).length;
       expect(detailReads).toBe(3 * runners + projectRunners);
     }
   });

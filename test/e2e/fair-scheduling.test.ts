@@ -10,7 +10,7 @@ import { gatewayOverSimulator } from '../support/harness.js';
 const CONNECTIONS = 20;
 const admin = 'glpat-demo-admin';
 /** 1 call for the page and 1 per runner for its detail field: 41 calls. */
-const WIDE_PAGE = '{ allRunners(first: 40) { nodes { id tagList } } }';
+const WIDE_PAGE = '{ runners(first: 40) { nodes { id tagList } } }';
 
 interface Moment {
   event: TrafficEvent;

@@ -12,7 +12,7 @@ import { startTestGateway, type TestGateway } from '../support/gateway.js';
 const CONNECTIONS = 4;
 const { admin, developer } = DEMO_TOKENS;
 /** 1 call for the page, then a wave of 1 call per runner for its detail field: 41 calls. */
-const WIDE_PAGE = '{ allRunners(first: 40) { nodes { id tagList } } }';
+const WIDE_PAGE = '{ runners(first: 40) { nodes { id tagList } } }';
 const ONE_RUNNER = '{ runner(id: "gid://gitlab/Ci::Runner/1") { id } }';
 
 async function ask(
@@ -73,7 +73,7 @@ describe('an upstream that speaks HTTP/2 over TLS', () => {
   it('serves a page with a detail field, a mutation and an artifact download, every call over HTTP/2', async () => {
     const page = await ask(upstream.gateway, WIDE_PAGE, 'page');
     expect(page.body.errors).toBeUndefined();
-    expect((page.body.data as { allRunners: { nodes: unknown[] } }).allRunners.nodes).toHaveLength(40);
+    expect((page.body.data as { runners: { nodes: unknown[] } }).runners.nodes).toHaveLength(40);
 
     const mutation = await ask(
       upstream.gateway,

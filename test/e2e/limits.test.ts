@@ -12,7 +12,7 @@ function nestedQuery(depth: number): string {
 }
 
 /** A runner page with a detail field of each runner (one GET /runners/:id each) and the caller: at most 102 REST calls. */
-const EXPENSIVE = '{ currentUser { username } runners(first: 100) { nodes { id tagList } } }';
+const EXPENSIVE = '{ currentUser { username } ownedRunners(first: 100) { nodes { id tagList } } }';
 
 describe('limits on the shape of operations', () => {
   // A ceiling on the estimate of 100 (the default is far higher) keeps the expensive query small.
@@ -73,7 +73,7 @@ describe('limits on the shape of operations', () => {
     expect(body.errors[0]?.message).toMatch(/up to 102 REST calls; at most 100/);
     expect(restCalls(harness.simulator)).toEqual([]);
     // The same page without the detail field is one call.
-    expect((await harness.gateway.query('{ runners(first: 100) { nodes { id status } } }', {}, DEMO_TOKENS.maintainer)).errors).toBeUndefined();
+    expect((await harness.gateway.query('{ ownedRunners(first: 100) { nodes { id status } } }', {}, DEMO_TOKENS.maintainer)).errors).toBeUndefined();
   });
 
   it('refuses batched HTTP requests, which are off unless enabled', async () => {
@@ -117,9 +117,9 @@ describe('limits raised by settings', () => {
   const harness = gatewayOverSimulator({ limits: { maxRestCalls: 102 }, allowBatchedHttpRequests: true });
 
   it('admits an operation within a raised REST-call limit, and its calls stay within the estimate', async () => {
-    const result = await harness.gateway.query<{ runners: { nodes: unknown[] } }>(EXPENSIVE, {}, DEMO_TOKENS.maintainer);
+    const result = await harness.gateway.query<{ ownedRunners: { nodes: unknown[] } }>(EXPENSIVE, {}, DEMO_TOKENS.maintainer);
     expect(result.errors).toBeUndefined();
-    const runners = result.data!.runners.nodes.length;
+    const runners = result.data!.ownedRunners.nodes.length;
     expect(runners).toBeGreaterThan(0);
     expect(restCalls(harness.simulator)).toHaveLength(2 + runners);
   });

@@ -51,10 +51,10 @@ describe('the budget of REST calls an operation makes', () => {
 
   it('fails the fields past the budget with LIMIT_EXCEEDED, saying both figures, and keeps the rest', async () => {
     // 1 call for the page, then 1 per runner for its detail field: 21 calls wanted, 10 allowed.
-    const { status, body } = await post(harness, { query: '{ allRunners(first: 20) { nodes { id tagList } } }' });
+    const { status, body } = await post(harness, { query: '{ runners(first: 20) { nodes { id tagList } } }' });
     expect(status).toBe(200);
     expect(harness.simulator.requests).toHaveLength(10);
-    const nodes = (body.data?.['allRunners'] as { nodes: Array<{ id: string; tagList: string[] | null }> }).nodes;
+    const nodes = (body.data?.['runners'] as { nodes: Array<{ id: string; tagList: string[] | null }> }).nodes;
     expect(nodes).toHaveLength(20);
     expect(nodes.filter((node) => node.tagList !== null)).toHaveLength(9);
     expect(body.errors).toHaveLength(11);
@@ -66,7 +66,7 @@ describe('the budget of REST calls an operation makes', () => {
   });
 
   it('counts per operation: the next operation has a budget of its own', async () => {
-    const first = await post(harness, { query: '{ allRunners(first: 20) { nodes { id tagList } } }' });
+    const first = await post(harness, { query: '{ runners(first: 20) { nodes { id tagList } } }' });
     const second = await post(harness, { query: '{ currentUser { username } }' });
     expect(first.body.errors?.length).toBeGreaterThan(0);
     expect(second.body.errors).toBeUndefined();
@@ -79,7 +79,7 @@ describe('explaining the REST calls an operation made', () => {
     const harness = gatewayOverSimulator({ explainRestCalls: true });
 
     it('lists each call with its endpoint template, status, duration and wave', async () => {
-      const { body } = await post(harness, { query: '{ allRunners(first: 3) { nodes { id tagList } } }', extensions: { explainRestCalls: true } });
+      const { body } = await post(harness, { query: '{ runners(first: 3) { nodes { id tagList } } }', extensions: { explainRestCalls: true } });
       expect(body.errors).toBeUndefined();
       const explained = body.extensions?.['restCalls'] as { estimate: number; made: number; budget: number; calls: Array<{ method: string; endpoint: string; status: number; durationMs: number; wave: number }> };
       expect(explained).toMatchObject({ made: 4, budget: DEFAULT_QUERY_LIMITS.maxRestCallsMade });

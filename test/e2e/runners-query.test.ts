@@ -35,9 +35,9 @@ describe('runners over real HTTP', () => {
     it('answers runners -> projects and runners -> jobs -> commit with one REST call per distinct resource', async () => {
       const token = DEMO_TOKENS.maintainer;
       const result = await harness.gateway.query<{
-        runners: Connection<{ id: string; description: string; projects: Connection<{ fullPath: string }> | null; jobs: Connection<{ id: string; status: string; commit: { sha: string; title: string } }> }>;
+        ownedRunners: Connection<{ id: string; description: string; projects: Connection<{ fullPath: string }> | null; jobs: Connection<{ id: string; status: string; commit: { sha: string; title: string } }> }>;
       }>(
-        `{ runners(first: 5) { count nodes { id description
+        `{ ownedRunners(first: 5) { count nodes { id description
              projects { nodes { fullPath } }
              jobs(first: 3) { nodes { id status commit { sha title } } } } } }`,
         {},
@@ -47,7 +47,7 @@ describe('runners over real HTTP', () => {
       const calls = restCalls(harness.simulator);
 
       const expectedRunners = (await harness.oracle.get<RestRunner[]>('/runners?per_page=5&page=1', token)).slice(0, 5);
-      const nodes = result.data!.runners.nodes;
+      const nodes = result.data!.ownedRunners.nodes;
       expect(nodes.map((node) => node.id)).toEqual(expectedRunners.map((runner) => gid(runner.id)));
       for (const [index, runner] of expectedRunners.entries()) {
         const detail = await harness.oracle.get<RestRunner>(`/runners/${runner.id}`, token);
@@ -114,13 +114,13 @@ describe('runners over real HTTP', () => {
       let after: string | null = null;
       for (let guard = 0; guard < 100; guard++) {
         harness.simulator.resetRequests();
-        const result: { data?: { allRunners: Connection<{ id: string }> } | null; errors?: unknown } = await harness.gateway.query(
-          `query($first: Int, $after: String) { allRunners(first: $first, after: $after) { count nodes { id } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`,
+        const result: { data?: { runners: Connection<{ id: string }> } | null; errors?: unknown } = await harness.gateway.query(
+          `query($first: Int, $after: String) { runners(first: $first, after: $after) { count nodes { id } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`,
           { first: size, after },
           token,
         );
         expect(result.errors).toBeUndefined();
-        const connection = result.data!.allRunners;
+        const connection = result.data!.runners;
         expect(restCalls(harness.simulator).length).toBeLessThanOrEqual(2);
         expect(connection.count).toBe(expected.length);
         expect(connection.pageInfo.hasPreviousPage).toBe(after !== null);
@@ -137,13 +137,13 @@ describe('runners over real HTTP', () => {
       const seen: string[] = [];
       let before: string | null = null;
       for (let guard = 0; guard < 100; guard++) {
-        const result: { data?: { allRunners: Connection<{ id: string }> } | null; errors?: unknown } = await harness.gateway.query(
-          `query($last: Int, $before: String) { allRunners(last: $last, before: $before) { count nodes { id } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`,
+        const result: { data?: { runners: Connection<{ id: string }> } | null; errors?: unknown } = await harness.gateway.query(
+          `query($last: Int, $before: String) { runners(last: $last, before: $before) { count nodes { id } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`,
           { last: size, before },
           token,
         );
         expect(result.errors).toBeUndefined();
-        const connection = result.data!.allRunners;
+        const connection = result.data!.runners;
         expect(connection.count).toBe(expected.length);
         expect(connection.pageInfo.hasNextPage).toBe(before !== null);
         seen.unshift(...connection.nodes.map((node) => node.id));
@@ -189,13 +189,13 @@ describe('runners over real HTTP', () => {
       ['status: ONLINE', 'status=online'],
       ['tagList: ["linux"]', 'tag_list=linux'],
       ['type: PROJECT_TYPE, status: OFFLINE', 'type=project_type&status=offline'],
-    ])('allRunners(%s) answers what REST answers for %s', async (args, query) => {
+    ])('runners(%s) answers what REST answers for %s', async (args, query) => {
       const token = DEMO_TOKENS.admin;
       const expected = await harness.oracle.all<RestRunner>(`/runners/all?${query}`, token);
-      const result = await harness.gateway.query<{ allRunners: Connection<{ id: string }> }>(`{ allRunners(first: 100, ${args}) { count nodes { id } } }`, {}, token);
+      const result = await harness.gateway.query<{ runners: Connection<{ id: string }> }>(`{ runners(first: 100, ${args}) { count nodes { id } } }`, {}, token);
       expect(result.errors).toBeUndefined();
-      expect(result.data!.allRunners.nodes.map((node) => node.id)).toEqual(expected.slice(0, 100).map((runner) => gid(runner.id)));
-      expect(result.data!.allRunners.count).toBe(expected.length);
+      expect(result.data!.runners.nodes.map((node) => node.id)).toEqual(expected.slice(0, 100).map((runner) => gid(runner.id)));
+      expect(result.data!.runners.count).toBe(expected.length);
     });
 
     it('filters a runner\'s jobs by status and sorts them', async () => {
@@ -236,11 +236,11 @@ describe('runners over real HTTP', () => {
 
   describe('bad input', () => {
     it.each([
-      ['{ runners(first: 101) { nodes { id } } }', 'first'],
-      ['{ runners(first: 2, last: 2) { nodes { id } } }', 'last'],
-      ['{ runners(after: "bogus") { nodes { id } } }', 'after'],
-      ['{ runners(scope: SPECIFIC) { nodes { id } } }', 'scope'],
-      ['{ runners(tagList: ["a,b"]) { nodes { id } } }', 'tagList'],
+      ['{ ownedRunners(first: 101) { nodes { id } } }', 'first'],
+      ['{ ownedRunners(first: 2, last: 2) { nodes { id } } }', 'last'],
+      ['{ ownedRunners(after: "bogus") { nodes { id } } }', 'after'],
+      ['{ ownedRunners(scope: SPECIFIC) { nodes { id } } }', 'scope'],
+      ['{ ownedRunners(tagList: ["a,b"]) { nodes { id } } }', 'tagList'],
       ['{ project(fullPath: "no spaces/allowed here") { id } }', 'fullPath'],
     ])('refuses %s with BAD_USER_INPUT before any REST call', async (query, argumentName) => {
       const result = await harness.gateway.query(query, {}, DEMO_TOKENS.admin);
@@ -257,12 +257,12 @@ describe('runners over real HTTP', () => {
 
   describe('access', () => {
     it('asks for a credential where REST needs one', async () => {
-      const result = await harness.gateway.query('{ runners { nodes { id } } }');
+      const result = await harness.gateway.query('{ ownedRunners { nodes { id } } }');
       expect(result.errors?.[0]?.extensions).toMatchObject({ code: 'UNAUTHENTICATED', restStatus: 401 });
     });
 
     it('refuses the administrators\' list to others, and answers null for a runner that does not exist', async () => {
-      const result = await harness.gateway.query(`{ allRunners { nodes { id } } }`, {}, DEMO_TOKENS.guest);
+      const result = await harness.gateway.query(`{ runners { nodes { id } } }`, {}, DEMO_TOKENS.guest);
       expect(result.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN', restStatus: 403 });
       const missing = await harness.gateway.query(`{ runner(id: "${gid(999_999)}") { id } }`, {}, DEMO_TOKENS.admin);
       expect(missing).toEqual({ data: { runner: null } });
@@ -283,7 +283,7 @@ describe('runners over real HTTP', () => {
     });
 
     it('never puts a token or the upstream URL in an error', async () => {
-      const result = await harness.gateway.query(`{ allRunners { nodes { id } } }`, {}, DEMO_TOKENS.guest);
+      const result = await harness.gateway.query(`{ runners { nodes { id } } }`, {}, DEMO_TOKENS.guest);
       const text = JSON.stringify(result);
       expect(text).not.toContain(DEMO_TOKENS.guest);
       expect(text).not.toContain(harness.simulator.origin);
@@ -316,8 +316,8 @@ describe('runners over real HTTP', () => {
       const rounds = Array.from({ length: 40 }, (_, index) => callers[index % callers.length]!);
       const results = await Promise.all(
         rounds.map((token) =>
-          harness.gateway.query<{ runners: { nodes: Array<{ id: string; tagList: string[] | null }> }; currentUser: { username: string } }>(
-            '{ currentUser { username } runners(first: 100) { nodes { id tagList } } }',
+          harness.gateway.query<{ ownedRunners: { nodes: Array<{ id: string; tagList: string[] | null }> }; currentUser: { username: string } }>(
+            '{ currentUser { username } ownedRunners(first: 100) { nodes { id tagList } } }',
             {},
             token,
           ),
@@ -326,7 +326,7 @@ describe('runners over real HTTP', () => {
       for (const [index, result] of results.entries()) {
         const token = rounds[index]!;
         expect(result.errors).toBeUndefined();
-        expect(result.data!.runners.nodes.map((node) => node.id)).toEqual(expected.get(token));
+        expect(result.data!.ownedRunners.nodes.map((node) => node.id)).toEqual(expected.get(token));
       }
     });
   });

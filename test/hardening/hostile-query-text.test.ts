@@ -33,9 +33,10 @@ describe('hostile query text', () => {
   }
 
   it.each([
-    ['a string literal of 9,900 characters for an ID', `{ runner(id: "${'x'.repeat(9_900)}") { id } }`, 'BAD_USER_INPUT'],
-    ['a block string of 9,000 characters for an ID', `{ runner(id: """${'x'.repeat(9_000)}""") { id } }`, 'BAD_USER_INPUT'],
-    ['escaped NUL and control characters in an ID', String.raw`{ runner(id: "\u0000\u0001\u001b") { id } }`, 'BAD_USER_INPUT'],
+    // The CiRunnerID scalar reads an ID written in the document while the document is validated.
+    ['a string literal of 9,900 characters for an ID', `{ runner(id: "${'x'.repeat(9_900)}") { id } }`, 'GRAPHQL_VALIDATION_FAILED'],
+    ['a block string of 9,000 characters for an ID', `{ runner(id: """${'x'.repeat(9_000)}""") { id } }`, 'GRAPHQL_VALIDATION_FAILED'],
+    ['escaped NUL and control characters in an ID', String.raw`{ runner(id: "\u0000\u0001\u001b") { id } }`, 'GRAPHQL_VALIDATION_FAILED'],
     ['a document over the length limit', `{ runner(id: "${'x'.repeat(10_001)}") { id } }`, 'LIMIT_EXCEEDED'],
     [
       'more than 5,000 tokens within the length limit',
@@ -53,10 +54,10 @@ describe('hostile query text', () => {
     ['__proto__ as a field name', '{ __proto__ }', 'GRAPHQL_VALIDATION_FAILED'],
     ['constructor as a field name', '{ constructor }', 'GRAPHQL_VALIDATION_FAILED'],
     ['__proto__ as an argument name', '{ runner(id: "x", __proto__: 1) { id } }', 'GRAPHQL_VALIDATION_FAILED'],
-    ['an Int literal past 2^53', '{ runners(first: 9007199254740993) { nodes { id } } }', 'GRAPHQL_VALIDATION_FAILED'],
-    ['an Int literal of 2^31', '{ runners(first: 2147483648) { nodes { id } } }', 'GRAPHQL_VALIDATION_FAILED'],
-    ['a Float for an Int', '{ runners(first: 1.5) { nodes { id } } }', 'GRAPHQL_VALIDATION_FAILED'],
-    ['a negative page size', '{ runners(first: -1) { nodes { id } } }', 'BAD_USER_INPUT'],
+    ['an Int literal past 2^53', '{ ownedRunners(first: 9007199254740993) { nodes { id } } }', 'GRAPHQL_VALIDATION_FAILED'],
+    ['an Int literal of 2^31', '{ ownedRunners(first: 2147483648) { nodes { id } } }', 'GRAPHQL_VALIDATION_FAILED'],
+    ['a Float for an Int', '{ ownedRunners(first: 1.5) { nodes { id } } }', 'GRAPHQL_VALIDATION_FAILED'],
+    ['a negative page size', '{ ownedRunners(first: -1) { nodes { id } } }', 'BAD_USER_INPUT'],
     [
       'an Upload written in the query',
       'mutation { wikiAttachmentUpload(input: { projectPath: "gitlab-org/gitlab", file: "x" }) { errors } }',
@@ -82,29 +83,36 @@ describe('hostile query text', () => {
   });
 
   it('counts no bracket inside a string, a block string or a comment', async () => {
-    // Each string is refused as an ID by its resolver, before any REST call: parsed, not counted.
+    // Each string is refused as a runner ID by the CiRunnerID scalar, before any REST call: parsed, not counted.
     const brackets = '[{('.repeat(300);
     const answer = await refused(
       `{\n  # ${brackets}\n  a: runner(id: "${brackets}\\"${brackets}") { id }\n  b: runner(id: """${brackets}\\"""${brackets}""") { id }\n}`,
-      'BAD_USER_INPUT',
+      'GRAPHQL_VALIDATION_FAILED',
     );
-    expect(codesOf(answer.json)).toEqual(['BAD_USER_INPUT', 'BAD_USER_INPUT']);
+    expect(codesOf(answer.json)).toEqual(['GRAPHQL_VALIDATION_FAILED', 'GRAPHQL_VALIDATION_FAILED']);
   });
 
   it.each([
     ['an ID past 2^53', '9007199254740993'],
-    ['an ID of 400 digits', `1${'0'.repeat(400)}`],
-    ['a negative ID', '-1'],
     ['NaN', 'NaN'],
     ['Infinity', 'Infinity'],
     ['a hexadecimal ID', '0x10'],
     ['an exponent', '1e3'],
+  ])('refuses a runner global ID with %s as BAD_USER_INPUT before any REST call', async (_case, tail) => {
+    // Letters and digits pass the CiRunnerID scalar; the resolver wants a number REST can take.
+    const answer = await refused(`{ runner(id: "${runnerGid(tail)}") { id } }`, 'BAD_USER_INPUT');
+    expect(answer.json?.errors?.[0]?.extensions?.['argumentName']).toBe('id');
+  });
+
+  it.each([
+    ['an ID of 400 digits', `1${'0'.repeat(400)}`],
+    ['a negative ID', '-1'],
     ['a leading space', ' 1'],
     ['a path that climbs', '../../user'],
     ['an encoded path', '1%2F..%2Fuser'],
-  ])('refuses a runner global ID with %s as BAD_USER_INPUT before any REST call', async (_case, tail) => {
-    const answer = await refused(`{ runner(id: "${runnerGid(tail)}") { id } }`, 'BAD_USER_INPUT');
-    expect(answer.json?.errors?.[0]?.extensions?.['argumentName']).toBe('id');
+  ])('refuses a runner global ID with %s while validating the document, before any REST call', async (_case, tail) => {
+    // No global ID at all: the CiRunnerID scalar refuses it as the document is validated.
+    await refused(`{ runner(id: "${runnerGid(tail)}") { id } }`, 'GRAPHQL_VALIDATION_FAILED');
   });
 
   it.each([

@@ -123,7 +123,7 @@ describe('an upstream whose answers are built to break the gateway', () => {
   it('fails a list of items that are not records as UPSTREAM_ERROR, logged at warn, not as a gateway fault', async () => {
     const result = await withFault(
       { method: 'GET', path: '/runners/all', kind: 'status', status: 200, body: '[null,1,"x",[]]', headers: json },
-      '{ allRunners { nodes { id } } }',
+      '{ runners { nodes { id } } }',
     );
     expect(result.data).toBeNull();
     expect(codesOf(result).length).toBeGreaterThan(0);
@@ -158,10 +158,10 @@ describe('an upstream whose answers are built to break the gateway', () => {
         body: '[{"id":1,"description":"d"}]',
         headers: { ...json, 'x-total': '1e400', 'x-total-pages': '-1', 'x-next-page': 'abc', link: '<javascript:alert(1)>; rel="next"' },
       },
-      '{ allRunners { nodes { id } pageInfo { hasNextPage } } }',
+      '{ runners { nodes { id } pageInfo { hasNextPage } } }',
     );
     expect(result.errors).toBeUndefined();
-    expect(result.data).toMatchObject({ allRunners: { nodes: [{ id: 'gid://gitlab/Ci::Runner/1' }] } });
+    expect(result.data).toMatchObject({ runners: { nodes: [{ id: 'gid://gitlab/Ci::Runner/1' }] } });
     expect(JSON.stringify(result)).not.toContain('javascript:');
   });
 });

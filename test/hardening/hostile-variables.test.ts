@@ -8,7 +8,7 @@ import { attackerCalls, codesOf, expectClearRefusal, expectNothingLeaked, readAn
 
 const admin = DEMO_TOKENS.admin;
 const LABELS = 'query($l: [String!]) { issues(labels: $l) { nodes { id } } }';
-const FIRST = 'query($f: Int) { runners(first: $f) { nodes { id } } }';
+const FIRST = 'query($f: Int) { ownedRunners(first: $f) { nodes { id } } }';
 const RUNNER = 'query($id: CiRunnerID!) { runner(id: $id) { id } }';
 const PROJECT = 'query($p: ID!) { project(fullPath: $p) { id } }';
 const UPDATE = 'mutation($input: RunnerUpdateInput!) { runnerUpdate(input: $input) { runner { id description } } }';

@@ -183,7 +183,7 @@ describe('hostile WebSocket messages', () => {
   it.each<[string, object, unknown]>([
     ['an operationName no operation has', { operationName: 'B' }, 'OPERATION_RESOLUTION_FAILURE'],
     ['no operationName for two operations', { query: 'query A { __typename } query C { __typename }' }, 'OPERATION_RESOLUTION_FAILURE'],
-    ['a variable of the wrong type', { query: 'query A($f: Int) { runners(first: $f) { nodes { id } } }', variables: { f: 'x' } }, 'BAD_USER_INPUT'],
+    ['a variable of the wrong type', { query: 'query A($f: Int) { ownedRunners(first: $f) { nodes { id } } }', variables: { f: 'x' } }, 'BAD_USER_INPUT'],
     ['a required variable missing', { query: 'query A($id: CiRunnerID!) { runner(id: $id) { id } }' }, 'BAD_USER_INPUT'],
   ])('refuses %s with the code HTTP answers, before any REST call', async (_case, payload, code) => {
     const seen = await session([INIT, { id: '1', type: 'subscribe', payload: { query: 'query A { __typename }', ...payload } }], sawError);

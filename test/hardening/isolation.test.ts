@@ -24,13 +24,13 @@ const PROBES = [1, 2, 3, 4, 5].map(loadTestProjectPath);
  */
 const QUERY = `query Isolation($probe: ID!) {
   currentUser { username name }
-  runners(first: 2) { count nodes { description tagList projects(first: 2) { nodes { fullPath } } } }
+  ownedRunners(first: 2) { count nodes { description tagList projects(first: 2) { nodes { fullPath } } } }
   probe: project(fullPath: $probe) { fullPath name description }
 }`;
 
 interface IsolationData {
   currentUser: { username: string; name: string };
-  runners: { count: number; nodes: Array<{ description: string; tagList: string[]; projects: { nodes: Array<{ fullPath: string }> } }> };
+  ownedRunners: { count: number; nodes: Array<{ description: string; tagList: string[]; projects: { nodes: Array<{ fullPath: string }> } }> };
   probe: { fullPath: string; name: string; description: string } | null;
 }
 
@@ -44,7 +44,7 @@ function expectedFor(n: number, probe: string): IsolationData {
   const own = loadTestProjectPath(n);
   return {
     currentUser: { username: loadTestUsername(n), name: `Load User ${n}` },
-    runners: { count: 1, nodes: [{ description: loadTestRunnerDescription(n), tagList: [`load-${n}`], projects: { nodes: [{ fullPath: own }] } }] },
+    ownedRunners: { count: 1, nodes: [{ description: loadTestRunnerDescription(n), tagList: [`load-${n}`], projects: { nodes: [{ fullPath: own }] } }] },
     probe: probe === own ? { fullPath: own, name: `secret-${n}`, description: `Private data of ${loadTestUsername(n)}` } : null,
   };
 }

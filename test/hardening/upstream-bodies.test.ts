@@ -26,12 +26,12 @@ describe('a 200 whose body is not the JSON the endpoint sends', () => {
   const logs = logCollector('warn');
   const harness = gatewayOverSimulator({ circuitBreaker: false, upstreamRetryAttempts: 1, logger: logs.logger });
 
-  const ALL_RUNNERS = '{ allRunners { count nodes { id } } }';
+  const ALL_RUNNERS = '{ runners { count nodes { id } } }';
   const RUNNER = '{ runner(id: "gid://gitlab/Ci::Runner/1") { id description } }';
   it.each<[string, string, string, readonly [string, string?], string[]]>([
-    ['a page of a list, as HTML', ALL_RUNNERS, '/runners/all', [SIGN_IN_PAGE], ['allRunners']],
-    ['a page of a list, as HTML claiming to be JSON', ALL_RUNNERS, '/runners/all', [SIGN_IN_PAGE, 'application/json'], ['allRunners']],
-    ['a page of a list, as a JSON object', ALL_RUNNERS, '/runners/all', json({ message: 'ok' }), ['allRunners']],
+    ['a page of a list, as HTML', ALL_RUNNERS, '/runners/all', [SIGN_IN_PAGE], ['runners']],
+    ['a page of a list, as HTML claiming to be JSON', ALL_RUNNERS, '/runners/all', [SIGN_IN_PAGE, 'application/json'], ['runners']],
+    ['a page of a list, as a JSON object', ALL_RUNNERS, '/runners/all', json({ message: 'ok' }), ['runners']],
     ['a record, as HTML', RUNNER, '/runners/1', [SIGN_IN_PAGE], ['runner']],
     ['a record, as plain text', RUNNER, '/runners/1', ['Welcome to the guest network', 'text/plain'], ['runner']],
     ['a record, as a JSON array', RUNNER, '/runners/1', json([{ id: 1 }]), ['runner']],

@@ -207,22 +207,22 @@ describe('a field whose REST call fails', () => {
   });
 
   it.each(FAULTS)('costs one nested field of one list item only, on %s', async (_case, fault, extensions) => {
-    const listed = await harness.gateway.query<{ runners: { nodes: Array<{ id: string }> } }>(`{ runners(first: 3) { nodes { id } } }`, {}, DEMO_TOKENS.maintainer);
-    const ids = listed.data!.runners.nodes.map((node) => Number(node.id.split('/').pop()));
+    const listed = await harness.gateway.query<{ ownedRunners: { nodes: Array<{ id: string }> } }>(`{ ownedRunners(first: 3) { nodes { id } } }`, {}, DEMO_TOKENS.maintainer);
+    const ids = listed.data!.ownedRunners.nodes.map((node) => Number(node.id.split('/').pop()));
     expect(ids).toHaveLength(3);
     harness.simulator.faults.add({ method: 'GET', path: `/runners/${ids[1]}`, ...fault });
-    const result = await harness.gateway.query<{ runners: { nodes: Array<{ id: string; tagList: string[] | null }> } }>(
-      `{ runners(first: 3) { nodes { id tagList } } }`,
+    const result = await harness.gateway.query<{ ownedRunners: { nodes: Array<{ id: string; tagList: string[] | null }> } }>(
+      `{ ownedRunners(first: 3) { nodes { id tagList } } }`,
       {},
       DEMO_TOKENS.maintainer,
     );
     harness.simulator.faults.clear();
-    const nodes = result.data!.runners.nodes;
+    const nodes = result.data!.ownedRunners.nodes;
     expect(nodes.map((node) => node.id)).toEqual(ids.map(gid));
     expect(nodes[1]!.tagList).toBeNull();
     expect(Array.isArray(nodes[0]!.tagList) && Array.isArray(nodes[2]!.tagList)).toBe(true);
     expect(result.errors).toHaveLength(1);
-    expect(result.errors?.[0]).toMatchObject({ path: ['runners', 'nodes', 1, 'tagList'], extensions });
+    expect(result.errors?.[0]).toMatchObject({ path: ['ownedRunners', 'nodes', 1, 'tagList'], extensions });
   });
 });
 
@@ -276,8 +276,8 @@ describe('an upstream that redirects every call', () => {
         ['currentUser', 'UPSTREAM_ERROR', 301],
         ['runner', 'UPSTREAM_ERROR', 301],
       ]);
-      const list = await gateway.query('{ allRunners { count } }', {}, admin);
-      expect(list.errors?.map((error) => [error.path?.[0], error.extensions?.['code'], error.extensions?.['restStatus']])).toEqual([['allRunners', 'UPSTREAM_ERROR', 301]]);
+      const list = await gateway.query('{ runners { count } }', {}, admin);
+      expect(list.errors?.map((error) => [error.path?.[0], error.extensions?.['code'], error.extensions?.['restStatus']])).toEqual([['runners', 'UPSTREAM_ERROR', 301]]);
       expect(result.errors?.[0]?.message).toMatch(/redirect \(301\), which the gateway never follows/);
       // Callers never see where the upstream is, nor where it redirects to.
       const text = JSON.stringify([result, list]);

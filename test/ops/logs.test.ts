@@ -4,7 +4,7 @@ import { gatewayOverSimulator } from '../support/harness.js';
 import { restCalls } from '../support/rest-oracle.js';
 import { logCollector, postGraphQL } from './support.js';
 
-const FLEET = `query Fleet { runners(first: 3) { nodes { id tagList } } }`;
+const FLEET = `query Fleet { ownedRunners(first: 3) { nodes { id tagList } } }`;
 const levels = { debug: 20, info: 30, warn: 40 };
 
 describe('structured logs', () => {

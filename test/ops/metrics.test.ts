@@ -8,7 +8,7 @@ import { restCalls } from '../support/rest-oracle.js';
 import { until } from '../support/wait.js';
 import { metricSample, postGraphQL } from './support.js';
 
-const FLEET = 'query Fleet { runners(first: 5) { nodes { id tagList } } }';
+const FLEET = 'query Fleet { ownedRunners(first: 5) { nodes { id tagList } } }';
 
 async function scrape(graphqlUrl: string) {
   const response = await fetch(new URL('/metrics', graphqlUrl));

@@ -113,7 +113,7 @@ describe('the response cache, when on', () => {
   });
 
   it('does not keep a response with errors', async () => {
-    const refused = '{ allRunners(first: 1) { nodes { id } } }';
+    const refused = '{ runners(first: 1) { nodes { id } } }';
     const first = await harness.gateway.query(refused, {}, DEMO_TOKENS.guest);
     const second = await harness.gateway.query(refused, {}, DEMO_TOKENS.guest);
     expect(first.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');

@@ -34,7 +34,7 @@ function user(record: RestRecord) {
 export const resolvers = {
   Query: {
     group: (_: unknown, { fullPath }: { fullPath: string }, { dataSources }: Context) => dataSources.groups.getGroup(fullPath),
-    allRunners: (_: unknown, { first }: First, { dataSources }: Context) => dataSources.runners.getAllRunners(first),
+    runners: (_: unknown, { first }: First, { dataSources }: Context) => dataSources.runners.getAllRunners(first),
     issues: (_: unknown, { scope, first }: First & { scope?: string }, { dataSources }: Context) =>
       dataSources.issues.getIssues((scope ?? 'ALL').toLowerCase(), first),
     runner: (_: unknown, { id }: { id: string }, { dataSources }: Context) => dataSources.runners.getRunner(numericId(id)),

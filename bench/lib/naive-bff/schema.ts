@@ -4,7 +4,7 @@
 export const typeDefs = `#graphql
   type Query {
     group(fullPath: ID!): Group
-    allRunners(first: Int): RunnerConnection!
+    runners(first: Int): RunnerConnection!
     issues(scope: IssueScope, first: Int): IssueConnection!
     runner(id: CiRunnerID!): Runner
   }

@@ -16,12 +16,12 @@ import * as types from './graphql.js';
  */
 type Documents = {
     "\n  fragment RunnerSummary on CiRunner {\n    id\n    description\n    status\n    paused\n  }\n": typeof types.RunnerSummaryFragmentDoc,
-    "\n  query Fleet($first: Int!, $status: CiRunnerStatus) {\n    currentUser {\n      username\n    }\n    runners(first: $first, status: $status) {\n      count\n      nodes {\n        ...RunnerSummary\n        projects {\n          nodes {\n            fullPath\n          }\n        }\n      }\n    }\n  }\n": typeof types.FleetDocument,
+    "\n  query Fleet($first: Int!, $status: CiRunnerStatus) {\n    currentUser {\n      username\n    }\n    ownedRunners(first: $first, status: $status) {\n      count\n      nodes {\n        ...RunnerSummary\n        projects {\n          nodes {\n            fullPath\n          }\n        }\n      }\n    }\n  }\n": typeof types.FleetDocument,
     "\n  mutation PauseRunner($id: CiRunnerID!, $paused: Boolean!) {\n    runnerUpdate(input: { id: $id, paused: $paused }) {\n      errors\n      runner {\n        ...RunnerSummary\n      }\n    }\n  }\n": typeof types.PauseRunnerDocument,
 };
 const documents: Documents = {
     "\n  fragment RunnerSummary on CiRunner {\n    id\n    description\n    status\n    paused\n  }\n": types.RunnerSummaryFragmentDoc,
-    "\n  query Fleet($first: Int!, $status: CiRunnerStatus) {\n    currentUser {\n      username\n    }\n    runners(first: $first, status: $status) {\n      count\n      nodes {\n        ...RunnerSummary\n        projects {\n          nodes {\n            fullPath\n          }\n        }\n      }\n    }\n  }\n": types.FleetDocument,
+    "\n  query Fleet($first: Int!, $status: CiRunnerStatus) {\n    currentUser {\n      username\n    }\n    ownedRunners(first: $first, status: $status) {\n      count\n      nodes {\n        ...RunnerSummary\n        projects {\n          nodes {\n            fullPath\n          }\n        }\n      }\n    }\n  }\n": types.FleetDocument,
     "\n  mutation PauseRunner($id: CiRunnerID!, $paused: Boolean!) {\n    runnerUpdate(input: { id: $id, paused: $paused }) {\n      errors\n      runner {\n        ...RunnerSummary\n      }\n    }\n  }\n": types.PauseRunnerDocument,
 };
 
@@ -32,7 +32,7 @@ export function graphql(source: "\n  fragment RunnerSummary on CiRunner {\n    i
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Fleet($first: Int!, $status: CiRunnerStatus) {\n    currentUser {\n      username\n    }\n    runners(first: $first, status: $status) {\n      count\n      nodes {\n        ...RunnerSummary\n        projects {\n          nodes {\n            fullPath\n          }\n        }\n      }\n    }\n  }\n"): typeof import('./graphql.js').FleetDocument;
+export function graphql(source: "\n  query Fleet($first: Int!, $status: CiRunnerStatus) {\n    currentUser {\n      username\n    }\n    ownedRunners(first: $first, status: $status) {\n      count\n      nodes {\n        ...RunnerSummary\n        projects {\n          nodes {\n            fullPath\n          }\n        }\n      }\n    }\n  }\n"): typeof import('./graphql.js').FleetDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -36,7 +36,7 @@ export type FleetQueryVariables = Exact<{
 }>;
 
 
-export type FleetQuery = { currentUser: { username: string } | null, runners: { count: number | null, nodes: Array<(
+export type FleetQuery = { currentUser: { username: string } | null, ownedRunners: { count: number | null, nodes: Array<(
       { projects: { nodes: Array<{ fullPath: string }> } | null }
       & { ' $fragmentRefs'?: { 'RunnerSummaryFragment': RunnerSummaryFragment } }
     )> } };
@@ -80,7 +80,7 @@ export const FleetDocument = new TypedDocumentString(`
   currentUser {
     username
   }
-  runners(first: $first, status: $status) {
+  ownedRunners(first: $first, status: $status) {
     count
     nodes {
       ...RunnerSummary

@@ -5,7 +5,7 @@ import { badUserInput } from '../../errors/graphql-errors.js';
 import { idFromGlobalId } from '../global-id.js';
 import { runnerListFilters } from './filters.js';
 
-export const runnerQueries: Pick<QueryResolvers, 'runner' | 'runners' | 'allRunners' | 'ciJobRouterDiscovery'> = {
+export const runnerQueries: Pick<QueryResolvers, 'runner' | 'runners' | 'ownedRunners' | 'ciJobRouterDiscovery'> = {
   async runner(_parent, { id }, { loaders }) {
     const runnerId = idFromGlobalId(id, 'Ci::Runner', 'id');
     try {
@@ -17,7 +17,7 @@ export const runnerQueries: Pick<QueryResolvers, 'runner' | 'runners' | 'allRunn
     }
   },
 
-  runners(_parent, args, { api }) {
+  ownedRunners(_parent, args, { api }) {
     const filters = runnerListFilters(args);
     return restConnection(args, (page) => api.runners.all(filters, page));
   },
@@ -27,7 +27,8 @@ export const runnerQueries: Pick<QueryResolvers, 'runner' | 'runners' | 'allRunn
     return { serverUrl: (await api.runners.routerDiscovery(runnerToken)).server_url };
   },
 
-  allRunners(_parent, args, { api }) {
+  // GitLab's `runners`: the administrators' list of every runner.
+  runners(_parent, args, { api }) {
     const filters = runnerListFilters(args, true);
     return restConnection(args, (page) => api.runners.allInstance(filters, page));
   },

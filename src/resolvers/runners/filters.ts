@@ -23,7 +23,7 @@ const REPORTED_ONLY_STATUSES: ReadonlySet<string> = new Set(['not_connected']);
  */
 export function runnerListFilters(args: RunnerFilterArgs, allowAllScopes = false): RunnerListFilters {
   if (args.scope && !allowAllScopes && ALL_RUNNERS_ONLY_SCOPES.has(args.scope)) {
-    throw badUserInput('`scope` SPECIFIC and SHARED are only accepted by `allRunners`; use `type` instead.', 'scope');
+    throw badUserInput('`scope` SPECIFIC and SHARED are only accepted by `runners`, the administrators\' list; use `type` instead.', 'scope');
   }
   if (args.status && REPORTED_ONLY_STATUSES.has(args.status)) {
     throw badUserInput('`status` NOT_CONNECTED is only reported, never filtered by; use NEVER_CONTACTED.', 'status');
