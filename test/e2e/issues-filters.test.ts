@@ -248,6 +248,8 @@ describe('issue list filters against the embedded server', () => {
       ['state: locked', 'state'],
       ['sort: SEVERITY_ASC', 'sort'],
       ['iterationWildcardId: CURRENT', 'iterationWildcardId'],
+      ['milestoneWildcardId: UPCOMING', 'milestoneWildcardId'],
+      ['milestoneWildcardId: STARTED', 'milestoneWildcardId'],
       ['authorUsername: "root"', 'scope'],
       ['authorId: "gid://gitlab/User/1", scope: CREATED_BY_ME', 'scope'],
       ['types: [TASK]', 'types'],

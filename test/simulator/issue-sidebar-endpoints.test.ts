@@ -288,3 +288,37 @@ describe('notes and discussions of an issue', () => {
     expect((await call(sim, `${base}/discussions/${'0'.repeat(40)}`, { token: guest })).body).toEqual({ message: '404 Discussion Not Found' });
   });
 });
+
+describe('the milestone wildcards Upcoming and Started', () => {
+  const idsOf = async (query: string) => (await allOf(`/projects/1/issues?state=all&${query}`)).map((issue) => issue['iid'] as number).sort((a, b) => a - b);
+  async function allOf(path: string): Promise<Record<string, unknown>[]> {
+    const items: Record<string, unknown>[] = [];
+    for (let page = 1; ; page++) {
+      const result = await call(sim, `${path}&per_page=100&page=${page}`, { token: maintainer });
+      expect(result.status, result.text).toBe(200);
+      items.push(...list(result));
+      if (!result.headers.get('x-next-page')) return items;
+    }
+  }
+  const withMilestone = (titles: string[]) =>
+    [...sim.state.issues.values()]
+      .filter((issue) => issue.projectId === 1 && issue.milestoneId !== null && titles.includes((sim.state.milestones.get(issue.milestoneId) ?? sim.state.groupMilestones.get(issue.milestoneId))!.title))
+      .map((issue) => issue.iid)
+      .sort((a, b) => a - b);
+
+  it('Upcoming is the active milestone due soonest after today (v1.1 of the demo projects, due 2025-06-30)', async () => {
+    const upcoming = await idsOf('milestone=Upcoming');
+    expect(upcoming.length).toBeGreaterThan(0);
+    expect(upcoming).toEqual(withMilestone(['v1.1', 'GitLab.org Q3 release']));
+  });
+
+  it('Started is any active milestone that has started (v1.1; v2.0 has no start date, the group\'s starts in July)', async () => {
+    expect(await idsOf('milestone=started')).toEqual(withMilestone(['v1.1']));
+  });
+
+  it('negates both, keeping the issues without a milestone', async () => {
+    const all = await idsOf('');
+    const started = new Set(withMilestone(['v1.1']));
+    expect(await idsOf('not[milestone]=Started')).toEqual(all.filter((iid) => !started.has(iid)));
+  });
+});

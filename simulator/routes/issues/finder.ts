@@ -3,7 +3,7 @@
 // that follow the caller, `None`/`Any` wildcards, inclusive dates and every `order_by`.
 import { milestoneById } from '../../data/labels.js';
 import type { Viewer } from '../../data/access.js';
-import type { Issue, Project } from '../../data/model.js';
+import type { GroupMilestone, Issue, Milestone, Project } from '../../data/model.js';
 import type { SimulatorState } from '../../data/state.js';
 import { upvotes } from '../../entities/issues.js';
 import { grapeError } from '../../http/errors.js';
@@ -205,6 +205,29 @@ function matchesSearch(issue: Issue, search: string, fields: Array<'title' | 'de
 
 const PREDEFINED = new Set(['none', 'any']);
 
+/**
+ * REST's milestone wildcards beyond None and Any (IssuableFinder): `Upcoming` is, per project and
+ * group, the active milestone due soonest after today (Milestone.upcoming_ids); `Started` any active
+ * milestone whose start date is today or before (Milestone.started). The ids of the milestones each
+ * one means, for the issues' projects and their groups.
+ */
+function milestoneWildcardIds(state: SimulatorState, wildcard: 'upcoming' | 'started'): Set<number> {
+  const today = state.now.toISOString().slice(0, 10);
+  const all: Array<Milestone | GroupMilestone> = [...state.milestones.values(), ...state.groupMilestones.values()];
+  const active = all.filter((milestone) => milestone.state === 'active');
+  if (wildcard === 'started') return new Set(active.filter((milestone) => milestone.startDate !== null && milestone.startDate <= today).map((milestone) => milestone.id));
+  const soonest = new Map<string, Milestone | GroupMilestone>();
+  for (const milestone of active) {
+    if (milestone.dueDate === null || milestone.dueDate <= today) continue;
+    const owner = 'groupId' in milestone ? `group:${milestone.groupId}` : `project:${milestone.projectId}`;
+    const current = soonest.get(owner);
+    if (!current || milestone.dueDate < current.dueDate!) soonest.set(owner, milestone);
+  }
+  return new Set([...soonest.values()].map((milestone) => milestone.id));
+}
+
+const MILESTONE_WILDCARDS = new Set(['none', 'any', 'upcoming', 'started']);
+
 /** Builds the predicate of one list request; parameter errors are thrown before any filtering. */
 function predicate(state: SimulatorState, viewer: Viewer, level: IssueListLevel, params: IssueListParams): (issue: Issue) => boolean {
   const scope = (params.scope ?? (level === 'instance' ? 'created_by_me' : 'all')).replace(/-/g, '_');
@@ -220,7 +243,8 @@ function predicate(state: SimulatorState, viewer: Viewer, level: IssueListLevel,
   const labels = params.labels ?? [];
   const labelWildcard = labels.length === 1 && PREDEFINED.has(labels[0]!.toLowerCase()) ? (labels[0]!.toLowerCase() as Wildcard) : undefined;
   const milestone = params.milestone;
-  const milestoneWildcard = milestone !== undefined && PREDEFINED.has(milestone.toLowerCase()) ? (milestone.toLowerCase() as Wildcard) : undefined;
+  const milestoneWildcard = milestone !== undefined && MILESTONE_WILDCARDS.has(milestone.toLowerCase()) ? milestone.toLowerCase() : undefined;
+  const notMilestoneWildcard = not.milestone !== undefined && ['upcoming', 'started'].includes(not.milestone.toLowerCase()) ? (not.milestone.toLowerCase() as 'upcoming' | 'started') : undefined;
   const emoji = params.my_reaction_emoji;
   const emojiWildcard = emoji !== undefined && PREDEFINED.has(emoji.toLowerCase()) ? (emoji.toLowerCase() as Wildcard) : undefined;
   const author = params.author_username === undefined ? undefined : state.findUserByUsername(params.author_username);
@@ -248,7 +272,10 @@ function predicate(state: SimulatorState, viewer: Viewer, level: IssueListLevel,
   if (labelWildcard === 'none') add((issue) => issue.labels.length === 0);
   else if (labelWildcard === 'any') add((issue) => issue.labels.length > 0);
   else if (labels.length > 0) add((issue) => labels.every((label) => issue.labels.includes(label)));
-  if (milestoneWildcard) add((issue) => (milestoneWildcard === 'none' ? issue.milestoneId === null : issue.milestoneId !== null));
+  if (milestoneWildcard === 'upcoming' || milestoneWildcard === 'started') {
+    const ids = milestoneWildcardIds(state, milestoneWildcard);
+    add((issue) => issue.milestoneId !== null && ids.has(issue.milestoneId));
+  } else if (milestoneWildcard) add((issue) => (milestoneWildcard === 'none' ? issue.milestoneId === null : issue.milestoneId !== null));
   else if (milestone !== undefined) add((issue) => milestoneTitle(issue) === milestone);
   // Without a caller there is nobody's reaction to look at: the filter is ignored, as IssuableFinder does.
   if (emoji !== undefined && viewer) {
@@ -269,7 +296,10 @@ function predicate(state: SimulatorState, viewer: Viewer, level: IssueListLevel,
 
   // not[...]: an issue with ANY of the negated labels or assignees is left out.
   if (not.labels) add((issue) => !not.labels!.some((label) => issue.labels.includes(label)));
-  if (not.milestone !== undefined) add((issue) => milestoneTitle(issue) !== not.milestone);
+  if (notMilestoneWildcard) {
+    const ids = milestoneWildcardIds(state, notMilestoneWildcard);
+    add((issue) => issue.milestoneId === null || !ids.has(issue.milestoneId));
+  } else if (not.milestone !== undefined) add((issue) => milestoneTitle(issue) !== not.milestone);
   if (not.authorId !== undefined) add((issue) => issue.authorId !== not.authorId);
   if (not.authorUsername !== undefined) add((issue) => state.users.get(issue.authorId)?.username.toLowerCase() !== not.authorUsername!.toLowerCase());
   if (not.assigneeId !== undefined) add((issue) => !issue.assigneeIds.includes(not.assigneeId!));

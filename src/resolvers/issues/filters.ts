@@ -219,6 +219,14 @@ function negatedFilters(not: NegatedArgs | null | undefined, level: IssueListLev
 function refuseWhatRestCannot(args: IssueListArgs, level: IssueListLevel): void {
   if (args.state === 'locked') throw badUserInput('`state: locked` is not a list state REST has (it lists locked issues as opened).', 'state');
   if (args.iterationWildcardId === 'Current') throw badUserInput('`iterationWildcardId: CURRENT` is not a filter REST has; use NONE, ANY or an `iterationId`.', 'iterationWildcardId');
+  // GitLab's GraphQL and its REST API give these two wildcards different meanings (its own
+  // MilestoneWildcardId documentation says so), and REST filters by one milestone title at a time.
+  if (args.milestoneWildcardId === 'Upcoming' || args.milestoneWildcardId === 'Started') {
+    throw badUserInput(
+      `\`milestoneWildcardId: ${args.milestoneWildcardId.toUpperCase()}\` means, in GitLab's GraphQL, ${args.milestoneWildcardId === 'Upcoming' ? 'any open milestone due in the future' : 'an open milestone whose dates span today'}; REST's \`${args.milestoneWildcardId}\` means ${args.milestoneWildcardId === 'Upcoming' ? 'only the milestone due soonest' : 'any open milestone that has started, overdue or not'}, and REST filters by one milestone title at a time. Use \`milestoneTitle\`.`,
+      'milestoneWildcardId',
+    );
+  }
   if (args.includeSubgroups === false) throw badUserInput('`includeSubgroups: false` is not possible: REST\'s group issue list always includes subgroups.', 'includeSubgroups');
   if (level !== 'instance' && given(args.in) && new Set(args.in).size < 2) {
     throw badUserInput('`in` narrows a search on `issues` only: the group and project lists search titles and descriptions both.', 'in');
