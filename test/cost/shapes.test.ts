@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_TOKENS } from '../../simulator/index.js';
 import * as shapes from '../../src/cost/shapes.js';
 import { resolvers } from '../../src/resolvers/index.js';
+import { labelsOfIssue } from '../../src/resolvers/issues/labels.js';
 import type { GatewayContext } from '../../src/server/context.js';
 import { gatewayOverSimulator } from '../support/harness.js';
 import { readFixture } from '../support/stub-upstream.js';
@@ -64,6 +65,8 @@ const EXAMPLES: Array<[name: keyof typeof shapes, examples: () => Json[] | Promi
   ['WIKI_PAGE_LISTED', () => records('wikis/list-wiki-pages')],
   ['RUNNER_JOB', () => runnerJobs],
   ['JOB_KEPT', () => records('job_artifacts/keep-job-artifacts')],
+  // An issue record names its labels; the gateway keeps each name with the issue's project.
+  ['LABEL_NAMED', () => issueLists.flatMap((issue) => labelsOfIssue(issue['labels'], issue['project_id'] as number) as unknown as Json[])],
 ];
 
 describe('record shapes of the cost estimate', () => {
@@ -77,7 +80,7 @@ describe('record shapes of the cost estimate', () => {
   it('covers every shape but the id-only one with examples', () => {
     const covered = new Set(EXAMPLES.map(([name]) => name));
     const shapeNames = Object.entries(shapes).filter(([, value]) => typeof value === 'object' && value !== null && 'keys' in value).map(([name]) => name);
-    expect(shapeNames.filter((name) => !covered.has(name as keyof typeof shapes))).toEqual(['ID_ONLY', 'COMMIT_LISTED_WITH_STATS']);
+    expect(shapeNames.filter((name) => !covered.has(name as keyof typeof shapes))).toEqual(['ID_ONLY', 'COMMIT_LISTED_WITH_STATS', 'LABEL_LISTED']);
   });
 
   describe('against the embedded v4 server', () => {
@@ -87,6 +90,15 @@ describe('record shapes of the cost estimate', () => {
       const listed = await harness.oracle.get<Json[]>('/projects/1/repository/commits?with_stats=true&per_page=5', DEMO_TOKENS.admin);
       expect(listed.length).toBeGreaterThan(0);
       for (const commit of listed) expect(Object.keys(commit)).toEqual(expect.arrayContaining([...shapes.COMMIT_LISTED_WITH_STATS.keys]));
+    });
+
+    it('LABEL_LISTED: project and group label lists carry every key (no documentation example of them)', async () => {
+      const labels = [
+        ...(await harness.oracle.get<Json[]>('/projects/1/labels?per_page=100', DEMO_TOKENS.developer)),
+        ...(await harness.oracle.get<Json[]>('/groups/1/labels?per_page=100', DEMO_TOKENS.developer)),
+      ];
+      expect(labels.length).toBeGreaterThan(10);
+      for (const label of labels) expect(Object.keys(label)).toEqual(expect.arrayContaining([...shapes.LABEL_LISTED.keys]));
     });
   });
 });
