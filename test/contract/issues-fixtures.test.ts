@@ -81,8 +81,11 @@ const subResource = (suffix: string, body: unknown, status?: number): StubRoute[
   { method: 'GET', path: '/projects/4/issues/1', body: ISSUE_RECORD },
   { method: 'GET', path: `/projects/4/issues/1/${suffix}`, body, ...(status ? { status } : {}) },
 ];
-/** `todoCreate` finds its target by global ID: REST's `GET /issues/:id` (administrators). */
-const TODO_TARGET: StubRoute[] = [{ method: 'GET', path: '/issues/41', body: { ...ISSUE_RECORD, id: 41 } }];
+/**
+ * `todoCreate` finds its target by global ID: REST's `GET /issues/:id` (administrators), for an
+ * issue no other case served (the gateway remembers where the issues it served live).
+ */
+const TODO_TARGET: StubRoute[] = [{ method: 'GET', path: '/issues/4141', body: { ...ISSUE_RECORD, id: 4141 } }];
 const ON_ISSUE = (fields: string) => `{ project(fullPath: "my-group/my-project") { issue(iid: "1") { ${fields} } } }`;
 
 const UPLOAD_QUERY = `mutation($file: Upload!) { metricImageUpload(input: { projectPath: "my-group/my-project", iid: "1", file: $file, url: "http://example.com", urlText: "Example website" }) {
@@ -259,7 +262,7 @@ const CASES: Record<string, FixtureCase> = {
   'fragment-issue-ultimate-health-status.json': fragmentCase('fragment-issue-ultimate-health-status', { healthStatus: 'ON_TRACK' }),
   'create-issue-todo.json': {
     routes: [...TODO_TARGET, { method: 'POST', path: '/projects/4/issues/1/todo', status: 201, body: fixture('create-issue-todo') }],
-    query: `mutation { todoCreate(input: { targetId: "gid://gitlab/Issue/41" }) { errors alreadyPending todo { id actionName targetType targetUrl body state createdAt
+    query: `mutation { todoCreate(input: { targetId: "gid://gitlab/Issue/4141" }) { errors alreadyPending todo { id actionName targetType targetUrl body state createdAt
       project { id fullPath name } author { username } target { id iid title description state labels { nodes { title } } milestone { title } assignees { nodes { username } } author { username }
       subscribed userNotesCount upvotes mergeRequestsCount webUrl references { full } confidential discussionLocked type severity taskCompletionStatus { count } } } } }`,
     expected: {
@@ -291,7 +294,7 @@ const CASES: Record<string, FixtureCase> = {
       { method: 'POST', path: '/projects/4/issues/1/todo', status: 201, body: fixture('create-issue-todo') },
       { method: 'GET', path: '/projects/5/issues/10/time_stats', body: fixture('get-issue-time-stats') },
     ],
-    query: `mutation { todoCreate(input: { targetId: "gid://gitlab/Issue/41" }) { todo { target { ${TIME_STATS} } } } }`,
+    query: `mutation { todoCreate(input: { targetId: "gid://gitlab/Issue/4141" }) { todo { target { ${TIME_STATS} } } } }`,
     expected: {
       todoCreate: {
         todo: { target: { timeStats: { timeEstimate: 7200, totalTimeSpent: 3600, humanTimeEstimate: '2h', humanTotalTimeSpent: '1h' } } },
