@@ -6891,6 +6891,12 @@ export type RunnerUpdateInput = {
    * @deprecated Use `paused`, its negation.
    */
   active?: InputMaybe<Scalars['Boolean']['input']>;
+  /**
+   * For project runners: every project the runner is to be enabled in besides its owner project, as
+   * a whole (REST `POST /projects/:id/runners` and `DELETE /projects/:id/runners/:runner_id` for the
+   * difference). Refusals come back in `errors`.
+   */
+  associatedProjects?: InputMaybe<Array<Scalars['ProjectID']['input']>>;
   /** A unique identifier for the client performing the mutation. */
   clientMutationId?: InputMaybe<Scalars['String']['input']>;
   /** New description. */

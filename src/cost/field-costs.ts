@@ -101,6 +101,12 @@ const NODE_SHAPES: Readonly<Record<string, RecordShape>> = {
   Issue: ISSUE_RECORD,
 };
 
+/** How many projects `runnerUpdate`'s `associatedProjects` lists; null when it sets none. */
+const associatedProjectsOf = (args: FieldArgs): number | null => {
+  const ids = (args['input'] as { associatedProjects?: unknown } | undefined)?.associatedProjects;
+  return Array.isArray(ids) ? ids.length : null;
+};
+
 /** How many `ids` a mutation's `input` lists. */
 const inputIdsOf = (args: FieldArgs) => {
   const ids = (args['input'] as { ids?: unknown } | undefined)?.ids;
@@ -150,7 +156,9 @@ const queries: Record<string, FieldCost> = {
 
 /** Every mutation is one REST write unless its entry says otherwise. */
 const mutations: Record<string, FieldCost> = {
-  'Mutation.runnerUpdate': oneCall(),
+  // PUT /runners/:id; with associatedProjects, also the runner's detail, an enable for each project
+  // asked for, a disable for each project the runner leaves (at most its current ones), and the detail again.
+  'Mutation.runnerUpdate': { calls: (args) => (associatedProjectsOf(args) === null ? 1 : 3 + associatedProjectsOf(args)! + UNBOUNDED_ARRAY_ITEMS) },
   'Mutation.runnerDelete': oneCall(),
   'Mutation.runnerRegister': oneCall(),
   'Mutation.runnerUnregister': oneCall(),

@@ -476,6 +476,61 @@ query getProjectRunners($fullPath: ID!, $first: Int) {
     });
   });
 
+  describe('the runner edit page', () => {
+    const UPDATE_RUNNER = `
+mutation runnerUpdate($input: RunnerUpdateInput!) {
+  runnerUpdate(input: $input) { runner { id description projectCount projects { nodes { id } } } errors }
+}`;
+
+    it('validates against the schema', () => {
+      expect(validate(schema, parse(UPDATE_RUNNER))).toEqual([]);
+    });
+
+    it('sets the projects a project runner is enabled in besides its owner, sending REST the difference', async () => {
+      // An unlocked project runner in one project, and another project to share it with.
+      const projectRunners = await harness.oracle.get<RestRunner[]>('/runners/all?type=project_type&per_page=100', admin);
+      const details = await Promise.all(projectRunners.map((runner) => harness.oracle.get<RestRunner>(`/runners/${runner.id}`, admin)));
+      const runner = details.find((candidate) => candidate.projects!.length === 1 && !candidate.locked)!;
+      const owner = runner.projects![0]!.id;
+      const others = (await harness.oracle.get<Array<{ id: number }>>('/projects?per_page=20', admin)).map((project) => project.id).filter((id) => id !== owner);
+      expect(others.length).toBeGreaterThan(0);
+      const projectGid = (id: number) => `gid://gitlab/Project/${id}`;
+      harness.simulator.resetRequests();
+
+      const added = await harness.gateway.query<{ runnerUpdate: { errors: string[]; runner: { projectCount: number; projects: { nodes: Array<{ id: string }> } } } }>(
+        UPDATE_RUNNER,
+        { input: { id: runnerGid(runner.id), description: 'shared with a sibling', associatedProjects: [projectGid(others[0]!)] } },
+        admin,
+      );
+      expect(added.errors).toBeUndefined();
+      expect(added.data!.runnerUpdate.errors).toEqual([]);
+      expect(added.data!.runnerUpdate.runner.projects.nodes.map((node) => node.id)).toEqual([projectGid(owner), projectGid(others[0]!)]);
+      // The PUT answers the detail, which tells the current projects; the detail is read again at the end.
+      expect(restCalls(harness.simulator)).toEqual([`PUT /runners/${runner.id}`, `POST /projects/${others[0]!}/runners`, `GET /runners/${runner.id}`]);
+
+      harness.simulator.resetRequests();
+      const removed = await harness.gateway.query<{ runnerUpdate: { errors: string[]; runner: { projectCount: number } } }>(
+        UPDATE_RUNNER,
+        { input: { id: runnerGid(runner.id), associatedProjects: [] } },
+        admin,
+      );
+      expect(removed.data!.runnerUpdate).toMatchObject({ errors: [], runner: { projectCount: 1 } });
+      expect(restCalls(harness.simulator)).toEqual([`GET /runners/${runner.id}`, `DELETE /projects/${others[0]!}/runners/${runner.id}`, `GET /runners/${runner.id}`]);
+      const after = await harness.oracle.get<RestRunner>(`/runners/${runner.id}`, admin);
+      expect(after.projects!.map((project) => project.id)).toEqual([owner]);
+    });
+
+    it('refuses associated projects for a group runner in errors, and project IDs of another class before any REST call', async () => {
+      const groupRunner = (await harness.oracle.get<RestRunner[]>('/runners/all?type=group_type&per_page=1', admin))[0]!;
+      const result = await harness.gateway.query<{ runnerUpdate: { errors: string[] } }>(UPDATE_RUNNER, { input: { id: runnerGid(groupRunner.id), associatedProjects: [] } }, admin);
+      expect(result.data!.runnerUpdate.errors).toEqual(['Only project runners can be associated with projects.']);
+      harness.simulator.resetRequests();
+      const refused = await harness.gateway.query(UPDATE_RUNNER, { input: { id: runnerGid(groupRunner.id), associatedProjects: ['gid://gitlab/Group/1'] } }, admin);
+      expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT' });
+      expect(restCalls(harness.simulator)).toEqual([]);
+    });
+  });
+
   describe('pausing several runners', () => {
     it('pauses the runners the caller owns, one PUT each, and says which it could not', async () => {
       const owned = await harness.oracle.get<RestRunner[]>('/runners?paused=false&type=project_type&per_page=2', maintainer);

@@ -4,6 +4,7 @@ import { RestError } from '../../datasources/rest-error.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
 import { idFromGlobalId, toGlobalId } from '../global-id.js';
 import { refusalReasons } from '../refusals.js';
+import { setAssociatedProjects } from './associated-projects.js';
 
 /** `paused` and its deprecated negation `active` as REST's `active`; both at odds is refused. */
 function activeFlag(input: { paused?: boolean | null; active?: boolean | null }): boolean | undefined {
@@ -16,7 +17,7 @@ function activeFlag(input: { paused?: boolean | null; active?: boolean | null })
 }
 
 /** The REST body of a runner update or registration, checked before any REST call. */
-export function runnerSettings(input: Omit<RunnerUpdateInput, 'id' | 'clientMutationId'>): RunnerEdit {
+export function runnerSettings(input: Omit<RunnerUpdateInput, 'id' | 'clientMutationId' | 'associatedProjects'>): RunnerEdit {
   if (input.maximumTimeout !== null && input.maximumTimeout !== undefined && input.maximumTimeout < 0) {
     throw badUserInput('`maximumTimeout` must be a number of seconds, not negative.', 'maximumTimeout');
   }
@@ -56,16 +57,23 @@ export const runnerMutations: Pick<
   | 'runnerUnassignFromProject'
   | 'runnerResetAuthenticationToken'
 > = {
-  async runnerUpdate(_parent, { input }, { api, loaders }) {
+  async runnerUpdate(_parent, { input }, context) {
+    const { api, loaders } = context;
     const runnerId = idFromGlobalId(input.id, 'Ci::Runner', 'id');
     const changes = runnerSettings(input);
-    if (Object.keys(changes).length === 0) {
+    const associated = input.associatedProjects?.map((id) => idFromGlobalId(id, 'Project', 'associatedProjects'));
+    if (Object.keys(changes).length === 0 && associated === undefined) {
       throw badUserInput('Give at least one field to change.', 'input');
     }
     const clientMutationId = input.clientMutationId ?? null;
     try {
-      const runner = await api.runners.edit(runnerId, changes);
-      loaders.runner.clear(runnerId).prime(runnerId, runner);
+      let runner = Object.keys(changes).length > 0 ? await api.runners.edit(runnerId, changes) : null;
+      if (runner) loaders.runner.clear(runnerId).prime(runnerId, runner);
+      if (associated !== undefined) {
+        const errors = await setAssociatedProjects(runnerId, associated, context);
+        runner = await loaders.runner.load(runnerId);
+        return { clientMutationId, errors, runner };
+      }
       return { clientMutationId, errors: [], runner };
     } catch (error) {
       const reasons = refusalReasons(error);
