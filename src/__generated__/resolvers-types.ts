@@ -5620,8 +5620,10 @@ export type Project = Node & {
    */
   invitations: InvitationConnection;
   /**
-   * An issue of the project by its internal ID (REST `GET /projects/:id/issues/:issue_iid`); null
-   * when it does not exist or the caller may not see it (a confidential issue, say).
+   * One issue of the project, as GitLab's `issue` finds it: with `iid` alone, REST's read of that issue
+   * (`GET /projects/:id/issues/:issue_iid`); with filters, the first issue of REST's filtered list
+   * (`GET /projects/:id/issues` of one item, the `iid` as `iids[]`). Null when none matches or the
+   * caller may not see it (a confidential issue, say). The filters are those of `issues`.
    */
   issue?: Maybe<Issue>;
   /**
@@ -5819,7 +5821,33 @@ export type ProjectInvitationsArgs = {
  * `GET /projects/:id`. Records of group project lists are full: they answer every field.
  */
 export type ProjectIssueArgs = {
+  assigneeId?: InputMaybe<Scalars['String']['input']>;
+  assigneeUsername?: InputMaybe<Scalars['String']['input']>;
+  assigneeUsernames?: InputMaybe<Array<Scalars['String']['input']>>;
+  assigneeWildcardId?: InputMaybe<AssigneeWildcardId>;
+  authorUsername?: InputMaybe<Scalars['String']['input']>;
+  confidential?: InputMaybe<Scalars['Boolean']['input']>;
+  createdAfter?: InputMaybe<Scalars['Time']['input']>;
+  createdBefore?: InputMaybe<Scalars['Time']['input']>;
   iid?: InputMaybe<Scalars['String']['input']>;
+  iids?: InputMaybe<Array<Scalars['String']['input']>>;
+  in?: InputMaybe<Array<IssuableSearchableField>>;
+  iterationId?: InputMaybe<Array<InputMaybe<Scalars['ID']['input']>>>;
+  iterationTitle?: InputMaybe<Scalars['String']['input']>;
+  iterationWildcardId?: InputMaybe<IterationWildcardId>;
+  labelName?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
+  milestoneTitle?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
+  milestoneWildcardId?: InputMaybe<MilestoneWildcardId>;
+  myReactionEmoji?: InputMaybe<Scalars['String']['input']>;
+  not?: InputMaybe<NegatedIssueFilterInput>;
+  search?: InputMaybe<Scalars['String']['input']>;
+  sort?: InputMaybe<IssueSort>;
+  state?: InputMaybe<IssuableState>;
+  types?: InputMaybe<Array<IssueType>>;
+  updatedAfter?: InputMaybe<Scalars['Time']['input']>;
+  updatedBefore?: InputMaybe<Scalars['Time']['input']>;
+  weight?: InputMaybe<Scalars['String']['input']>;
+  weightWildcardId?: InputMaybe<WeightWildcardId>;
 };
 
 

@@ -547,6 +547,28 @@ describe('issues in GitLab\'s dialect over real HTTP', () => {
     expect(anonymous.data?.project.issue.titleHtml).toBeNull();
   });
 
+  it('finds one issue of a project with GitLab\'s filters on issue(...): REST\'s list of one item, the iid one filter among others', async () => {
+    const document = `query projectIssue($fullPath: ID!, $iid: String, $types: [IssueType!], $state: IssuableState, $labelName: [String], $sort: IssueSort) {
+      project(fullPath: $fullPath) { issue(iid: $iid, types: $types, state: $state, labelName: $labelName, sort: $sort) { iid type state labels { nodes { title } } } }
+    }`;
+    expect(validate(schema, parse(document))).toEqual([]);
+    type Answer = { project: { issue: { iid: string; type: string; state: string } | null } };
+    const incidents = await harness.oracle.get<RestIssue[]>(`/projects/${PROJECT_PATH}/issues?issue_type=incident&state=all&per_page=100`, developer);
+    const incident = incidents[0]!;
+    const issues = await harness.oracle.get<RestIssue[]>(`/projects/${PROJECT_PATH}/issues?issue_type=issue&state=all&per_page=1`, developer);
+
+    const matching = await query<Answer>(document, { fullPath: PROJECT, iid: String(incident.iid), types: ['INCIDENT'], state: 'all' });
+    expect(matching.data!.project.issue).toMatchObject({ iid: String(incident.iid), type: 'INCIDENT' });
+    expect(restCalls(harness.simulator).filter((call) => call.includes('/issues'))).toEqual(['GET /projects/3/issues']);
+    const notMatching = await query<Answer>(document, { fullPath: PROJECT, iid: String(incident.iid), types: ['ISSUE'], state: 'all' });
+    expect(notMatching).toEqual({ data: { project: { issue: null } } });
+    // Without an iid, the first issue of the filtered list, as GitLab's finder answers.
+    const first = await query<Answer>(document, { fullPath: PROJECT, types: ['ISSUE'], state: 'all' });
+    expect(first.data!.project.issue?.iid).toBe(String(issues[0]!.iid));
+    const refused = await query(document, { fullPath: PROJECT, iid: '1', sort: 'SEVERITY_ASC' });
+    expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argumentName: 'sort' });
+  });
+
   it('answers an administrator\'s issue by global ID in the same dialect', async () => {
     const rest = (await harness.oracle.get<RestIssue[]>(`/projects/${PROJECT_PATH}/issues?per_page=1`, admin))[0]!;
     const result = await query<{ issue: { iid: string; webPath: string; reference: string } }>(

@@ -5,7 +5,6 @@ import { listField, type ParentList } from '../lookahead.js';
 import { nullWhenNotFound } from '../lookups.js';
 import { issueListFilters, type IssueListArgs } from './filters.js';
 import { checkIid } from './key.js';
-import { badUserInput } from '../../errors/graphql-errors.js';
 
 // `GET /projects/:id/issues` and `GET /groups/:id/issues` take the id or the full path alike
 // (rest-v4-api.md "Issues"), so a project or group looked up by path sends them alongside its record.
@@ -21,10 +20,15 @@ const groupIssueList: ParentList<IssueListArgs, IssueListFilters, IssueSchema> =
 /** `Project.issues` and `Project.issue(iid:)`, spread into the Project resolvers. */
 export const projectIssueFields: Pick<ProjectResolvers, 'issues' | 'issue'> = {
   issues: listField(projectIssueList, (pages, args) => restConnection(args, pages)),
-  issue: (project, { iid }, { loaders }) => {
-    // REST reads one issue by its iid; GitLab's search-like use of `issue` without one has no REST form.
-    if (iid === null || iid === undefined) throw badUserInput('`iid` is required: REST reads one issue by its internal ID.', 'iid');
-    return nullWhenNotFound(loaders.issue.load({ project: project.id, iid: checkIid(iid) }));
+  async issue(project, args, { api, loaders }) {
+    const { iid, ...filters } = args;
+    const filtered = Object.values(filters).some((value) => value !== null && value !== undefined);
+    // The issue by its iid alone is REST's single read (which has `subscribed`, and is shared with the loader).
+    if (!filtered && iid !== null && iid !== undefined) return nullWhenNotFound(loaders.issue.load({ project: project.id, iid: checkIid(iid) }));
+    // As GitLab's finder: the first issue of the filtered list, the iid being one more filter.
+    const listFilters = issueListFilters({ ...filters, iid }, 'project');
+    const page = await nullWhenNotFound(api.issues.forProject(project.id, listFilters, { page: 1, perPage: 1 }));
+    return page?.items[0] ?? null;
   },
 };
 
