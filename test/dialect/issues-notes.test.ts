@@ -115,7 +115,7 @@ describe('note documents in GitLab\'s style', () => {
 
 describe('notes on issues over real HTTP', () => {
   const harness = gatewayOverSimulator();
-  const send = <T>(document: string, variables: Record<string, unknown>, token = admin) => harness.gateway.query<T>(document, variables, token);
+  const send = <T>(document: string, variables: Record<string, unknown>, token: string = admin) => harness.gateway.query<T>(document, variables, token);
 
   /** An issue of the project with a few notes, and its global ID. */
   function anIssue(minNotes = 1) {

@@ -159,7 +159,7 @@ describe('sidebar write documents in GitLab\'s style', () => {
 
 describe('the issue sidebar\'s writes over real HTTP', () => {
   const harness = gatewayOverSimulator();
-  const send = <T>(document: string, variables: Record<string, unknown>, token = maintainer) => harness.gateway.query<T>(document, variables, token);
+  const send = <T>(document: string, variables: Record<string, unknown>, token: string = maintainer) => harness.gateway.query<T>(document, variables, token);
   const restIssue = (iid: number | string, project = PROJECT_PATH) => harness.oracle.get<RestIssue>(`/projects/${project}/issues/${iid}`, admin);
   const labelsOfProject = () => harness.oracle.all<RestLabel>(`/projects/${PROJECT_PATH}/labels`, maintainer);
 

@@ -264,7 +264,7 @@ describe('issue documents in GitLab\'s style', () => {
 
 describe('issues in GitLab\'s dialect over real HTTP', () => {
   const harness = gatewayOverSimulator();
-  const query = <T>(document: string, variables: Record<string, unknown>, token = developer) => harness.gateway.query<T>(document, variables, token);
+  const query = <T>(document: string, variables: Record<string, unknown>, token: string = developer) => harness.gateway.query<T>(document, variables, token);
 
   describe('the issue list with GitLab\'s filters', () => {
     it('lists open issues with a label, ordered as asked, each field as REST has it, in three REST calls', async () => {
