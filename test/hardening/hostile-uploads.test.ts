@@ -64,7 +64,7 @@ describe('hostile multipart requests', () => {
   });
 
   it('refuses a file mapped into a list of text arguments the same way', async () => {
-    const query = 'query($labels: [String!]) { issues(labels: $labels) { nodes { id } } }';
+    const query = 'query($labels: [String]) { issues(labelName: $labels) { nodes { id } } }';
     const answer = await send(
       multipartForm({ query, variables: { labels: ['bug', null] } }, { 0: ['variables.labels.1'] }, { 0: textFile('x.bin', 'BYTES') }),
     );

@@ -7,7 +7,8 @@ import { gatewayOverSimulator } from '../support/harness.js';
 import { attackerCalls, codesOf, expectClearRefusal, expectNothingLeaked, readAnswer, withBystander } from './hostile-support.js';
 
 const admin = DEMO_TOKENS.admin;
-const LABELS = 'query($l: [String!]) { issues(labels: $l) { nodes { id } } }';
+const LABELS = 'query($l: [String]) { issues(labelName: $l) { nodes { id } } }';
+const IIDS = 'query($l: [String!]) { issues(iids: $l) { nodes { id } } }';
 const FIRST = 'query($f: Int) { ownedRunners(first: $f) { nodes { id } } }';
 const RUNNER = 'query($id: CiRunnerID!) { runner(id: $id) { id } }';
 const PROJECT = 'query($p: ID!) { project(fullPath: $p) { id } }';
@@ -28,7 +29,7 @@ describe('hostile variables', () => {
     // JSON.parse reads nesting without recursing, and coercion stops at the list's first item.
     ['100,000 nested arrays for a list', LABELS, `{"l":${'['.repeat(100_000)}${']'.repeat(100_000)}}`],
     ['100,000 nested objects for a list', LABELS, `{"l":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}}`],
-    ['a null inside a list of non-null strings', LABELS, '{"l":["a",null]}'],
+    ['a null inside a list of non-null strings', IIDS, '{"l":["1",null]}'],
     ['the string "NaN" for an Int', FIRST, '{"f":"NaN"}'],
     ['the string "Infinity" for an Int', FIRST, '{"f":"Infinity"}'],
     ['1e400 (Infinity once parsed) for an Int', FIRST, '{"f":1e400}'],
