@@ -12,6 +12,7 @@ const CONNECTION_NODES: Record<string, string> = {
   CiJob: 'RunnerJobSchema',
   CiRunnerManager: 'RunnerManagerSchema',
   CiJobArtifact: 'ArtifactRecord',
+  Pipeline: 'PipelineRecord',
   Project: 'ProjectSchema',
   Group: 'GroupSchema',
   Invitation: 'InvitationRecord',

@@ -12,6 +12,7 @@ import { registerUserRoutes } from './users.js';
 import { registerLabelRoutes } from './labels.js';
 import { registerTodoRoutes } from './todos.js';
 import { registerArtifactRoutes } from './artifacts.js';
+import { registerPipelineRoutes } from './pipelines.js';
 import { registerKeyRoutes } from './keys.js';
 import { registerSnippetStorageMoveRoutes } from './snippet-storage-moves.js';
 import { registerWikiRoutes } from './wikis.js';
@@ -32,6 +33,7 @@ export function createRouter(): Router {
   registerSnippetStorageMoveRoutes(router);
   registerKeyRoutes(router);
   registerArtifactRoutes(router);
+  registerPipelineRoutes(router);
   registerIssuesDomain(router);
   registerLabelRoutes(router);
   registerTodoRoutes(router);

@@ -1152,6 +1152,11 @@ export type Commit = {
   /** The parent commits, each fetched once per request (`GET .../commits/:sha`). */
   parents: Array<Commit>;
   /**
+   * The pipelines of the commit in its project, newest first (REST `GET /projects/:id/pipelines?sha=`;
+   * Reporter or higher unless the project's pipelines are public).
+   */
+  pipelines?: Maybe<PipelineConnection>;
+  /**
    * Branches and tags the commit is in (REST `GET .../commits/:sha/refs`). REST gives no total, so
    * `count` is null.
    */
@@ -1256,6 +1261,23 @@ export type CommitMergeRequestsArgs = {
   before?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * A commit of a repository (REST Commit resource). Commit lists carry the commit's own fields;
+ * `stats`, `status` and `lastPipeline` come from the single-commit record, fetched once per commit per
+ * request when the record at hand lacks them (a commit list asked with `withStats` carries `stats`).
+ * Every sub-resource (refs, diffs, comments, discussions, statuses, merge requests, signature) is one
+ * REST call when asked for.
+ */
+export type CommitPipelinesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  ref?: InputMaybe<Scalars['String']['input']>;
+  status?: InputMaybe<PipelineStatusEnum>;
 };
 
 
@@ -5482,13 +5504,21 @@ export type PersonalAccessTokenEdge = {
   node: PersonalAccessToken;
 };
 
-/** A pipeline as jobs embed it (`id`, `sha`, `ref`, `status`). */
+/**
+ * A pipeline: as REST lists a project's pipelines, or as jobs embed it (`id`, `sha`, `ref`, `status`),
+ * whose other fields come from REST `GET /projects/:id/pipelines/:pipeline_id`, once per pipeline and
+ * request.
+ */
 export type Pipeline = {
   __typename?: 'Pipeline';
+  /** When the pipeline was created. */
+  createdAt?: Maybe<Scalars['Time']['output']>;
   /** The pipeline's status as GitLab's pages show it (text, icon, tooltip, link). */
   detailedStatus: DetailedStatus;
   /** Global ID of the pipeline, `gid://gitlab/Ci::Pipeline/<id>`. */
   id: Scalars['ID']['output'];
+  /** Number of the pipeline within its project. */
+  iid: Scalars['String']['output'];
   /** Path of the pipeline's page, `/<project>/-/pipelines/<id>`; null when the job names no project. */
   path?: Maybe<Scalars['String']['output']>;
   /** Branch or tag of the pipeline. */
@@ -5497,6 +5527,30 @@ export type Pipeline = {
   sha?: Maybe<Scalars['String']['output']>;
   /** Status of the pipeline. */
   status: PipelineStatusEnum;
+  /** When the pipeline last changed. */
+  updatedAt?: Maybe<Scalars['Time']['output']>;
+};
+
+/** A page of pipelines. */
+export type PipelineConnection = {
+  __typename?: 'PipelineConnection';
+  /** Total number of pipelines in the list, or null when REST gives no total (over 10,000 rows). */
+  count?: Maybe<Scalars['Int']['output']>;
+  /** The pipelines of this page with their cursors. */
+  edges: Array<PipelineEdge>;
+  /** The pipelines of this page. */
+  nodes: Array<Pipeline>;
+  /** Where this page stands in the list. */
+  pageInfo: PageInfo;
+};
+
+/** A pipeline with its cursor. */
+export type PipelineEdge = {
+  __typename?: 'PipelineEdge';
+  /** Opaque cursor of this pipeline in the list. */
+  cursor: Scalars['String']['output'];
+  /** The pipeline. */
+  node?: Maybe<Pipeline>;
 };
 
 /** Status of a pipeline. */
@@ -5679,6 +5733,11 @@ export type Project = Node & {
   pagesAccessLevel?: Maybe<ProjectFeatureAccessLevel>;
   /** Path of the project within its namespace. */
   path: Scalars['String']['output'];
+  /**
+   * The project's pipelines, newest first (REST `GET /projects/:id/pipelines`; Reporter or higher
+   * unless the project's pipelines are public).
+   */
+  pipelines?: Maybe<PipelineConnection>;
   /** Whether pushes print a link to create a merge request. */
   printingMergeRequestLinkEnabled?: Maybe<Scalars['Boolean']['output']>;
   /**
@@ -5936,6 +5995,22 @@ export type ProjectMilestonesArgs = {
   searchTitle?: InputMaybe<Scalars['String']['input']>;
   state?: InputMaybe<MilestoneStateEnum>;
   title?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+/**
+ * A project (REST `/projects/:id`, the Project record of rest-v4-api.md). Embedded project records (in
+ * runners and jobs) carry a few fields; any other field is fetched once per project per request from
+ * `GET /projects/:id`. Records of group project lists are full: they answer every field.
+ */
+export type ProjectPipelinesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  ref?: InputMaybe<Scalars['String']['input']>;
+  sha?: InputMaybe<Scalars['String']['input']>;
+  status?: InputMaybe<PipelineStatusEnum>;
 };
 
 
@@ -7371,27 +7446,52 @@ export type TimelogCreatePayload = {
 /** A to-do of the caller (rest-v4-api.md "To-do"). */
 export type Todo = {
   __typename?: 'Todo';
-  /** Why it is a to-do: `marked`, `assigned`, `mentioned`, ... (REST's values). */
-  actionName?: Maybe<Scalars['String']['output']>;
+  /** Why it is a to-do (REST `action_name`). */
+  action: TodoActionEnum;
   /** Who caused the to-do. */
-  author?: Maybe<UserCore>;
+  author: UserCore;
   /** Text of the to-do (the target's title). */
-  body?: Maybe<Scalars['String']['output']>;
+  body: Scalars['String']['output'];
   /** When the to-do was created. */
-  createdAt?: Maybe<Scalars['Time']['output']>;
+  createdAt: Scalars['Time']['output'];
   /** Global ID of the to-do, `gid://gitlab/Todo/<id>`. */
   id: Scalars['ID']['output'];
   /** The project of the to-do's target. */
   project?: Maybe<Project>;
   /** State of the to-do. */
-  state?: Maybe<TodoStateEnum>;
+  state: TodoStateEnum;
   /** The issue the to-do is about. */
   target?: Maybe<Issue>;
-  /** Kind of target (`Issue`). */
-  targetType?: Maybe<Scalars['String']['output']>;
-  /** URL of the target's page. */
+  /** Kind of target (REST `target_type`). */
+  targetType: TodoTargetEnum;
+  /** URL of the target's page (REST `target_url`; GitLab's GraphQL has it on the target only). */
   targetUrl?: Maybe<Scalars['String']['output']>;
 };
+
+/** Why something is on the caller's to-do list (REST `action_name`). */
+export type TodoActionEnum =
+  /** Someone asked for the caller's approval of a merge request. */
+  | 'approval_required'
+  /** The caller was assigned. */
+  | 'assigned'
+  /** A pipeline of the caller failed. */
+  | 'build_failed'
+  /** The caller was mentioned at the start of a line. */
+  | 'directly_addressed'
+  /** The caller added it themselves (`todoCreate`). */
+  | 'marked'
+  /** Someone asked to join a group or project the caller manages. */
+  | 'member_access_requested'
+  /** The caller was mentioned. */
+  | 'mentioned'
+  /** A merge request of the caller left the merge train. */
+  | 'merge_train_removed'
+  /** The caller was asked for a review. */
+  | 'review_requested'
+  /** A review of the caller's merge request was submitted. */
+  | 'review_submitted'
+  /** A merge request of the caller cannot be merged. */
+  | 'unmergeable';
 
 /** A page of the caller's to-dos. */
 export type TodoConnection = {
@@ -7465,6 +7565,23 @@ export type TodoStateEnum =
   | 'done'
   /** Still to do (`pending`). */
   | 'pending';
+
+/** The kind of record a to-do is about (REST `target_type`). */
+export type TodoTargetEnum =
+  /** An alert (`AlertManagement::Alert`). */
+  | 'AlertManagement::Alert'
+  /** A commit (`Commit`). */
+  | 'Commit'
+  /** A design (`DesignManagement::Design`). */
+  | 'DesignManagement::Design'
+  /** An epic (`Epic`, PREMIUM). */
+  | 'Epic'
+  /** An issue (`Issue`). */
+  | 'Issue'
+  /** A merge request (`MergeRequest`). */
+  | 'MergeRequest'
+  /** A work item (`WorkItem`). */
+  | 'WorkItem';
 
 /** A directory of a repository at a ref. */
 export type Tree = {
@@ -8422,6 +8539,8 @@ export type ResolversTypes = {
   PersonalAccessTokenConnection: ResolverTypeWrapper<Connection<PersonalAccessTokenSchema>>;
   PersonalAccessTokenEdge: ResolverTypeWrapper<Edge<PersonalAccessTokenSchema>>;
   Pipeline: ResolverTypeWrapper<PipelineRecord>;
+  PipelineConnection: ResolverTypeWrapper<Connection<PipelineRecord>>;
+  PipelineEdge: ResolverTypeWrapper<Edge<PipelineRecord>>;
   PipelineStatusEnum: null;
   Project: ResolverTypeWrapper<ProjectSchema>;
   ProjectConnection: ResolverTypeWrapper<Connection<ProjectSchema>>;
@@ -8492,6 +8611,7 @@ export type ResolversTypes = {
   TimelogCreatePayload: ResolverTypeWrapper<TimelogCreatePayload>;
   TimelogID: ResolverTypeWrapper<Scalars['TimelogID']['output']>;
   Todo: ResolverTypeWrapper<TodoSchema>;
+  TodoActionEnum: null;
   TodoConnection: ResolverTypeWrapper<Connection<TodoSchema>>;
   TodoCreateInput: TodoCreateInput;
   TodoCreatePayload: ResolverTypeWrapper<Omit<TodoCreatePayload, 'todo'> & { todo?: Maybe<ResolversTypes['Todo']> }>;
@@ -8500,6 +8620,7 @@ export type ResolversTypes = {
   TodoMarkDoneInput: TodoMarkDoneInput;
   TodoMarkDonePayload: ResolverTypeWrapper<Omit<TodoMarkDonePayload, 'todo'> & { todo: ResolversTypes['Todo'] }>;
   TodoStateEnum: null;
+  TodoTargetEnum: null;
   TodoableID: ResolverTypeWrapper<Scalars['TodoableID']['output']>;
   Tree: ResolverTypeWrapper<TreeRecord>;
   UpdateBoardInput: UpdateBoardInput;
@@ -8750,6 +8871,8 @@ export type ResolversParentTypes = {
   PersonalAccessTokenConnection: Connection<PersonalAccessTokenSchema>;
   PersonalAccessTokenEdge: Edge<PersonalAccessTokenSchema>;
   Pipeline: PipelineRecord;
+  PipelineConnection: Connection<PipelineRecord>;
+  PipelineEdge: Edge<PipelineRecord>;
   Project: ProjectSchema;
   ProjectConnection: Connection<ProjectSchema>;
   ProjectEdge: Edge<ProjectSchema>;
@@ -9171,6 +9294,7 @@ export type CommitResolvers<ContextType = GatewayContext, ParentType extends Res
   message?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   parentIds?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
   parents?: Resolver<Array<ResolversTypes['Commit']>, ParentType, ContextType>;
+  pipelines?: Resolver<Maybe<ResolversTypes['PipelineConnection']>, ParentType, ContextType, Partial<CommitPipelinesArgs>>;
   refs?: Resolver<ResolversTypes['CommitRefConnection'], ParentType, ContextType, RequireFields<CommitRefsArgs, 'type'>>;
   sequence?: Resolver<ResolversTypes['Int'], ParentType, ContextType, RequireFields<CommitSequenceArgs, 'firstParent'>>;
   sha?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -10319,12 +10443,27 @@ export type PersonalAccessTokenEdgeResolvers<ContextType = GatewayContext, Paren
 };
 
 export type PipelineResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Pipeline'] = ResolversParentTypes['Pipeline']> = {
+  createdAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   detailedStatus?: Resolver<ResolversTypes['DetailedStatus'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  iid?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   path?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   ref?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   sha?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes['PipelineStatusEnum'], ParentType, ContextType>;
+  updatedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+};
+
+export type PipelineConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['PipelineConnection'] = ResolversParentTypes['PipelineConnection']> = {
+  count?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  edges?: Resolver<Array<ResolversTypes['PipelineEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['Pipeline']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type PipelineEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['PipelineEdge'] = ResolversParentTypes['PipelineEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<Maybe<ResolversTypes['Pipeline']>, ParentType, ContextType>;
 };
 
 export type PipelineStatusEnumResolvers = { CANCELED: 'canceled', CANCELING: 'canceling', CREATED: 'created', FAILED: 'failed', MANUAL: 'manual', PENDING: 'pending', PREPARING: 'preparing', RUNNING: 'running', SCHEDULED: 'scheduled', SKIPPED: 'skipped', SUCCESS: 'success', WAITING_FOR_RESOURCE: 'waiting_for_resource' };
@@ -10387,6 +10526,7 @@ export type ProjectResolvers<ContextType = GatewayContext, ParentType extends Re
   owner?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
   pagesAccessLevel?: Resolver<Maybe<ResolversTypes['ProjectFeatureAccessLevel']>, ParentType, ContextType>;
   path?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  pipelines?: Resolver<Maybe<ResolversTypes['PipelineConnection']>, ParentType, ContextType, Partial<ProjectPipelinesArgs>>;
   printingMergeRequestLinkEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   projectMembers?: Resolver<Maybe<ResolversTypes['MemberInterfaceConnection']>, ParentType, ContextType, RequireFields<ProjectProjectMembersArgs, 'relations'>>;
   publicJobs?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
@@ -10775,17 +10915,19 @@ export interface TimelogIdScalarConfig extends GraphQLScalarTypeConfig<Resolvers
 }
 
 export type TodoResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Todo'] = ResolversParentTypes['Todo']> = {
-  actionName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  author?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
-  body?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  createdAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  action?: Resolver<ResolversTypes['TodoActionEnum'], ParentType, ContextType>;
+  author?: Resolver<ResolversTypes['UserCore'], ParentType, ContextType>;
+  body?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   project?: Resolver<Maybe<ResolversTypes['Project']>, ParentType, ContextType>;
-  state?: Resolver<Maybe<ResolversTypes['TodoStateEnum']>, ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['TodoStateEnum'], ParentType, ContextType>;
   target?: Resolver<Maybe<ResolversTypes['Issue']>, ParentType, ContextType>;
-  targetType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  targetType?: Resolver<ResolversTypes['TodoTargetEnum'], ParentType, ContextType>;
   targetUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
+
+export type TodoActionEnumResolvers = { approval_required: 'approval_required', assigned: 'assigned', build_failed: 'build_failed', directly_addressed: 'directly_addressed', marked: 'marked', member_access_requested: 'member_access_requested', mentioned: 'mentioned', merge_train_removed: 'merge_train_removed', review_requested: 'review_requested', review_submitted: 'review_submitted', unmergeable: 'unmergeable' };
 
 export type TodoConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['TodoConnection'] = ResolversParentTypes['TodoConnection']> = {
   count?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
@@ -10817,6 +10959,8 @@ export type TodoMarkDonePayloadResolvers<ContextType = GatewayContext, ParentTyp
 };
 
 export type TodoStateEnumResolvers = { done: 'done', pending: 'pending' };
+
+export type TodoTargetEnumResolvers = { ALERT: 'AlertManagement::Alert', COMMIT: 'Commit', DESIGN: 'DesignManagement::Design', EPIC: 'Epic', ISSUE: 'Issue', MERGEREQUEST: 'MergeRequest', WORKITEM: 'WorkItem' };
 
 export interface TodoableIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['TodoableID'], any> {
   name: 'TodoableID';
@@ -11219,6 +11363,8 @@ export type Resolvers<ContextType = GatewayContext> = {
   PersonalAccessTokenConnection?: PersonalAccessTokenConnectionResolvers<ContextType>;
   PersonalAccessTokenEdge?: PersonalAccessTokenEdgeResolvers<ContextType>;
   Pipeline?: PipelineResolvers<ContextType>;
+  PipelineConnection?: PipelineConnectionResolvers<ContextType>;
+  PipelineEdge?: PipelineEdgeResolvers<ContextType>;
   PipelineStatusEnum?: PipelineStatusEnumResolvers;
   Project?: ProjectResolvers<ContextType>;
   ProjectConnection?: ProjectConnectionResolvers<ContextType>;
@@ -11271,12 +11417,14 @@ export type Resolvers<ContextType = GatewayContext> = {
   TimelogCreatePayload?: TimelogCreatePayloadResolvers<ContextType>;
   TimelogID?: GraphQLScalarType;
   Todo?: TodoResolvers<ContextType>;
+  TodoActionEnum?: TodoActionEnumResolvers;
   TodoConnection?: TodoConnectionResolvers<ContextType>;
   TodoCreatePayload?: TodoCreatePayloadResolvers<ContextType>;
   TodoEdge?: TodoEdgeResolvers<ContextType>;
   TodoID?: GraphQLScalarType;
   TodoMarkDonePayload?: TodoMarkDonePayloadResolvers<ContextType>;
   TodoStateEnum?: TodoStateEnumResolvers;
+  TodoTargetEnum?: TodoTargetEnumResolvers;
   TodoableID?: GraphQLScalarType;
   Tree?: TreeResolvers<ContextType>;
   UpdateBoardListPayload?: UpdateBoardListPayloadResolvers<ContextType>;

@@ -26,6 +26,8 @@ import {
   RUNNER_SUMMARY,
   RUNNER_JOB,
   JOB_KEPT,
+  PIPELINE_OF_JOB,
+  PIPELINE_LISTED,
   USER_AUTHOR,
   USER_FULL,
   USER_LOADED,
@@ -296,6 +298,14 @@ const runners: Record<string, FieldCost> = {
   'CiRunner.editAdminUrl': oneCall(),
   // GET /projects/:id/jobs/:job_id through the job loader, which runner job lists need.
   'CiJob.tags': { reads: ['tag_list'], loader: 'job' },
+  // A job's pipeline lacks these; GET /projects/:id/pipelines/:pipeline_id through the pipeline loader.
+  'Pipeline.iid': { reads: ['iid'] },
+  'Pipeline.createdAt': { reads: ['created_at'] },
+  'Pipeline.updatedAt': { reads: ['updated_at'] },
+  // GET /projects/:id/pipelines, of the project or of the commit's SHA.
+  'Project.pipelines': restList(PIPELINE_LISTED),
+  'Commit.pipelines': restList(PIPELINE_LISTED),
+  'CiJob.pipeline': embedded(PIPELINE_OF_JOB),
   // The same job record's `artifacts`, windowed in the gateway.
   'CiJob.artifacts': { reads: ['artifacts'], loader: 'job', items: 'window' },
   'CiJob.runner': embedded(RUNNER_SUMMARY),
@@ -483,7 +493,7 @@ const commits: Record<string, FieldCost> = {
   // The single-commit record's fields, through the commit loader.
   'Commit.stats': { reads: ['stats'] },
   'Commit.status': { reads: ['status'] },
-  'Commit.lastPipeline': { reads: ['last_pipeline'] },
+  'Commit.lastPipeline': { reads: ['last_pipeline'], returns: PIPELINE_OF_JOB },
   // One commit look-up per parent.
   'Commit.parents': { items: UNBOUNDED_ARRAY_ITEMS, callsPerItem: 1, returns: COMMIT_LOADED },
   'Commit.sequence': oneCall(),

@@ -86,6 +86,10 @@ export const RUNNER_DETAIL = shape([
   'projects',
 ]);
 export const RUNNER_LOADED = cached(RUNNER_DETAIL);
+/** The pipeline a job or a commit embeds (fixtures/runners/list-runner-jobs.json, commits/get-commit.json). */
+export const PIPELINE_OF_JOB = shape(['id', 'sha', 'ref', 'status']);
+/** A pipeline of GET /projects/:id/pipelines (Entities::Ci::PipelineBasic; no documentation example). */
+export const PIPELINE_LISTED = shape(['id', 'iid', 'project_id', 'sha', 'ref', 'status', 'source', 'created_at', 'updated_at', 'web_url']);
 /** A job of a runner's job list (fixtures/runners/list-runner-jobs.json). */
 export const RUNNER_JOB = shape(['id', 'status', 'stage', 'name', 'ref', 'tag', 'coverage', 'created_at', 'started_at', 'finished_at', 'duration', 'queued_duration', 'user', 'commit', 'pipeline', 'project']);
 /** The job record `POST .../artifacts/keep` answers (fixtures/job_artifacts/keep-job-artifacts.json). */

@@ -16,6 +16,7 @@ import { RunnersApi } from './runners.js';
 import { TodosApi } from './todos.js';
 import { UsersApi } from './users.js';
 import { ArtifactsApi } from './artifacts.js';
+import { PipelinesApi } from './pipelines.js';
 import { KeysApi } from './keys.js';
 import { SnippetsApi } from './snippets.js';
 import { WikisApi } from './wikis.js';
@@ -40,6 +41,7 @@ export interface DataSources {
   snippets: SnippetsApi;
   keys: KeysApi;
   artifacts: ArtifactsApi;
+  pipelines: PipelinesApi;
   commits: CommitsApi;
   commitStatuses: CommitStatusesApi;
   submodules: SubmodulesApi;
@@ -66,6 +68,7 @@ export function createDataSources(rest: RestSession, boardPlaces: BoardPlaces): 
     snippets: new SnippetsApi(rest),
     keys: new KeysApi(rest),
     artifacts: new ArtifactsApi(rest),
+    pipelines: new PipelinesApi(rest),
     commits: new CommitsApi(rest),
     commitStatuses: new CommitStatusesApi(rest),
     submodules: new SubmodulesApi(rest),

@@ -3,6 +3,7 @@ import type { DataSources } from './index.js';
 import { boardParentKey, type BoardKey, type BoardSchema } from './boards.js';
 import type { CommitKey, CommitSchema } from './commits.js';
 import type { JobKey, JobSchema } from './artifacts.js';
+import type { PipelineKey, PipelineSchema } from './pipelines.js';
 import type { GroupSchema, GroupShowOptions } from './groups.js';
 import type { IssueKey, IssueSchema, LabelSchema } from './issues.js';
 import type { ProjectTodosKey, TodoSchema } from './todos.js';
@@ -46,6 +47,8 @@ export interface Loaders {
   commit: DataLoader<CommitKey, CommitSchema, string>;
   /** A project's job record (`GET /projects/:id/jobs/:job_id`), for what runner job lists leave out. */
   job: DataLoader<JobKey, JobSchema, string>;
+  /** A project's pipeline (`GET /projects/:id/pipelines/:pipeline_id`), for what jobs' embedded pipelines leave out. */
+  pipeline: DataLoader<PipelineKey, PipelineSchema, string>;
 }
 
 export interface LoaderOptions {
@@ -169,6 +172,7 @@ class RequestLoaders implements Loaders {
   #projectIssueTodos?: Loaders['projectIssueTodos'];
   #commit?: Loaders['commit'];
   #job?: Loaders['job'];
+  #pipeline?: Loaders['pipeline'];
 
   constructor(
     private readonly api: DataSources,
@@ -253,6 +257,10 @@ class RequestLoaders implements Loaders {
 
   get job() {
     return (this.#job ??= withinProject((key: JobKey) => this.api.artifacts.job(key.project, key.jobId), (key) => String(key.jobId), this.named('job')));
+  }
+
+  get pipeline() {
+    return (this.#pipeline ??= withinProject((key: PipelineKey) => this.api.pipelines.show(key), (key) => String(key.pipelineId), this.named('pipeline')));
   }
 
   /** The variants are full group details too, so each also answers the plain group loader. */

@@ -12,6 +12,7 @@ import { CiJob, CiRunnerManager, Pipeline } from './runners/CiJob.js';
 import { CiRunner } from './runners/CiRunner.js';
 import { runnerMutations } from './runners/Mutation.js';
 import { runnerManagementMutations } from './runners/management.js';
+import { commitPipelineFields, projectPipelineFields } from './runners/pipelines.js';
 import { Duration } from './runners/duration.js';
 import { runnerQueries } from './runners/Query.js';
 import { runnerSubscriptions } from './runners/Subscription.js';
@@ -113,8 +114,8 @@ export const resolvers: Resolvers = {
   CiJob: { ...CiJob, ...ciJobArtifactFields, ...ciJobCommitFields },
   CiRunnerManager,
   Pipeline,
-  Commit,
-  Project: { ...Project, ...projectWikiFields, ...projectArtifactFields, ...projectIssueFields, ...projectLabelFields, ...projectBoardFields, ...projectRepositoryFields },
+  Commit: { ...Commit, ...commitPipelineFields },
+  Project: { ...Project, ...projectWikiFields, ...projectArtifactFields, ...projectPipelineFields, ...projectIssueFields, ...projectLabelFields, ...projectBoardFields, ...projectRepositoryFields },
   Namespace,
   Group: { ...Group, ...groupIssueFields, ...groupLabelFields, ...groupCredentialsInventoryFields, ...groupBoardFields },
   SharedWithGroup,

@@ -65,6 +65,7 @@ const EXAMPLES: Array<[name: keyof typeof shapes, examples: () => Json[] | Promi
   ['WIKI_PAGE_LISTED', () => records('wikis/list-wiki-pages')],
   ['RUNNER_JOB', () => runnerJobs],
   ['JOB_KEPT', () => records('job_artifacts/keep-job-artifacts')],
+  ['PIPELINE_OF_JOB', () => [...embedded(runnerJobs, 'pipeline'), ...embedded(records('commits/get-commit'), 'last_pipeline')]],
   // An issue record names its labels; the gateway keeps each name with the issue's project.
   ['LABEL_NAMED', () => issueLists.flatMap((issue) => labelsOfIssue(issue['labels'], issue['project_id'] as number) as unknown as Json[])],
 ];
@@ -80,7 +81,7 @@ describe('record shapes of the cost estimate', () => {
   it('covers every shape but the id-only one with examples', () => {
     const covered = new Set(EXAMPLES.map(([name]) => name));
     const shapeNames = Object.entries(shapes).filter(([, value]) => typeof value === 'object' && value !== null && 'keys' in value).map(([name]) => name);
-    expect(shapeNames.filter((name) => !covered.has(name as keyof typeof shapes))).toEqual(['ID_ONLY', 'COMMIT_LISTED_WITH_STATS', 'LABEL_LISTED']);
+    expect(shapeNames.filter((name) => !covered.has(name as keyof typeof shapes))).toEqual(['ID_ONLY', 'PIPELINE_LISTED', 'COMMIT_LISTED_WITH_STATS', 'LABEL_LISTED']);
   });
 
   describe('against the embedded v4 server', () => {
@@ -90,6 +91,12 @@ describe('record shapes of the cost estimate', () => {
       const listed = await harness.oracle.get<Json[]>('/projects/1/repository/commits?with_stats=true&per_page=5', DEMO_TOKENS.admin);
       expect(listed.length).toBeGreaterThan(0);
       for (const commit of listed) expect(Object.keys(commit)).toEqual(expect.arrayContaining([...shapes.COMMIT_LISTED_WITH_STATS.keys]));
+    });
+
+    it('PIPELINE_LISTED: a project\'s pipeline list carries what Entities::Ci::PipelineBasic has (no documentation example shows it)', async () => {
+      const listed = await harness.oracle.get<Json[]>('/projects/1/pipelines?per_page=5', DEMO_TOKENS.admin);
+      expect(listed.length).toBeGreaterThan(0);
+      for (const pipeline of listed) expect(Object.keys(pipeline)).toEqual(expect.arrayContaining([...shapes.PIPELINE_LISTED.keys]));
     });
 
     it('LABEL_LISTED: project and group label lists carry every key (no documentation example of them)', async () => {

@@ -1,6 +1,7 @@
 import type { CiJobResolvers, CiRunnerManagerResolvers, PipelineResolvers } from '../../__generated__/resolvers-types.js';
 import { UpstreamShapeError } from '../../errors/graphql-errors.js';
 import type { JobSchema } from '../../datasources/artifacts.js';
+import type { PipelineSchema } from '../../datasources/pipelines.js';
 import type { PipelineSummarySchema } from '../../datasources/runners.js';
 import { pathOfWebUrl } from '../web-path.js';
 import type { GatewayContext } from '../../server/context.js';
@@ -9,12 +10,11 @@ import { jobDetailedStatus, pipelineDetailedStatus } from './detailed-status.js'
 import { browseArtifactsPath, commitPath, jobPath, pipelinePath, refPath, shaOfJob, type JobRecord } from './job-paths.js';
 
 /** A pipeline as a job embeds it, with the path of its page (it needs the job's project). */
-export interface PipelineRecord extends PipelineSummarySchema {
-  /** The pipeline's page, as REST's `web_url` (commits' pipelines) gives it. */
-  web_url?: string;
-  /** The pipeline's path, set where the record lacks `web_url` (a job's pipeline). */
-  path?: string | null;
-}
+export type PipelineRecord = PipelineSummarySchema &
+  Partial<PipelineSchema> & {
+    /** The pipeline's path, set where the record lacks `web_url` (a job's pipeline). */
+    path?: string | null;
+  };
 
 /**
  * The job record that holds `key`: the parent when it carries it (the job record and the keep
@@ -48,7 +48,8 @@ export const CiJob: CiJobResolvers = {
   async tags(job, _args, context) {
     return (await jobRecordWith(job, 'tag_list', context))?.tag_list ?? null;
   },
-  pipeline: (job) => (job.pipeline ? { ...job.pipeline, path: pipelinePath(job, job.pipeline.id) } : null),
+  // The job's project is the pipeline's: its other fields are read from it (full-records.ts).
+  pipeline: (job) => (job.pipeline ? { project_id: job.project?.id, ...job.pipeline, path: pipelinePath(job, job.pipeline.id) } : null),
 };
 
 function pathOfPipeline(pipeline: PipelineRecord): string | null {
