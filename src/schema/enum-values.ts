@@ -22,6 +22,16 @@ export const ENUM_VALUE_OVERRIDES: Readonly<Record<string, Readonly<Record<strin
   IssuableSeverity: { UNKNOWN: 'UNKNOWN', LOW: 'LOW', MEDIUM: 'MEDIUM', HIGH: 'HIGH', CRITICAL: 'CRITICAL' },
   // An iteration's `state` is an integer (fixtures/issues/fragment-issue-premium-iteration.json).
   IterationState: { UPCOMING: 1, CURRENT: 2, CLOSED: 3 },
+  // A to-do's `target_type` is the target's Ruby class name.
+  TodoTargetEnum: {
+    ALERT: 'AlertManagement::Alert',
+    COMMIT: 'Commit',
+    DESIGN: 'DesignManagement::Design',
+    EPIC: 'Epic',
+    ISSUE: 'Issue',
+    MERGEREQUEST: 'MergeRequest',
+    WORKITEM: 'WorkItem',
+  },
   // rest-v4-api.md "States and transitions": the snippet storage move state has a space.
   RepositoryStorageMoveState: { CLEANUP_FAILED: 'cleanup failed' },
 };

@@ -262,7 +262,7 @@ const CASES: Record<string, FixtureCase> = {
   'fragment-issue-ultimate-health-status.json': fragmentCase('fragment-issue-ultimate-health-status', { healthStatus: 'ON_TRACK' }),
   'create-issue-todo.json': {
     routes: [...TODO_TARGET, { method: 'POST', path: '/projects/4/issues/1/todo', status: 201, body: fixture('create-issue-todo') }],
-    query: `mutation { todoCreate(input: { targetId: "gid://gitlab/Issue/4141" }) { errors alreadyPending todo { id actionName targetType targetUrl body state createdAt
+    query: `mutation { todoCreate(input: { targetId: "gid://gitlab/Issue/4141" }) { errors alreadyPending todo { id action targetType targetUrl body state createdAt
       project { id fullPath name } author { username } target { id iid title description state labels { nodes { title } } milestone { title } assignees { nodes { username } } author { username }
       subscribed userNotesCount upvotes mergeRequestsCount webUrl references { full } confidential discussionLocked type severity taskCompletionStatus { count } } } } }`,
     expected: {
@@ -271,8 +271,8 @@ const CASES: Record<string, FixtureCase> = {
         alreadyPending: false,
         todo: {
           id: 'gid://gitlab/Todo/112',
-          actionName: 'marked',
-          targetType: 'Issue',
+          action: 'marked',
+          targetType: 'ISSUE',
           state: 'pending',
           project: { id: 'gid://gitlab/Project/5', fullPath: 'gitlab-org/gitlab-ci', name: 'GitLab CI/CD' },
           target: {

@@ -95,7 +95,7 @@ query issueTimeTracking($fullPath: ID!, $iid: String) {
 
 const CREATE_TODO = `
 mutation issuableTodoCreate($input: TodoCreateInput!) {
-  todoCreate(input: $input) { todo { id state } errors }
+  todoCreate(input: $input) { todo { id state action targetType body author { username } } errors }
 }`;
 
 const MARK_DONE = `
@@ -356,10 +356,10 @@ describe('the issue sidebar\'s writes over real HTTP', () => {
 
   it('todoCreate and todoMarkDone: a pending to-do on the issue, then done, as REST lists them', async () => {
     const issue = await freshIssue();
-    const created = await send<Payload<'todoCreate', { todo: { id: string; state: string } | null }>>(CREATE_TODO, { input: { targetId: gid('Issue', issue.id) } }, admin);
+    const created = await send<Payload<'todoCreate', { todo: { id: string; state: string; action: string; targetType: string } | null }>>(CREATE_TODO, { input: { targetId: gid('Issue', issue.id) } }, admin);
     expect(created.errors).toBeUndefined();
     const todo = created.data!.todoCreate.todo!;
-    expect(todo.state).toBe('pending');
+    expect(todo).toMatchObject({ state: 'pending', action: 'marked', targetType: 'ISSUE', body: issue.title, author: { username: 'root' } });
     const pending = await harness.oracle.all<RestTodo>('/todos?project_id=3&type=Issue', admin);
     expect(pending.filter((candidate) => candidate.target.iid === issue.iid).map((candidate) => gid('Todo', candidate.id))).toEqual([todo.id]);
     const sidebar = await send<{ workspace: { issuable: { currentUserTodos: { nodes: Array<{ id: string }> } } } }>(TIME_TRACKING, { fullPath: PROJECT, iid: String(issue.iid) }, admin);

@@ -31,7 +31,7 @@ describe('issue mutations over real HTTP', () => {
 
   describe('todoCreate', () => {
     const TODO = `mutation CreateTodo($targetId: TodoableID!) { todoCreate(input: { targetId: $targetId, clientMutationId: "t1" }) {
-        clientMutationId errors alreadyPending todo { id actionName targetType state body createdAt project { fullPath } author { username }
+        clientMutationId errors alreadyPending todo { id action targetType state body createdAt project { fullPath } author { username }
           target { iid title timeStats { timeEstimate } links { self } } } } }`;
     type TodoAnswer = { todoCreate: { clientMutationId: string; errors: string[]; alreadyPending: boolean; todo: Record<string, unknown> | null } };
 
@@ -44,7 +44,7 @@ describe('issue mutations over real HTTP', () => {
         clientMutationId: 't1',
         errors: [],
         alreadyPending: false,
-        todo: { actionName: 'marked', targetType: 'Issue', state: 'pending', project: { fullPath: issue.path }, author: { username: 'root' }, target: { iid: String(issue.iid), title: issue.title } },
+        todo: { action: 'marked', targetType: 'ISSUE', state: 'pending', project: { fullPath: issue.path }, author: { username: 'root' }, target: { iid: String(issue.iid), title: issue.title } },
       });
       const target = first.data!.todoCreate.todo!['target'] as { timeStats: { timeEstimate: number }; links: { self: string } };
       expect(target.timeStats.timeEstimate).toBe(issue.time_stats.time_estimate);

@@ -59,4 +59,8 @@ export const Note: NoteResolvers = {
 
 export const Todo: TodoResolvers = {
   id: (todo) => toGlobalId('Todo', todo.id),
+  // The enums' internal values are REST's strings. (Codegen types enum results as `null` when enums
+  // carry REST values, hence the casts.)
+  action: (todo) => todo.action_name as unknown as null,
+  targetType: (todo) => todo.target_type as unknown as null,
 };
