@@ -120,14 +120,20 @@ describe('isolation between callers under load', () => {
 
     it('keys every entry by credential: a hit never serves another caller', async () => {
       simulator.resetRequests();
-      const { leaks, checked } = await runLoad(gateway);
-      expect(leaks).toEqual([]);
-      expect(checked).toBe(REQUESTS);
-      // One miss per (caller, probe) pair at most, then hits: the cache worked, and worked per caller.
-      const misses = restCalls(simulator).filter((call) => call === 'GET /user').length;
-      const pairs = new Set(Array.from({ length: REQUESTS }, (_, index) => `${((index * 37) % USERS) + 1}|${index % PROBES.length}`)).size;
-      expect(misses).toBeLessThanOrEqual(pairs);
-      expect(misses).toBeGreaterThanOrEqual(USERS);
+      const filling = await runLoad(gateway);
+      expect(filling.leaks).toEqual([]);
+      expect(filling.checked).toBe(REQUESTS);
+      // Every caller missed at least once. How many repeats of a (caller, probe) pair missed too
+      // depends on whether the pair's first answer was stored before the repeat came: timing.
+      const fillingMisses = restCalls(simulator).filter((call) => call === 'GET /user').length;
+      expect(fillingMisses).toBeGreaterThanOrEqual(USERS);
+
+      // Every pair is cached now: the same load again is all hits, each the caller's own answer.
+      simulator.resetRequests();
+      const hitting = await runLoad(gateway);
+      expect(hitting.leaks).toEqual([]);
+      expect(hitting.checked).toBe(REQUESTS);
+      expect(restCalls(simulator)).toEqual([]);
     }, LOAD_TIMEOUT_MS);
   });
 
