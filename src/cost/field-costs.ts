@@ -461,6 +461,8 @@ const issues: Record<string, FieldCost> = {
   'MergeRequest.closedBy': embedded(USER_SUMMARY),
   'MergeRequestPipeline.user': embedded(USER_SUMMARY),
   'Milestone.project': embedded(ID_ONLY),
+  // A group milestone's group, for its parent.
+  'Milestone.subgroupMilestone': oneCall(),
   'Epic.group': embedded(ID_ONLY),
   'Iteration.group': embedded(ID_ONLY),
   'Note.author': embedded(USER_AUTHOR),

@@ -480,6 +480,26 @@ describe('issues in GitLab\'s dialect over real HTTP', () => {
     });
   });
 
+  it('says whether a milestone is a project\'s, a group\'s or a subgroup\'s, reading each group once', async () => {
+    const { state } = harness.simulator;
+    const subgroup = [...state.groups.values()].find((group) => group.parentId !== null && state.projects.size > 0 && [...state.projects.values()].some((project) => project.namespace.kind === 'group' && project.namespace.groupId === group.id))!;
+    const project = [...state.projects.values()].find((candidate) => candidate.namespace.kind === 'group' && candidate.namespace.groupId === subgroup.id)!;
+    const id = state.nextId('milestones');
+    state.groupMilestones.set(id, { id, iid: 1, groupId: subgroup.id, title: 'Subgroup sprint', description: '', state: 'active', createdAt: '2025-05-01T00:00:00.000Z', updatedAt: '2025-05-01T00:00:00.000Z', dueDate: '2025-06-20', startDate: '2025-05-20', closedAt: null });
+    const result = await query<{ project: { milestones: { nodes: Array<{ title: string; projectMilestone: boolean; groupMilestone: boolean; subgroupMilestone: boolean }> } } }>(
+      `query milestoneKinds($fullPath: ID!) { project(fullPath: $fullPath) { milestones(includeAncestors: true, first: 50) { nodes { title projectMilestone groupMilestone subgroupMilestone } } } }`,
+      { fullPath: state.projectFullPath(project) },
+      admin,
+    );
+    expect(result.errors).toBeUndefined();
+    const kinds = Object.fromEntries(result.data!.project.milestones.nodes.map((milestone) => [milestone.title, [milestone.projectMilestone, milestone.groupMilestone, milestone.subgroupMilestone]]));
+    expect(kinds['Subgroup sprint']).toEqual([false, true, true]);
+    expect(kinds['v1.1']).toEqual([true, false, false]);
+    const topGroup = state.groupAncestors(subgroup).at(-1)!;
+    expect(kinds[`${topGroup.name} Q3 release`]).toEqual([false, true, false]);
+    expect(restCalls(harness.simulator).filter((call) => /^GET \/groups\/\d+$/.test(call)).sort()).toEqual([`GET /groups/${subgroup.id}`, `GET /groups/${topGroup.id}`].sort());
+  });
+
   describe('a label an issue names', () => {
     it('finds its ID past the project\'s first 100 labels, reading the next page once', async () => {
       const { state } = harness.simulator;

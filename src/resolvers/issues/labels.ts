@@ -62,6 +62,12 @@ export const Milestone: MilestoneResolvers = {
   project: (milestone) => (milestone.project_id === undefined ? null : { id: milestone.project_id }),
   projectMilestone: (milestone) => (milestone.project_id === undefined && milestone.group_id === undefined ? null : milestone.project_id !== undefined),
   groupMilestone: (milestone) => (milestone.project_id === undefined && milestone.group_id === undefined ? null : milestone.group_id !== undefined),
+  async subgroupMilestone(milestone, _args, { loaders }) {
+    if (milestone.project_id === undefined && milestone.group_id === undefined) return null;
+    if (milestone.group_id === undefined) return false;
+    const group = await loaders.group.load(milestone.group_id);
+    return typeof group.parent_id === 'number';
+  },
   title: (milestone) => milestone.title ?? '',
   // REST's own `expired` (the server's today) when given; else judged from the due date. Boards
   // give only id and title: no dates to judge by.
