@@ -4619,6 +4619,11 @@ export type Milestone = {
   startDate?: Maybe<Scalars['Time']['output']>;
   /** State of the milestone. */
   state?: Maybe<MilestoneStateEnum>;
+  /**
+   * Whether it is the milestone of a subgroup (a group with a parent): its group is read
+   * (`GET /groups/:id`, once per group and request). Null when the record does not say whose it is.
+   */
+  subgroupMilestone?: Maybe<Scalars['Boolean']['output']>;
   /** Title of the milestone. */
   title: Scalars['String']['output'];
   /** When the milestone was last updated. */
@@ -10241,6 +10246,7 @@ export type MilestoneResolvers<ContextType = GatewayContext, ParentType extends 
   projectMilestone?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   startDate?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   state?: Resolver<Maybe<ResolversTypes['MilestoneStateEnum']>, ParentType, ContextType>;
+  subgroupMilestone?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   webPath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
