@@ -926,6 +926,8 @@ export type CiRunnerProjectsArgs = {
   before?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
+  search?: InputMaybe<Scalars['String']['input']>;
+  sort?: InputMaybe<Scalars['String']['input']>;
 };
 
 /** Which refs a runner takes jobs for (`access_level`). */
@@ -9208,7 +9210,7 @@ export type CiRunnerResolvers<ContextType = GatewayContext, ParentType extends R
   paused?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   platform?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   projectCount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
-  projects?: Resolver<Maybe<ResolversTypes['ProjectConnection']>, ParentType, ContextType, Partial<CiRunnerProjectsArgs>>;
+  projects?: Resolver<Maybe<ResolversTypes['ProjectConnection']>, ParentType, ContextType, RequireFields<CiRunnerProjectsArgs, 'sort'>>;
   revision?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   runUntagged?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   runnerType?: Resolver<Maybe<ResolversTypes['CiRunnerType']>, ParentType, ContextType>;

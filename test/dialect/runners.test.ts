@@ -476,6 +476,35 @@ query getProjectRunners($fullPath: ID!, $first: Int) {
     });
   });
 
+  describe('a runner\'s projects', () => {
+    const RUNNER_PROJECTS = `
+query getRunnerProjects($id: CiRunnerID!, $search: String, $sort: String) {
+  runner(id: $id) { id projectCount projects(search: $search, sort: $sort) { count nodes { id name } } }
+}`;
+
+    it('searches and orders the projects the runner\'s detail embeds, with no further call', async () => {
+      expect(validate(schema, parse(RUNNER_PROJECTS))).toEqual([]);
+      const projectRunners = await harness.oracle.get<RestRunner[]>('/runners/all?type=project_type&per_page=100', admin);
+      const details = await Promise.all(projectRunners.map((runner) => harness.oracle.get<RestRunner & { projects: Array<{ id: number; name: string }> }>(`/runners/${runner.id}`, admin)));
+      const shared = details.find((runner) => runner.projects.length >= 2)!;
+      expect(shared).toBeDefined();
+      harness.simulator.resetRequests();
+      const byName = await harness.gateway.query<{ runner: { projects: { nodes: Array<{ id: string; name: string }> } } }>(RUNNER_PROJECTS, { id: runnerGid(shared.id), sort: 'name_desc' }, admin);
+      expect(byName.errors).toBeUndefined();
+      const names = shared.projects.map((project) => project.name).sort((a, b) => b.localeCompare(a));
+      expect(byName.data!.runner.projects.nodes.map((node) => node.name)).toEqual(names);
+      expect(restCalls(harness.simulator)).toEqual([`GET /runners/${shared.id}`]);
+
+      const term = shared.projects[0]!.name.slice(0, 4).toUpperCase();
+      const searched = await harness.gateway.query<{ runner: { projects: { count: number; nodes: Array<{ name: string }> } } }>(RUNNER_PROJECTS, { id: runnerGid(shared.id), search: term }, admin);
+      const matching = shared.projects.filter((project) => project.name.toLowerCase().includes(term.toLowerCase()) || (project as { path?: string }).path?.toLowerCase().includes(term.toLowerCase()));
+      expect(searched.data!.runner.projects.count).toBe(matching.length);
+
+      const refused = await harness.gateway.query(RUNNER_PROJECTS, { id: runnerGid(shared.id), sort: 'stars_desc' }, admin);
+      expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argumentName: 'sort' });
+    });
+  });
+
   describe('the runner edit page', () => {
     const UPDATE_RUNNER = `
 mutation runnerUpdate($input: RunnerUpdateInput!) {

@@ -6,6 +6,7 @@ import { toGlobalId } from '../global-id.js';
 import { runnerDetail } from './detail.js';
 import { runnerJobStatusFilter } from './filters.js';
 import { adminRunnerUrl } from './page-urls.js';
+import { checkProjectSort, searchAndSortProjects } from './runner-projects.js';
 import { runnerPermissions } from './permissions.js';
 
 /** Whether a runner is paused; older records and the update response only carry `active`. */
@@ -27,8 +28,9 @@ export const CiRunner: CiRunnerResolvers = {
   active: (runner) => runner.active ?? !runnerIsPaused(runner),
   // GitLab answers the projects of project runners only; REST lists none for the others anyway.
   async projects(runner, args, context) {
+    checkProjectSort(args.sort);
     if ((await runnerType(runner, context)) !== 'project_type') return null;
-    return arrayConnection(args, (await runnerDetail(runner, context)).projects ?? []);
+    return arrayConnection(args, searchAndSortProjects((await runnerDetail(runner, context)).projects ?? [], args.search, args.sort));
   },
   async projectCount(runner, _args, context) {
     if ((await runnerType(runner, context)) !== 'project_type') return null;
