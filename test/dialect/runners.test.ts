@@ -485,7 +485,7 @@ query getRunnerProjects($id: CiRunnerID!, $search: String, $sort: String) {
     it('searches and orders the projects the runner\'s detail embeds, with no further call', async () => {
       expect(validate(schema, parse(RUNNER_PROJECTS))).toEqual([]);
       const projectRunners = await harness.oracle.get<RestRunner[]>('/runners/all?type=project_type&per_page=100', admin);
-      const details = await Promise.all(projectRunners.map((runner) => harness.oracle.get<RestRunner & { projects: Array<{ id: number; name: string }> }>(`/runners/${runner.id}`, admin)));
+      const details = await Promise.all(projectRunners.map((runner) => harness.oracle.get<{ id: number; projects: Array<{ id: number; name: string; path: string }> }>(`/runners/${runner.id}`, admin)));
       const shared = details.find((runner) => runner.projects.length >= 2)!;
       expect(shared).toBeDefined();
       harness.simulator.resetRequests();
@@ -497,7 +497,7 @@ query getRunnerProjects($id: CiRunnerID!, $search: String, $sort: String) {
 
       const term = shared.projects[0]!.name.slice(0, 4).toUpperCase();
       const searched = await harness.gateway.query<{ runner: { projects: { count: number; nodes: Array<{ name: string }> } } }>(RUNNER_PROJECTS, { id: runnerGid(shared.id), search: term }, admin);
-      const matching = shared.projects.filter((project) => project.name.toLowerCase().includes(term.toLowerCase()) || (project as { path?: string }).path?.toLowerCase().includes(term.toLowerCase()));
+      const matching = shared.projects.filter((project) => [project.name, project.path].some((value) => value.toLowerCase().includes(term.toLowerCase())));
       expect(searched.data!.runner.projects.count).toBe(matching.length);
 
       const refused = await harness.gateway.query(RUNNER_PROJECTS, { id: runnerGid(shared.id), sort: 'stars_desc' }, admin);
