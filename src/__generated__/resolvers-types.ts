@@ -64,6 +64,7 @@ export type Scalars = {
   Duration: { input: number; output: number; }
   /** A global ID of a Group (`gid://gitlab/Group/1`). */
   GroupID: { input: string; output: string; }
+  /** A calendar date in ISO 8601 (`2025-06-01`), as GitLab's `ISO8601Date`; REST takes it as `YYYY-MM-DD`. */
   ISO8601Date: { input: string; output: string; }
   /** A global ID of a Issue or MergeRequest or Epic (`gid://gitlab/Issue/1`). */
   IssuableID: { input: string; output: string; }

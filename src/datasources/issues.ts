@@ -144,7 +144,8 @@ export interface IssueListFilters {
   iterationId?: number | IssueWildcard | undefined;
   iterationTitle?: string | undefined;
   labels?: string[] | IssueWildcard | undefined;
-  milestone?: string | IssueWildcard | undefined;
+  /** A milestone title, or one of REST's wildcards (`None`, `Any`, `Upcoming`, `Started`). */
+  milestone?: string | undefined;
   myReactionEmoji?: string | undefined;
   /** `GET /issues` and the group list. */
   nonArchived?: boolean | undefined;
