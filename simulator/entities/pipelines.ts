@@ -13,6 +13,8 @@ export interface PipelineRow {
   sha: string;
   ref: string;
   status: string;
+  /** Whether the pipeline ran for a tag (its jobs' `tag`). */
+  tag: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -29,7 +31,7 @@ export function pipelinesOfProject(state: SimulatorState, project: Project): Pip
     const known = byId.get(job.pipeline.id);
     if (!known) {
       const { id, sha, ref, status } = job.pipeline;
-      byId.set(id, { id, iid: 0, projectId: project.id, sha, ref, status, createdAt: job.createdAt, updatedAt: latest(job) });
+      byId.set(id, { id, iid: 0, projectId: project.id, sha, ref, status, tag: job.tag, createdAt: job.createdAt, updatedAt: latest(job) });
       continue;
     }
     if (job.createdAt < known.createdAt) known.createdAt = job.createdAt;

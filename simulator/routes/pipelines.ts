@@ -3,13 +3,43 @@
 // and above.
 import { projectAccessLevel } from '../data/access.js';
 import { AccessLevel, type Project } from '../data/model.js';
-import { pipelineEntity, pipelinesOfProject } from '../entities/pipelines.js';
+import { pipelineEntity, pipelinesOfProject, type PipelineRow } from '../entities/pipelines.js';
 import { forbidden, messageError } from '../http/errors.js';
 import { paginate } from '../http/pagination.js';
 import { p } from '../http/params.js';
 import { ok } from '../http/response.js';
 import type { RequestContext, Router } from '../http/router.js';
 import { visibleProject } from './lookup.js';
+
+/** Ci::HasStatus::COMPLETED_STATUSES: what `scope=finished` keeps. */
+const FINISHED = new Set(['success', 'failed', 'canceled', 'skipped']);
+
+/** The latest pipeline of each branch (or tag) for `scope=branches` (`tags`), as Ci::PipelinesFinder. */
+function latestPerRef(rows: PipelineRow[], tags: boolean): PipelineRow[] {
+  const latest = new Map<string, PipelineRow>();
+  for (const row of rows) {
+    if (row.tag !== tags) continue;
+    const known = latest.get(row.ref);
+    if (!known || row.id > known.id) latest.set(row.ref, row);
+  }
+  return [...latest.values()];
+}
+
+function inScope(rows: PipelineRow[], scope: string | undefined): PipelineRow[] {
+  switch (scope) {
+    case 'running':
+    case 'pending':
+      return rows.filter((row) => row.status === scope);
+    case 'finished':
+      return rows.filter((row) => FINISHED.has(row.status));
+    case 'branches':
+      return latestPerRef(rows, false);
+    case 'tags':
+      return latestPerRef(rows, true);
+    default:
+      return rows;
+  }
+}
 
 const STATUSES = ['created', 'waiting_for_resource', 'preparing', 'pending', 'running', 'success', 'failed', 'canceling', 'canceled', 'skipped', 'manual', 'scheduled'] as const;
 
@@ -28,6 +58,7 @@ export function registerPipelineRoutes(router: Router): void {
       paginated: true,
       params: {
         id: p.string().required(),
+        scope: p.string().values(['running', 'pending', 'finished', 'branches', 'tags']),
         sha: p.string(),
         ref: p.string(),
         status: p.string().values(STATUSES),
@@ -37,8 +68,8 @@ export function registerPipelineRoutes(router: Router): void {
     },
     (ctx) => {
       const project = pipelinesProject(ctx, ctx.params.id);
-      const { sha, ref, status, order_by: orderBy, sort } = ctx.params;
-      const rows = pipelinesOfProject(ctx.state, project).filter(
+      const { scope, sha, ref, status, order_by: orderBy, sort } = ctx.params;
+      const rows = inScope(pipelinesOfProject(ctx.state, project), scope).filter(
         (row) => (sha === undefined || row.sha === sha) && (ref === undefined || row.ref === ref) && (status === undefined || row.status === status),
       );
       const key = (row: (typeof rows)[number]): string | number => (orderBy === 'status' ? row.status : orderBy === 'ref' ? row.ref : orderBy === 'updated_at' ? row.updatedAt : row.id);

@@ -1280,6 +1280,7 @@ export type CommitPipelinesArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
   ref?: InputMaybe<Scalars['String']['input']>;
+  scope?: InputMaybe<PipelineScopeEnum>;
   status?: InputMaybe<PipelineStatusEnum>;
 };
 
@@ -4623,6 +4624,11 @@ export type Milestone = {
   /** State of the milestone. */
   state?: Maybe<MilestoneStateEnum>;
   /**
+   * How many issues the milestone holds, and how many of them are closed: the totals (`X-Total`) of
+   * REST's issue list of its project or group filtered by its title, two calls of one item each.
+   */
+  stats?: Maybe<MilestoneStats>;
+  /**
    * Whether it is the milestone of a subgroup (a group with a parent): its group is read
    * (`GET /groups/:id`, once per group and request). Null when the record does not say whose it is.
    */
@@ -4665,6 +4671,15 @@ export type MilestoneStateEnum =
   | 'active'
   /** Closed (`closed`). */
   | 'closed';
+
+/** How many issues a milestone holds (REST `X-Total` of its issue list). */
+export type MilestoneStats = {
+  __typename?: 'MilestoneStats';
+  /** Closed issues in the milestone; null when REST gives no total. */
+  closedIssuesCount?: Maybe<Scalars['Int']['output']>;
+  /** Issues in the milestone, open and closed; null when REST gives no total (over 10,000). */
+  totalIssuesCount?: Maybe<Scalars['Int']['output']>;
+};
 
 /** The milestone wildcards of the issue lists (REST `milestone=None|Any|Upcoming|Started`). */
 export type MilestoneWildcardId =
@@ -5561,6 +5576,19 @@ export type PipelineEdge = {
   node?: Maybe<Pipeline>;
 };
 
+/** Which pipelines a list keeps (REST `scope`). */
+export type PipelineScopeEnum =
+  /** The latest pipeline of each branch (`branches`). */
+  | 'branches'
+  /** Finished pipelines: passed, failed, canceled or skipped (`finished`). */
+  | 'finished'
+  /** Pending pipelines (`pending`). */
+  | 'pending'
+  /** Running pipelines (`running`). */
+  | 'running'
+  /** The latest pipeline of each tag (`tags`). */
+  | 'tags';
+
 /** Status of a pipeline. */
 export type PipelineStatusEnum =
   /** Canceled (`canceled`). */
@@ -6017,6 +6045,7 @@ export type ProjectPipelinesArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
   ref?: InputMaybe<Scalars['String']['input']>;
+  scope?: InputMaybe<PipelineScopeEnum>;
   sha?: InputMaybe<Scalars['String']['input']>;
   status?: InputMaybe<PipelineStatusEnum>;
 };
@@ -8527,6 +8556,7 @@ export type ResolversTypes = {
   MilestoneEdge: ResolverTypeWrapper<Edge<MilestoneSchema>>;
   MilestoneID: ResolverTypeWrapper<Scalars['MilestoneID']['output']>;
   MilestoneStateEnum: null;
+  MilestoneStats: ResolverTypeWrapper<MilestoneStats>;
   MilestoneWildcardId: null;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   MutationOperationMode: null;
@@ -8549,6 +8579,7 @@ export type ResolversTypes = {
   Pipeline: ResolverTypeWrapper<PipelineRecord>;
   PipelineConnection: ResolverTypeWrapper<Connection<PipelineRecord>>;
   PipelineEdge: ResolverTypeWrapper<Edge<PipelineRecord>>;
+  PipelineScopeEnum: null;
   PipelineStatusEnum: null;
   Project: ResolverTypeWrapper<ProjectSchema>;
   ProjectConnection: ResolverTypeWrapper<Connection<ProjectSchema>>;
@@ -8862,6 +8893,7 @@ export type ResolversParentTypes = {
   MilestoneConnection: Connection<MilestoneSchema>;
   MilestoneEdge: Edge<MilestoneSchema>;
   MilestoneID: Scalars['MilestoneID']['output'];
+  MilestoneStats: MilestoneStats;
   Mutation: Record<PropertyKey, never>;
   Namespace: NamespaceSchema;
   NamespaceID: Scalars['NamespaceID']['output'];
@@ -10249,6 +10281,7 @@ export type MilestoneResolvers<ContextType = GatewayContext, ParentType extends 
   projectMilestone?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   startDate?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   state?: Resolver<Maybe<ResolversTypes['MilestoneStateEnum']>, ParentType, ContextType>;
+  stats?: Resolver<Maybe<ResolversTypes['MilestoneStats']>, ParentType, ContextType>;
   subgroupMilestone?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
@@ -10273,6 +10306,11 @@ export interface MilestoneIdScalarConfig extends GraphQLScalarTypeConfig<Resolve
 }
 
 export type MilestoneStateEnumResolvers = { active: 'active', closed: 'closed' };
+
+export type MilestoneStatsResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['MilestoneStats'] = ResolversParentTypes['MilestoneStats']> = {
+  closedIssuesCount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  totalIssuesCount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+};
 
 export type MilestoneWildcardIdResolvers = { ANY: 'Any', NONE: 'None', STARTED: 'Started', UPCOMING: 'Upcoming' };
 
@@ -10474,6 +10512,8 @@ export type PipelineEdgeResolvers<ContextType = GatewayContext, ParentType exten
   cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node?: Resolver<Maybe<ResolversTypes['Pipeline']>, ParentType, ContextType>;
 };
+
+export type PipelineScopeEnumResolvers = { BRANCHES: 'branches', FINISHED: 'finished', PENDING: 'pending', RUNNING: 'running', TAGS: 'tags' };
 
 export type PipelineStatusEnumResolvers = { CANCELED: 'canceled', CANCELING: 'canceling', CREATED: 'created', FAILED: 'failed', MANUAL: 'manual', PENDING: 'pending', PREPARING: 'preparing', RUNNING: 'running', SCHEDULED: 'scheduled', SKIPPED: 'skipped', SUCCESS: 'success', WAITING_FOR_RESOURCE: 'waiting_for_resource' };
 
@@ -11354,6 +11394,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   MilestoneEdge?: MilestoneEdgeResolvers<ContextType>;
   MilestoneID?: GraphQLScalarType;
   MilestoneStateEnum?: MilestoneStateEnumResolvers;
+  MilestoneStats?: MilestoneStatsResolvers<ContextType>;
   MilestoneWildcardId?: MilestoneWildcardIdResolvers;
   Mutation?: MutationResolvers<ContextType>;
   MutationOperationMode?: MutationOperationModeResolvers;
@@ -11374,6 +11415,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   Pipeline?: PipelineResolvers<ContextType>;
   PipelineConnection?: PipelineConnectionResolvers<ContextType>;
   PipelineEdge?: PipelineEdgeResolvers<ContextType>;
+  PipelineScopeEnum?: PipelineScopeEnumResolvers;
   PipelineStatusEnum?: PipelineStatusEnumResolvers;
   Project?: ProjectResolvers<ContextType>;
   ProjectConnection?: ProjectConnectionResolvers<ContextType>;

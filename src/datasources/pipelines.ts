@@ -18,6 +18,7 @@ export interface PipelineSchema {
 
 /** Filters of `GET /projects/:id/pipelines`. */
 export interface PipelineListFilters {
+  scope?: string | undefined;
   sha?: string | undefined;
   ref?: string | undefined;
   status?: string | undefined;
@@ -34,7 +35,7 @@ export class PipelinesApi {
   constructor(private readonly rest: RestSession) {}
 
   all(project: number | string, filters: PipelineListFilters, page: PageRequest): Promise<Page<PipelineSchema>> {
-    return this.rest.getPage<PipelineSchema>(restPath`/projects/${project}/pipelines`, page, { sha: filters.sha, ref: filters.ref, status: filters.status });
+    return this.rest.getPage<PipelineSchema>(restPath`/projects/${project}/pipelines`, page, { scope: filters.scope, sha: filters.sha, ref: filters.ref, status: filters.status });
   }
 
   show(key: PipelineKey): Promise<PipelineSchema> {

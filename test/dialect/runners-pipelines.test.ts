@@ -25,10 +25,10 @@ fragment PipelineFields on Pipeline {
 }`;
 
 const PROJECT_PIPELINES = `${PIPELINE_FRAGMENT}
-query getPipelines($fullPath: ID!, $first: Int, $status: PipelineStatusEnum, $ref: String) {
+query getPipelines($fullPath: ID!, $first: Int, $status: PipelineStatusEnum, $ref: String, $scope: PipelineScopeEnum) {
   project(fullPath: $fullPath) {
     id
-    pipelines(first: $first, status: $status, ref: $ref) { count nodes { ...PipelineFields } pageInfo { hasNextPage } }
+    pipelines(first: $first, status: $status, ref: $ref, scope: $scope) { count nodes { ...PipelineFields } pageInfo { hasNextPage } }
   }
 }`;
 
@@ -92,6 +92,10 @@ describe('pipelines in GitLab\'s dialect', () => {
       admin,
     );
     expect(filtered.data!.project.pipelines.nodes.map((node) => node.id)).toEqual(failed.map((pipeline) => `gid://gitlab/Ci::Pipeline/${pipeline.id}`));
+
+    const branches = await harness.oracle.get<RestPipeline[]>('/projects/1/pipelines?scope=branches&per_page=10', admin);
+    const scoped = await harness.gateway.query<{ project: { pipelines: { nodes: Array<{ id: string }> } } }>(PROJECT_PIPELINES, { fullPath: 'gitlab-org/gitlab', first: 10, scope: 'BRANCHES' }, admin);
+    expect(scoped.data!.project.pipelines.nodes.map((node) => node.id)).toEqual(branches.map((pipeline) => `gid://gitlab/Ci::Pipeline/${pipeline.id}`));
   });
 
   it('lists a commit\'s pipelines in its project through REST\'s sha filter', async () => {

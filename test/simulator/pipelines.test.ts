@@ -38,6 +38,23 @@ describe('GET /projects/:id/pipelines', () => {
     expect((await call(sim, '/projects/1/pipelines?status=bogus', { token: admin })).status).toBe(400);
   });
 
+  it('keeps by scope: running and pending by status, finished ones, and the latest of each branch', async () => {
+    const all: Array<{ id: number; ref: string; status: string }> = [];
+    for (let page = 1; ; page++) {
+      const result = await call(sim, `/projects/1/pipelines?per_page=100&page=${page}`, { token: admin });
+      all.push(...(list(result) as typeof all));
+      if (!result.headers.get('x-next-page')) break;
+    }
+    const finished = await call(sim, '/projects/1/pipelines?scope=finished&per_page=1', { token: admin });
+    expect(Number(finished.headers.get('x-total'))).toBe(all.filter((pipeline) => ['success', 'failed', 'canceled', 'skipped'].includes(pipeline.status)).length);
+    const running = list(await call(sim, '/projects/1/pipelines?scope=running&per_page=100', { token: admin })) as Array<{ status: string }>;
+    expect(running.every((pipeline) => pipeline.status === 'running')).toBe(true);
+    const branches = list(await call(sim, '/projects/1/pipelines?scope=branches&per_page=100', { token: admin })) as Array<{ id: number; ref: string }>;
+    expect(new Set(branches.map((pipeline) => pipeline.ref)).size).toBe(branches.length);
+    for (const latest of branches) expect(all.filter((pipeline) => pipeline.ref === latest.ref).every((pipeline) => pipeline.id <= latest.id)).toBe(true);
+    expect((await call(sim, '/projects/1/pipelines?scope=bogus', { token: admin })).status).toBe(400);
+  });
+
   it('answers one pipeline, and 404 for another project\'s or a missing one', async () => {
     const [first] = list(await call(sim, '/projects/1/pipelines?per_page=1', { token: admin })) as Array<{ id: number }>;
     expect(record(await call(sim, `/projects/1/pipelines/${first!.id}`, { token: admin }))).toMatchObject({ id: first!.id, project_id: 1 });

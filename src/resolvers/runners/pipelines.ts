@@ -4,7 +4,7 @@ import { restConnection } from '../../connections/connection.js';
 /** `Project.pipelines`: REST's list with its filters. */
 export const projectPipelineFields: Pick<ProjectResolvers, 'pipelines'> = {
   pipelines(project, args, { api }) {
-    const filters = { sha: args.sha ?? undefined, ref: args.ref ?? undefined, status: args.status ?? undefined };
+    const filters = { scope: args.scope ?? undefined, sha: args.sha ?? undefined, ref: args.ref ?? undefined, status: args.status ?? undefined };
     return restConnection(args, (page) => api.pipelines.all(project.id, filters, page));
   },
 };
@@ -13,7 +13,7 @@ export const projectPipelineFields: Pick<ProjectResolvers, 'pipelines'> = {
 export const commitPipelineFields: Pick<CommitResolvers, 'pipelines'> = {
   pipelines(commit, args, { api }) {
     if (commit.project_ref === null) return null;
-    const filters = { sha: commit.id, ref: args.ref ?? undefined, status: args.status ?? undefined };
+    const filters = { scope: args.scope ?? undefined, sha: commit.id, ref: args.ref ?? undefined, status: args.status ?? undefined };
     return restConnection(args, (page) => api.pipelines.all(commit.project_ref!, filters, page));
   },
 };
