@@ -463,6 +463,8 @@ const issues: Record<string, FieldCost> = {
   'Milestone.project': embedded(ID_ONLY),
   // A group milestone's group, for its parent.
   'Milestone.subgroupMilestone': oneCall(),
+  // The totals of the milestone's issue list, all and closed.
+  'Milestone.stats': { calls: 2 },
   'Epic.group': embedded(ID_ONLY),
   'Iteration.group': embedded(ID_ONLY),
   'Note.author': embedded(USER_AUTHOR),

@@ -500,6 +500,20 @@ describe('issues in GitLab\'s dialect over real HTTP', () => {
     expect(restCalls(harness.simulator).filter((call) => /^GET \/groups\/\d+$/.test(call)).sort()).toEqual([`GET /groups/${subgroup.id}`, `GET /groups/${topGroup.id}`].sort());
   });
 
+  it('counts a milestone\'s issues, all and closed, as REST\'s filtered lists total them', async () => {
+    const result = await query<{ project: { milestones: { nodes: Array<{ title: string; stats: { totalIssuesCount: number; closedIssuesCount: number } }> } } }>(
+      `query milestoneStats($fullPath: ID!) { project(fullPath: $fullPath) { milestones(first: 10) { nodes { title stats { totalIssuesCount closedIssuesCount } } } } }`,
+      { fullPath: PROJECT },
+    );
+    expect(result.errors).toBeUndefined();
+    const totalOf = async (query: string) => Number((await harness.oracle.call('GET', `/projects/${PROJECT_PATH}/issues?${query}&per_page=1`, developer)).headers.get('x-total'));
+    for (const milestone of result.data!.project.milestones.nodes) {
+      const title = encodeURIComponent(milestone.title);
+      expect(milestone.stats).toEqual({ totalIssuesCount: await totalOf(`milestone=${title}&state=all`), closedIssuesCount: await totalOf(`milestone=${title}&state=closed`) });
+    }
+    expect(result.data!.project.milestones.nodes.some((milestone) => milestone.stats.totalIssuesCount > 0)).toBe(true);
+  });
+
   describe('a label an issue names', () => {
     it('finds its ID past the project\'s first 100 labels, reading the next page once', async () => {
       const { state } = harness.simulator;

@@ -68,6 +68,17 @@ export const Milestone: MilestoneResolvers = {
     const group = await loaders.group.load(milestone.group_id);
     return typeof group.parent_id === 'number';
   },
+  async stats(milestone, _args, { api }) {
+    if (milestone.title === undefined || (milestone.project_id === undefined && milestone.group_id === undefined)) return null;
+    const one = { page: 1, perPage: 1 };
+    // Every issue of the milestone, as GitLab counts them for its milestone page: the list's total.
+    const count = (state: 'all' | 'closed') => {
+      const filters = { milestone: milestone.title, state, scope: 'all' };
+      return milestone.project_id !== undefined ? api.issues.forProject(milestone.project_id, filters, one) : api.issues.forGroup(milestone.group_id!, filters, one);
+    };
+    const [all, closed] = await Promise.all([count('all'), count('closed')]);
+    return { totalIssuesCount: all.total, closedIssuesCount: closed.total };
+  },
   title: (milestone) => milestone.title ?? '',
   // REST's own `expired` (the server's today) when given; else judged from the due date. Boards
   // give only id and title: no dates to judge by.
