@@ -14,7 +14,6 @@ import {
   ISSUE_AS_TO_DO_TARGET,
   ISSUE_RECORD,
   LABEL_LISTED,
-  LABEL_NAMED,
   LABEL_OF_BOARD,
   PROJECT_IN_GROUP_DETAIL,
   PROJECT_LOADED,
@@ -410,7 +409,9 @@ const issues: Record<string, FieldCost> = {
   'Issue.assignee': embedded(USER_SUMMARY),
   'Issue.closedBy': embedded(USER_SUMMARY),
   'Issue.assignees': { reads: ['assignees'], items: MAX_ASSIGNEES, returns: USER_SUMMARY },
-  'Issue.labels': { reads: ['labels'], items: UNBOUNDED_ARRAY_ITEMS, returns: LABEL_NAMED },
+  // Names only, unless the query asks a label for more: then one read of the project's labels per
+  // issue at most (one per project, shared through the loader, with batching on).
+  'Issue.labels': { reads: ['labels'], calls: 1, items: UNBOUNDED_ARRAY_ITEMS, returns: LABEL_LISTED },
   'Issue.movedToId': { reads: ['moved_to_id'] },
   'Issue.links': { reads: ['_links'] },
   'Issue.epicIid': { reads: ['epic_iid'] },

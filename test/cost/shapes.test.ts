@@ -61,6 +61,7 @@ const EXAMPLES: Array<[name: keyof typeof shapes, examples: () => Json[] | Promi
   ['COMMIT_OF_SUBMODULE', () => records('submodules/update-submodule-reference')],
   ['COMMIT_LOADED', () => all('commits/get-commit', 'commits/create-commit')],
   ['BOARD', () => boards],
+  ['LABEL_OF_BOARD', () => [...embedded(embedded([...boards, ...all('boards/list-board-lists', 'boards/get-board-list')], 'lists'), 'label'), ...embedded(all('boards/list-board-lists', 'boards/get-board-list'), 'label'), ...embedded(boards, 'labels')]],
   ['WIKI_PAGE', () => all('wikis/get-wiki-page', 'wikis/create-wiki-page', 'wikis/edit-wiki-page')],
   ['WIKI_PAGE_LISTED', () => records('wikis/list-wiki-pages')],
   ['RUNNER_JOB', () => runnerJobs],

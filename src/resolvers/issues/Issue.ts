@@ -13,7 +13,7 @@ import { renderMarkdown } from '../projects/markdown.js';
 import { rememberServedIssue } from '../subscriptions/served-issues.js';
 import { formatHumanDuration } from './human-duration.js';
 import { issueKeyOf, projectIdOf } from './key.js';
-import { labelsOfIssue } from './labels.js';
+import { asksForLabelDetails, labelsOfIssue, withLabelDetails } from './labels.js';
 import { issueNoteFields } from './notes.js';
 
 /** A REST field of the issue, from its full record when the parent is an embedded one. */
@@ -55,7 +55,12 @@ export const Issue: IssueResolvers = {
   // Only the id is known; any other project field is fetched (or found primed) through the project loader.
   project: (issue) => ({ id: projectIdOf(issue) }),
   assignees: async (issue, args, context) => arrayConnection(args, ((await readIssueField(issue, 'assignees', context)) as UserSchema[] | null) ?? []),
-  labels: async (issue, args, context) => arrayConnection(args, labelsOfIssue(await readIssueField(issue, 'labels', context), projectIdOf(issue))),
+  // Names are all an issue record has; when the query asks for more, the project's labels are read
+  // here, once per project and request, rather than once per label field.
+  async labels(issue, args, context, info) {
+    const named = labelsOfIssue(await readIssueField(issue, 'labels', context), projectIdOf(issue));
+    return arrayConnection(args, asksForLabelDetails(info) ? await withLabelDetails(named, context) : named);
+  },
   // REST's `type` is the record kind in upper case; the issue's type is `issue_type`, whose REST
   // value is the enum's internal value. (Codegen types enum results as `null` when enums carry
   // REST values, hence the cast.)

@@ -1,4 +1,4 @@
-import { GraphQLError } from 'graphql';
+import { GraphQLError, Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import type { LabelResolvers, MilestoneResolvers } from '../../__generated__/resolvers-types.js';
 import type { LabelSchema } from '../../datasources/issues.js';
 import type { MilestoneSchema } from '../../datasources/issuable-schemas.js';
@@ -13,6 +13,43 @@ import { pathOfWebUrl } from '../web-path.js';
 export function labelsOfIssue(labels: unknown, projectId: number): LabelSchema[] {
   if (!Array.isArray(labels)) return [];
   return (labels as Array<string | LabelSchema>).map((label) => (typeof label === 'string' ? { name: label, project_id: projectId } : label));
+}
+
+/** The fields a label named by an issue lacks: asking for any of them needs the project's labels. */
+const DETAIL_FIELDS: ReadonlySet<string> = new Set(['id', 'color', 'description', 'descriptionHtml', 'textColor']);
+
+/**
+ * Whether the selection under an issue's labels asks for a field a named label lacks. Each
+ * fragment is visited once, so the walk is linear in the document (issue 15); a name anywhere
+ * under the field counts, which at worst looks the labels up once more than needed.
+ */
+export function asksForLabelDetails(info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments'>): boolean {
+  const visited = new Set<string>();
+  const pending: SelectionSetNode[] = info.fieldNodes.flatMap((node) => (node.selectionSet ? [node.selectionSet] : []));
+  for (let set = pending.pop(); set; set = pending.pop()) {
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.FIELD) {
+        if (DETAIL_FIELDS.has(selection.name.value)) return true;
+        if (selection.selectionSet) pending.push(selection.selectionSet);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        pending.push(selection.selectionSet);
+      } else if (!visited.has(selection.name.value)) {
+        visited.add(selection.name.value);
+        const fragment = info.fragments[selection.name.value];
+        if (fragment) pending.push(fragment.selectionSet);
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * An issue's labels with their details, from one look-up of the project's labels (the loader
+ * shares it with every issue of that project in the request); a name no label carries stays as
+ * named, and its `id` fails with NOT_FOUND.
+ */
+export async function withLabelDetails(labels: LabelSchema[], context: GatewayContext): Promise<LabelSchema[]> {
+  return Promise.all(labels.map((label) => detailed(label, context)));
 }
 
 /**
@@ -44,10 +81,12 @@ async function required(label: LabelSchema, context: GatewayContext): Promise<La
 export const Label: LabelResolvers = {
   id: async (label, _args, context) => toGlobalId('Label', (await required(label, context)).id),
   title: (label) => label.name,
-  color: async (label, _args, context) => (await required(label, context)).color ?? '#FFFFFF',
-  description: async (label, _args, context) => (await detailed(label, context)).description ?? null,
+  // What the record carries is read from it (a board list's label has its color and description);
+  // only a field it lacks is looked up among the project's labels.
+  color: async (label, _args, context) => label.color ?? (await required(label, context)).color ?? '#FFFFFF',
+  description: async (label, _args, context) => (label.description !== undefined ? label.description : (await detailed(label, context)).description) ?? null,
   descriptionHtml: async (label, _args, context) => (await detailed(label, context)).description_html ?? null,
-  textColor: async (label, _args, context) => (await required(label, context)).text_color ?? '#333333',
+  textColor: async (label, _args, context) => label.text_color ?? (await required(label, context)).text_color ?? '#333333',
 };
 
 /** GitLab's Milestone#expired?: a due date before today (the server's UTC day); false without one. */
