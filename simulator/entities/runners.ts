@@ -6,8 +6,13 @@ import type { PresentContext } from './context.js';
 import { extend } from './extend.js';
 import { projectReference } from './projects.js';
 
-/** REST `status`: `paused` when paused, otherwise how it last talked to the server. */
+/**
+ * REST `status`, Ci::Runner#deprecated_rest_status: `stale` and `never_contacted` (or the older
+ * `not_connected`) whatever the runner's pause, else `paused` when paused, else how it last talked
+ * to the server.
+ */
 export function runnerStatus(runner: Runner): string {
+  if (runner.connectivity === 'stale' || runner.connectivity === 'never_contacted' || runner.connectivity === 'not_connected') return runner.connectivity;
   return runner.active ? runner.connectivity : 'paused';
 }
 

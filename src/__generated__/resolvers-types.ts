@@ -852,7 +852,11 @@ export type CiRunner = Node & {
   runUntagged?: Maybe<Scalars['Boolean']['output']>;
   /** Where the runner is registered. */
   runnerType?: Maybe<CiRunnerType>;
-  /** Status of the runner. */
+  /**
+   * Status of the runner, as GitLab's GraphQL gives it: ONLINE, OFFLINE, STALE or NEVER_CONTACTED,
+   * whether paused or not (see `paused`). REST's `status` says PAUSED instead for a paused runner that
+   * is neither stale nor new; the gateway answers ONLINE or OFFLINE from REST's `online` then.
+   */
   status: CiRunnerStatus;
   /** Tags of the runner (detail field). */
   tagList?: Maybe<Array<Scalars['String']['output']>>;
@@ -929,6 +933,16 @@ export type CiRunnerProjectsArgs = {
   last?: InputMaybe<Scalars['Int']['input']>;
   search?: InputMaybe<Scalars['String']['input']>;
   sort?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+/**
+ * A CI runner: an agent that runs jobs (REST `/runners`). List records carry the summary fields; the
+ * detail fields (marked) come from `GET /runners/:id`, fetched once per runner per request and only
+ * when a query asks for them.
+ */
+export type CiRunnerStatusArgs = {
+  legacyMode?: InputMaybe<Scalars['String']['input']>;
 };
 
 /** Which refs a runner takes jobs for (`access_level`). */
@@ -9247,7 +9261,7 @@ export type CiRunnerResolvers<ContextType = GatewayContext, ParentType extends R
   revision?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   runUntagged?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   runnerType?: Resolver<Maybe<ResolversTypes['CiRunnerType']>, ParentType, ContextType>;
-  status?: Resolver<ResolversTypes['CiRunnerStatus'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['CiRunnerStatus'], ParentType, ContextType, RequireFields<CiRunnerStatusArgs, 'legacyMode'>>;
   tagList?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
   userPermissions?: Resolver<ResolversTypes['RunnerPermissions'], ParentType, ContextType>;
   version?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;

@@ -5,6 +5,7 @@ import { DEMO_TOKENS } from '../../simulator/index.js';
 import { EXPLORER_CONTENT_SECURITY_POLICY } from '../../src/transport/explorer.js';
 import { gatewayOverSimulator } from '../support/harness.js';
 import { restCalls } from '../support/rest-oracle.js';
+import { graphqlStatusOf } from '../support/runner-watch.js';
 import { until } from '../support/wait.js';
 
 /** Debian's chromium, installed by scripts/ensure-chromium.sh (npm's pretest, .ci/run). */
@@ -177,9 +178,10 @@ describe('the offline explorer in headless Chromium', { timeout: 60_000 }, () =>
     await until(() => harness.simulator.requests.some((request) => request.method === 'GET' && request.path === `/runners/${runnerId}`), 15_000);
     const paused = await harness.gateway.query(`mutation { runnerUpdate(input: { id: "${gid(runnerId)}", paused: true }) { runner { paused } } }`, {}, token);
     expect(paused.errors).toBeUndefined();
+    const status = graphqlStatusOf(await harness.oracle.get<{ status: string; online: boolean | null }>(`/runners/${runnerId}`, token));
     await expect
       .poll(() => result(page), { timeout: 15_000 })
-      .toEqual({ data: { ciRunnerStatusUpdated: { id: gid(runnerId), status: 'PAUSED', paused: true } } });
+      .toEqual({ data: { ciRunnerStatusUpdated: { id: gid(runnerId), status, paused: true } } });
     expect(connectionInits).toEqual([{ 'PRIVATE-TOKEN': '' }, { 'PRIVATE-TOKEN': token }]);
 
     // The run button stops a running subscription; the gateway then stops polling.

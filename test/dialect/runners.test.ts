@@ -533,7 +533,8 @@ mutation runnerUpdate($input: RunnerUpdateInput!) {
       );
       expect(added.errors).toBeUndefined();
       expect(added.data!.runnerUpdate.errors).toEqual([]);
-      expect(added.data!.runnerUpdate.runner.projects.nodes.map((node) => node.id)).toEqual([projectGid(owner), projectGid(others[0]!)]);
+      // By project id, GitLab's default order.
+      expect(added.data!.runnerUpdate.runner.projects.nodes.map((node) => node.id)).toEqual([owner, others[0]!].sort((a, b) => a - b).map(projectGid));
       // The PUT answers the detail, which tells the current projects; the detail is read again at the end.
       expect(restCalls(harness.simulator)).toEqual([`PUT /runners/${runner.id}`, `POST /projects/${others[0]!}/runners`, `GET /runners/${runner.id}`]);
 

@@ -4,7 +4,7 @@ import { DEMO_TOKENS, startSimulator, type Simulator } from '../../simulator/ind
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { restOracle } from '../support/rest-oracle.js';
 import { until } from '../support/wait.js';
-import { connect, SUBSCRIPTION, watch } from '../support/runner-watch.js';
+import { connect, graphqlStatusOf, SUBSCRIPTION, watch } from '../support/runner-watch.js';
 
 const POLL_MS = 40;
 const gid = (id: number) => `gid://gitlab/Ci::Runner/${id}`;
@@ -52,8 +52,9 @@ describe('ciRunnerStatusUpdated over graphql-ws', () => {
     const paused = await gateway.query(`mutation { runnerUpdate(input: { id: "${gid(runnerId)}", paused: true }) { runner { paused } } }`, {}, token);
     expect(paused.errors).toBeUndefined();
     const [eventA, eventB] = await Promise.all([a.nextEvent(), b.nextEvent()]);
+    const status = graphqlStatusOf(await restOracle(simulator).get<{ status: string; online: boolean | null }>(`/runners/${runnerId}`, token));
     for (const event of [eventA, eventB]) {
-      expect(event).toEqual({ data: { ciRunnerStatusUpdated: { id: gid(runnerId), status: 'PAUSED', paused: true } } });
+      expect(event).toEqual({ data: { ciRunnerStatusUpdated: { id: gid(runnerId), status, paused: true } } });
     }
 
     a.dispose();
@@ -79,7 +80,8 @@ describe('ciRunnerStatusUpdated over graphql-ws', () => {
     await until(() => pollsOf(simulator, runnerId) >= 5); // the faulted attempts, then the baseline
     const paused = await gateway.query(`mutation { runnerUpdate(input: { id: "${gid(runnerId)}", paused: true }) { runner { paused } } }`, {}, token);
     expect(paused.errors).toBeUndefined();
-    expect(await watcher.nextEvent()).toEqual({ data: { ciRunnerStatusUpdated: { id: gid(runnerId), status: 'PAUSED', paused: true } } });
+    const status = graphqlStatusOf(await restOracle(simulator).get<{ status: string; online: boolean | null }>(`/runners/${runnerId}`, token));
+    expect(await watcher.nextEvent()).toEqual({ data: { ciRunnerStatusUpdated: { id: gid(runnerId), status, paused: true } } });
     watcher.dispose();
     await until(() => gateway.gateway.pollers.activePollers === 0);
   });

@@ -4,6 +4,7 @@ import { start as startFastifyBff } from '../../examples/fastify/server.js';
 import { hello, type BffOptions, type RunningBff } from '../../examples/shared/bff.js';
 import { ARTIFACTS_DEMO_PROJECT_ID, DEMO_TOKENS, startSimulator, type Simulator } from '../../simulator/index.js';
 import { restCalls, restOracle } from '../support/rest-oracle.js';
+import { graphqlStatusOf } from '../support/runner-watch.js';
 import { until } from '../support/wait.js';
 import { connectWebSocket, postGraphQL } from './support.js';
 
@@ -125,7 +126,8 @@ describe.each([
       await until(() => bff.gateway.pollers.activeSubscriptions === 1 && polls() >= 1);
       const paused = await query(`mutation($id: CiRunnerID!) { runnerUpdate(input: { id: $id, paused: true }) { errors } }`, { id: runnerGid(runner!.id) }, maintainer);
       expect(paused.body).toEqual({ data: { runnerUpdate: { errors: [] } } });
-      expect((await next).value).toEqual({ data: { ciRunnerStatusUpdated: { id: runnerGid(runner!.id), status: 'PAUSED', paused: true } } });
+      const status = graphqlStatusOf(await restOracle(simulator).get<{ status: string; online: boolean | null }>(`/runners/${runner!.id}`, maintainer));
+      expect((await next).value).toEqual({ data: { ciRunnerStatusUpdated: { id: runnerGid(runner!.id), status, paused: true } } });
       await events.return?.();
       await until(() => bff.gateway.pollers.activePollers === 0);
     } finally {

@@ -8,6 +8,14 @@ export interface RunnerEvent {
   errors?: Array<{ message: string; extensions?: Record<string, unknown> }>;
 }
 
+/**
+ * The status GitLab's GraphQL gives a runner REST shows so: REST says PAUSED for a paused runner that
+ * is neither stale nor new, where GraphQL says ONLINE or OFFLINE (pausing shows in `paused`).
+ */
+export function graphqlStatusOf(rest: { status: string; online: boolean | null }): string {
+  return rest.status === 'paused' ? (rest.online ? 'ONLINE' : 'OFFLINE') : rest.status.toUpperCase();
+}
+
 /** A `ciRunnerStatusUpdated` subscription whose events are collected, with a way to wait for the next one. */
 export function watch(client: Client, runnerId: number) {
   const events: RunnerEvent[] = [];

@@ -53,7 +53,12 @@ export const resolvers = {
   },
   Runner: {
     id: (runner: RestRecord) => gid('Ci::Runner', runner.id),
-    status: (runner: RestRecord) => upper(runner['status']),
+    // GitLab's GraphQL leaves pausing to `paused`: REST's PAUSED is the runner's connectivity there.
+    status: (runner: RestRecord) => {
+      if (runner['status'] === 'paused') return runner['online'] === true ? 'ONLINE' : 'OFFLINE';
+      // Older servers' name for a runner that never contacted the server.
+      return runner['status'] === 'not_connected' ? 'NEVER_CONTACTED' : upper(runner['status']);
+    },
     version: async (runner: RestRecord, _: unknown, context: Context) => (await details(runner, context))['version'],
     tagList: async (runner: RestRecord, _: unknown, context: Context) => (await details(runner, context))['tag_list'],
     contactedAt: async (runner: RestRecord, _: unknown, context: Context) => (await details(runner, context))['contacted_at'],
@@ -61,7 +66,8 @@ export const resolvers = {
       // GitLab lists the projects of project runners only; list records say the type.
       if (runner['runner_type'] !== 'project_type') return null;
       const projects = ((await details(runner, context))['projects'] ?? []) as RestRecord[];
-      return { count: projects.length, nodes: projects };
+      // GitLab orders them by id (`sort: "id_asc"`); REST lists the owner project first.
+      return { count: projects.length, nodes: [...projects].sort((a, b) => a.id - b.id) };
     },
     jobs: (runner: RestRecord, { first }: First, { dataSources }: Context) => dataSources.runners.getRunnerJobs(runner.id, first),
   },

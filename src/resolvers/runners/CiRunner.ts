@@ -8,6 +8,7 @@ import { runnerJobStatusFilter } from './filters.js';
 import { adminRunnerUrl } from './page-urls.js';
 import { checkProjectSort, searchAndSortProjects } from './runner-projects.js';
 import { runnerPermissions } from './permissions.js';
+import { graphqlRunnerStatus } from './runner-status.js';
 
 /** Whether a runner is paused; older records and the update response only carry `active`. */
 export function runnerIsPaused(runner: RunnerSchema): boolean {
@@ -25,6 +26,8 @@ export type CreatedRunner = RunnerSchema & { ephemeralAuthenticationToken?: stri
 export const CiRunner: CiRunnerResolvers = {
   id: (runner) => toGlobalId('Ci::Runner', runner.id),
   paused: (runner) => runnerIsPaused(runner),
+  // Codegen types enum results as REST's strings the schema maps (enum-values.ts).
+  status: (runner, { legacyMode }) => graphqlRunnerStatus(runner, legacyMode) as never,
   active: (runner) => runner.active ?? !runnerIsPaused(runner),
   // GitLab answers the projects of project runners only; REST lists none for the others anyway.
   async projects(runner, args, context) {
