@@ -3,6 +3,7 @@
 // runners.test.ts checks those over HTTP, and this file every status GitLab has.
 import { describe, expect, it } from 'vitest';
 import { jobDetailedStatus, pipelineDetailedStatus } from '../../src/resolvers/runners/detailed-status.js';
+import { graphqlRunnerStatus } from '../../src/resolvers/runners/runner-status.js';
 
 /** [status, text, label, icon, group] of Gitlab::Ci::Status::<Status>. */
 const CORE: Array<[string, string, string, string, string]> = [
@@ -95,5 +96,21 @@ describe('a pipeline\'s detailed status', () => {
       icon: 'status_scheduled',
       group: 'scheduled',
     });
+  });
+});
+
+describe('a runner\'s status', () => {
+  // [REST status, REST online, GitLab's status, GitLab's status in legacy mode 14.5]
+  it.each([
+    ['online', true, 'online', 'online'],
+    ['offline', false, 'offline', 'offline'],
+    ['stale', false, 'stale', 'stale'],
+    ['never_contacted', null, 'never_contacted', 'never_contacted'],
+    ['not_connected', null, 'never_contacted', 'not_connected'],
+    ['paused', true, 'online', 'paused'],
+    ['paused', false, 'offline', 'paused'],
+  ] as const)('REST %s (online: %s) is %s, and %s in legacy mode', (status, online, expected, legacy) => {
+    expect(graphqlRunnerStatus({ status, online }, null)).toBe(expected);
+    expect(graphqlRunnerStatus({ status, online }, '14.5')).toBe(legacy);
   });
 });
