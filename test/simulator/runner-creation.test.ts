@@ -44,7 +44,8 @@ describe('POST /user/runners', () => {
       runner_type: 'project_type',
       description: 'made by a user',
       paused: true,
-      status: 'paused',
+      // Never contacted comes before paused in GitLab's REST status (Ci::Runner#deprecated_rest_status).
+      status: 'never_contacted',
       tag_list: ['gpu', 'arm64'],
       maximum_timeout: 3600,
       projects: [expect.objectContaining({ id: projectId })],
