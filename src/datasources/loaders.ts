@@ -49,6 +49,11 @@ export interface Loaders {
   job: DataLoader<JobKey, JobSchema, string>;
   /** A project's pipeline (`GET /projects/:id/pipelines/:pipeline_id`), for what jobs' embedded pipelines leave out. */
   pipeline: DataLoader<PipelineKey, PipelineSchema, string>;
+  /**
+   * The caller's own record (`GET /user`), read once per request however many fields ask (the
+   * `currentUser` query, permission fields that need the administrator flag), and primed into `user`.
+   */
+  currentUser(): Promise<UserSchema>;
 }
 
 export interface LoaderOptions {
@@ -173,6 +178,7 @@ class RequestLoaders implements Loaders {
   #commit?: Loaders['commit'];
   #job?: Loaders['job'];
   #pipeline?: Loaders['pipeline'];
+  #currentUser?: Promise<UserSchema>;
 
   constructor(
     private readonly api: DataSources,
@@ -181,6 +187,17 @@ class RequestLoaders implements Loaders {
 
   private named(name: string): NamedLoaderOptions {
     return { ...this.options, name };
+  }
+
+  currentUser(): Promise<UserSchema> {
+    const read = () =>
+      this.api.users.current().then((user) => {
+        this.user.prime(user.id, user);
+        return user;
+      });
+    // Batching off turns the request's caches off too, this one included (bench only).
+    if (!this.options.batching) return read();
+    return (this.#currentUser ??= read());
   }
 
   get runner() {

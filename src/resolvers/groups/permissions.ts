@@ -3,7 +3,7 @@ import type { GroupSchema } from '../../datasources/groups.js';
 import type { GatewayContext } from '../../server/context.js';
 import { FULL_RECORD_LOADERS } from '../full-records.js';
 import { nullWhenNotFound } from '../lookups.js';
-import { callerOf } from '../projects/caller.js';
+import { callerOf } from '../caller.js';
 
 const DEVELOPER = 30;
 const MAINTAINER = 40;

@@ -4,7 +4,7 @@
 import type { NotePermissions } from '../../__generated__/resolvers-types.js';
 import type { NoteSchema } from '../../datasources/notes.js';
 import type { GatewayContext } from '../../server/context.js';
-import { callerOf } from '../projects/caller.js';
+import { callerOf } from '../caller.js';
 import { projectAbilities } from '../projects/permissions.js';
 
 /** Gitlab::Access. */

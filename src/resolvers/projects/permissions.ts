@@ -2,7 +2,7 @@ import type { ProjectPermissionsResolvers } from '../../__generated__/resolvers-
 import type { ProjectFeatureAccessLevel, ProjectSchema } from '../../datasources/projects.js';
 import type { GatewayContext } from '../../server/context.js';
 import { FULL_RECORD_LOADERS } from '../full-records.js';
-import { callerOf } from './caller.js';
+import { callerOf } from '../caller.js';
 
 /** GitLab's access levels (Gitlab::Access). */
 const GUEST = 10;

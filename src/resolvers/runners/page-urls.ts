@@ -4,7 +4,7 @@
 import type { Connection } from '../../connections/connection.js';
 import type { RunnerSchema } from '../../datasources/runners.js';
 import type { GatewayContext } from '../../server/context.js';
-import { callerOf } from '../projects/caller.js';
+import { callerOf } from '../caller.js';
 
 /** A runner list's edge with the runner's pages under the group or project that listed it. */
 export type RunnerEdgeRecord = Connection<RunnerSchema>['edges'][number] & { web_url?: string | null; edit_url?: string | null };

@@ -12,7 +12,7 @@
 import type { RunnerSchema } from '../../datasources/runners.js';
 import { RestError } from '../../datasources/rest-error.js';
 import type { GatewayContext } from '../../server/context.js';
-import { callerOf } from '../projects/caller.js';
+import { callerOf } from '../caller.js';
 import { runnerDetail } from './detail.js';
 
 export interface RunnerPermissionsRecord {
