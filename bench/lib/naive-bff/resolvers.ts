@@ -49,7 +49,7 @@ export const resolvers = {
     fullPath: (project: RestRecord) => project['path_with_namespace'],
     runners: (project: RestRecord, { first }: First, { dataSources }: Context) => dataSources.runners.getProjectRunners(project.id, first),
     issues: (project: RestRecord, { first, state }: First & { state?: string }, { dataSources }: Context) =>
-      dataSources.issues.getProjectIssues(project.id, state?.toLowerCase(), first),
+      dataSources.issues.getProjectIssues(project.id, state, first),
   },
   Runner: {
     id: (runner: RestRecord) => gid('Ci::Runner', runner.id),
@@ -82,10 +82,10 @@ export const resolvers = {
   Issue: {
     id: (issue: RestRecord) => gid('Issue', issue.id),
     iid: (issue: RestRecord) => String(issue['iid']),
-    state: (issue: RestRecord) => upper(issue['state']),
+    state: (issue: RestRecord) => issue['state'],
     webUrl: (issue: RestRecord) => issue['web_url'],
     author: (issue: RestRecord) => user(issue['author'] as RestRecord),
-    assignees: (issue: RestRecord) => ((issue['assignees'] ?? []) as RestRecord[]).map(user),
+    assignees: (issue: RestRecord) => ({ nodes: ((issue['assignees'] ?? []) as RestRecord[]).map(user) }),
     milestone: (issue: RestRecord) => {
       const milestone = issue['milestone'] as { title: string; due_date?: string | null } | null | undefined;
       return milestone ? { title: milestone.title, dueDate: milestone.due_date ?? null } : null;

@@ -28,7 +28,7 @@ export const typeDefs = `#graphql
     fullPath: ID!
     name: String!
     runners(first: Int): RunnerConnection!
-    issues(first: Int, state: IssueState): IssueConnection!
+    issues(first: Int, state: IssuableState): IssueConnection!
   }
 
   type ProjectConnection {
@@ -100,11 +100,20 @@ export const typeDefs = `#graphql
     ASSIGNED_TO_ME
   }
 
+  "GitLab's filter of issue lists by state, in its lower-case values."
+  enum IssuableState {
+    opened
+    closed
+    locked
+    all
+  }
+
+  "GitLab's state of an issue, in its lower-case values."
   enum IssueState {
-    OPENED
-    CLOSED
-    LOCKED
-    ALL
+    opened
+    closed
+    locked
+    all
   }
 
   type Issue {
@@ -114,13 +123,17 @@ export const typeDefs = `#graphql
     state: IssueState!
     webUrl: String!
     author: User!
-    assignees: [User!]!
+    assignees: UserCoreConnection!
     milestone: Milestone
   }
 
   type IssueConnection {
     count: Int!
     nodes: [Issue!]!
+  }
+
+  type UserCoreConnection {
+    nodes: [User!]!
   }
 
   type User {
