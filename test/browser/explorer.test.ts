@@ -144,12 +144,13 @@ describe('the offline explorer in headless Chromium', { timeout: 60_000 }, () =>
     const list = await harness.oracle.call<Array<{ id: number; description: string; status: string }>>('GET', '/runners?type=project_type&per_page=3&page=1', token);
     const nodes = [];
     for (const runner of list.body) {
-      const detail = await harness.oracle.get<{ projects: Array<{ path_with_namespace: string }> }>(`/runners/${runner.id}`, token);
+      const detail = await harness.oracle.get<{ projects: Array<{ id: number; path_with_namespace: string }> }>(`/runners/${runner.id}`, token);
       nodes.push({
         id: gid(runner.id),
         description: runner.description,
         status: runner.status.toUpperCase(),
-        projects: { nodes: detail.projects.map((project) => ({ fullPath: project.path_with_namespace })) },
+        // GitLab orders a runner's projects by id (CiRunner.projects' default sort, id_asc).
+        projects: { nodes: [...detail.projects].sort((a, b) => a.id - b.id).map((project) => ({ fullPath: project.path_with_namespace })) },
       });
     }
     expect(nodes.length).toBe(3);
