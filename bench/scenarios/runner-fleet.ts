@@ -54,9 +54,10 @@ interface FleetRow {
 interface RestRunner {
   id: number;
   status: string;
+  online?: boolean | null;
   version?: string | null;
   tag_list?: string[];
-  projects?: Array<{ path_with_namespace: string }>;
+  projects?: Array<{ id: number; path_with_namespace: string }>;
 }
 
 interface RestJob {
@@ -85,14 +86,25 @@ export async function fleetOverRest(tools: DriverTools): Promise<FleetRow[]> {
       const job = jobs[0];
       return {
         runnerId: runner.id,
-        status: runner.status,
+        status: gitlabStatus(runner),
         version: detail.version ?? null,
         tags: detail.tag_list ?? [],
-        projects: (detail.projects ?? []).map((project) => project.path_with_namespace),
+        // GitLab lists a runner's projects by id (CiRunner.projects' default order).
+        projects: [...(detail.projects ?? [])].sort((a, b) => a.id - b.id).map((project) => project.path_with_namespace),
         lastJob: job ? { id: job.id, status: job.status, sha: job.commit?.id ?? null } : null,
       };
     }),
   );
+}
+
+/**
+ * GitLab's CiRunner.status from REST's record: REST says `paused` for a paused runner that is
+ * neither stale nor new, where GitLab's GraphQL tells online from offline (pausing shows in
+ * `paused`); REST's `not_connected` is GitLab's never_contacted.
+ */
+function gitlabStatus(runner: RestRunner): string {
+  if (runner.status === 'paused') return runner.online === true ? 'online' : 'offline';
+  return runner.status === 'not_connected' ? 'never_contacted' : runner.status;
 }
 
 function fromGateway(data: FleetData): FleetRow[] {
