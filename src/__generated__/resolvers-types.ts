@@ -2214,15 +2214,39 @@ export type DiffRefs = {
   startSha?: Maybe<Scalars['String']['output']>;
 };
 
-/** A thread of notes (REST discussion). */
+/** A thread of notes (REST discussion): a plain comment, or a comment with its replies. */
 export type Discussion = {
   __typename?: 'Discussion';
-  /** Global ID of the discussion, `gid://gitlab/Discussion/<id>`. */
-  id: Scalars['ID']['output'];
+  /** When the discussion was started: its first note's creation. */
+  createdAt: Scalars['Time']['output'];
+  /** Global ID of the discussion, `gid://gitlab/Discussion/<40 hex digits>`. */
+  id: Scalars['DiscussionID']['output'];
   /** Whether the discussion is a single comment that cannot be replied to as a thread. */
   individualNote: Scalars['Boolean']['output'];
-  /** The notes of the discussion, oldest first, with their authors. */
-  notes: Array<Note>;
+  /**
+   * The notes of the discussion, oldest first, with their authors: a connection over the notes REST
+   * embeds in the discussion, with no further call.
+   */
+  notes: NoteConnection;
+  /** ID to reply to this discussion with (`CreateNoteInput.discussionId`): the discussion's own ID. */
+  replyId: Scalars['DiscussionID']['output'];
+  /** Whether the discussion can be resolved: any of its notes can be (threads of merge requests). */
+  resolvable: Scalars['Boolean']['output'];
+  /** Whether the discussion is resolved: it can be, and every note that can be is resolved. */
+  resolved: Scalars['Boolean']['output'];
+  /** When the discussion was resolved: the latest resolution among its notes; null unless resolved. */
+  resolvedAt?: Maybe<Scalars['Time']['output']>;
+  /** Who resolved the discussion: the resolver of its latest resolved note; null unless resolved. */
+  resolvedBy?: Maybe<UserCore>;
+};
+
+
+/** A thread of notes (REST discussion): a plain comment, or a comment with its replies. */
+export type DiscussionNotesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
 };
 
 /** A page of discussions. */
@@ -4357,8 +4381,13 @@ export type MemberInterfaceEdge = {
  */
 export type MergeRequest = {
   __typename?: 'MergeRequest';
-  /** The first assignee, or null. */
+  /**
+   * The first assignee, or null.
+   * @deprecated Use `assignees`, as the REST API does.
+   */
   assignee?: Maybe<UserCore>;
+  /** The users the merge request is assigned to (from its REST record: no further call). */
+  assignees?: Maybe<MergeRequestAssigneeConnection>;
   /** Who created it. */
   author?: Maybe<UserCore>;
   /**
@@ -4388,12 +4417,17 @@ export type MergeRequest = {
   forceRemoveSourceBranch?: Maybe<Scalars['Boolean']['output']>;
   /** The pipeline of the source branch's head. */
   headPipeline?: Maybe<MergeRequestPipeline>;
+  /** Total time spent in GitLab's human form (`1w 2d 3h 30m`, 8-hour days, 5-day weeks), or null when none. */
+  humanTotalTimeSpent?: Maybe<Scalars['String']['output']>;
   /** Global ID of the merge request, `gid://gitlab/MergeRequest/<id>`. */
   id: Scalars['ID']['output'];
   /** Internal ID of the merge request within its project. */
   iid: Scalars['String']['output'];
-  /** Label names. */
-  labels?: Maybe<Array<Scalars['String']['output']>>;
+  /**
+   * The labels of the merge request. REST's records name them; their other fields come from one
+   * `GET /projects/:id/labels` per project and request, only when a query asks for them.
+   */
+  labels?: Maybe<LabelConnection>;
   /** When the latest pipeline finished. */
   latestBuildFinishedAt?: Maybe<Scalars['Time']['output']>;
   /** When the latest pipeline started. */
@@ -4414,11 +4448,8 @@ export type MergeRequest = {
   pipeline?: Maybe<MergeRequestPipeline>;
   /** The target project of the merge request. */
   project: Project;
-  /**
-   * The short reference, such as `!1`.
-   * @deprecated Use `references`, as the REST API does.
-   */
-  reference?: Maybe<Scalars['String']['output']>;
+  /** The reference of the merge request: `!1`, or with `full` the project's full path too (`group/project!1`). */
+  reference: Scalars['String']['output'];
   /** How the merge request is referenced in Markdown. */
   references?: Maybe<IssuableReferences>;
   /** SHA of the source branch's head. */
@@ -4445,6 +4476,8 @@ export type MergeRequest = {
   timeStats?: Maybe<TimeStats>;
   /** Title. */
   title?: Maybe<Scalars['String']['output']>;
+  /** Total time spent, in seconds (REST `time_stats`). */
+  totalTimeSpent: Scalars['Int']['output'];
   /** When it was last updated. */
   updatedAt?: Maybe<Scalars['Time']['output']>;
   /** Number of upvotes. */
@@ -4460,6 +4493,98 @@ export type MergeRequest = {
    * @deprecated Use `draft`, as the REST API does.
    */
   workInProgress?: Maybe<Scalars['Boolean']['output']>;
+};
+
+
+/**
+ * A merge request summary (rest-v4-api.md "Merge request summary"), as issue endpoints return it.
+ * The fields from `squash` on are given by `relatedMergeRequests` only; elsewhere they are null.
+ */
+export type MergeRequestAssigneesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * A merge request summary (rest-v4-api.md "Merge request summary"), as issue endpoints return it.
+ * The fields from `squash` on are given by `relatedMergeRequests` only; elsewhere they are null.
+ */
+export type MergeRequestLabelsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * A merge request summary (rest-v4-api.md "Merge request summary"), as issue endpoints return it.
+ * The fields from `squash` on are given by `relatedMergeRequests` only; elsewhere they are null.
+ */
+export type MergeRequestReferenceArgs = {
+  full?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+/**
+ * A user assigned to a merge request, as GitLab's GraphQL types the members of
+ * `MergeRequest.assignees`. REST's merge request records embed the assignees' summaries; any other
+ * field is read from `GET /users/:id`, once per user and request, as for `UserCore`.
+ */
+export type MergeRequestAssignee = Node & User & {
+  __typename?: 'MergeRequestAssignee';
+  /** URL of the avatar image, or null when none is set. */
+  avatarUrl?: Maybe<Scalars['String']['output']>;
+  /** Short biography. */
+  bio?: Maybe<Scalars['String']['output']>;
+  /** When the account was created. */
+  createdAt?: Maybe<Scalars['Time']['output']>;
+  /** Global ID of the user, `gid://gitlab/User/<id>`. */
+  id: Scalars['ID']['output'];
+  /** Location given by the user. */
+  location?: Maybe<Scalars['String']['output']>;
+  /** Display name. */
+  name: Scalars['String']['output'];
+  /** Organization. */
+  organization?: Maybe<Scalars['String']['output']>;
+  /** Public e-mail address, or null when not set. */
+  publicEmail?: Maybe<Scalars['String']['output']>;
+  /** Account state (`active` seen). */
+  state?: Maybe<Scalars['String']['output']>;
+  /** The user's status: availability, emoji and message (REST `GET /users/:id/status`, once per user and request). */
+  status?: Maybe<UserStatus>;
+  /** Username, unique across the instance. */
+  username: Scalars['String']['output'];
+  /** Path of the user's profile page on the instance (`/<username>`), `webUrl` without its origin. */
+  webPath?: Maybe<Scalars['String']['output']>;
+  /** URL of the user's profile page. */
+  webUrl?: Maybe<Scalars['String']['output']>;
+  /** Website URL. */
+  websiteUrl?: Maybe<Scalars['String']['output']>;
+};
+
+/** The assignees of a merge request, a page of the array its REST record embeds. */
+export type MergeRequestAssigneeConnection = {
+  __typename?: 'MergeRequestAssigneeConnection';
+  /** Number of assignees. */
+  count?: Maybe<Scalars['Int']['output']>;
+  /** The assignees of this page with their cursors. */
+  edges: Array<MergeRequestAssigneeEdge>;
+  /** The assignees of this page. */
+  nodes: Array<MergeRequestAssignee>;
+  /** Where this page stands in the list. */
+  pageInfo: PageInfo;
+};
+
+/** An assignee with its cursor. */
+export type MergeRequestAssigneeEdge = {
+  __typename?: 'MergeRequestAssigneeEdge';
+  /** Opaque cursor of this assignee in the list. */
+  cursor: Scalars['String']['output'];
+  /** The assignee. */
+  node: MergeRequestAssignee;
 };
 
 /** A page of merge requests. */
@@ -8329,12 +8454,16 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
     | ( RunnerSchema )
     | ( GroupSchema )
     | ( IssueSchema )
+    | ( UserSchema )
     | ( ProjectSchema )
     | ( SnippetRepositoryStorageMoveSchema )
     | ( SshKeySchema )
     | ( UserSchema )
   ;
-  User: ( UserSchema );
+  User:
+    | ( UserSchema )
+    | ( UserSchema )
+  ;
 };
 
 /** Mapping between all available schema types and the resolvers types */
@@ -8554,6 +8683,9 @@ export type ResolversTypes = {
   MemberInterfaceConnection: ResolverTypeWrapper<Connection<MemberRecord>>;
   MemberInterfaceEdge: ResolverTypeWrapper<Edge<MemberRecord>>;
   MergeRequest: ResolverTypeWrapper<MergeRequestSchema>;
+  MergeRequestAssignee: ResolverTypeWrapper<UserSchema>;
+  MergeRequestAssigneeConnection: ResolverTypeWrapper<Connection<UserSchema>>;
+  MergeRequestAssigneeEdge: ResolverTypeWrapper<Edge<UserSchema>>;
   MergeRequestConnection: ResolverTypeWrapper<Connection<MergeRequestSchema>>;
   MergeRequestEdge: ResolverTypeWrapper<Edge<MergeRequestSchema>>;
   MergeRequestID: ResolverTypeWrapper<Scalars['MergeRequestID']['output']>;
@@ -8893,6 +9025,9 @@ export type ResolversParentTypes = {
   MemberInterfaceConnection: Connection<MemberRecord>;
   MemberInterfaceEdge: Edge<MemberRecord>;
   MergeRequest: MergeRequestSchema;
+  MergeRequestAssignee: UserSchema;
+  MergeRequestAssigneeConnection: Connection<UserSchema>;
+  MergeRequestAssigneeEdge: Edge<UserSchema>;
   MergeRequestConnection: Connection<MergeRequestSchema>;
   MergeRequestEdge: Edge<MergeRequestSchema>;
   MergeRequestID: Scalars['MergeRequestID']['output'];
@@ -9634,9 +9769,15 @@ export type DiffRefsResolvers<ContextType = GatewayContext, ParentType extends R
 };
 
 export type DiscussionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Discussion'] = ResolversParentTypes['Discussion']> = {
-  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['DiscussionID'], ParentType, ContextType>;
   individualNote?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
-  notes?: Resolver<Array<ResolversTypes['Note']>, ParentType, ContextType>;
+  notes?: Resolver<ResolversTypes['NoteConnection'], ParentType, ContextType, Partial<DiscussionNotesArgs>>;
+  replyId?: Resolver<ResolversTypes['DiscussionID'], ParentType, ContextType>;
+  resolvable?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  resolved?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  resolvedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  resolvedBy?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
 };
 
 export type DiscussionConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['DiscussionConnection'] = ResolversParentTypes['DiscussionConnection']> = {
@@ -10172,6 +10313,7 @@ export type MemberInterfaceEdgeResolvers<ContextType = GatewayContext, ParentTyp
 
 export type MergeRequestResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['MergeRequest'] = ResolversParentTypes['MergeRequest']> = {
   assignee?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
+  assignees?: Resolver<Maybe<ResolversTypes['MergeRequestAssigneeConnection']>, ParentType, ContextType, Partial<MergeRequestAssigneesArgs>>;
   author?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
   changesCount?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   closedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
@@ -10185,9 +10327,10 @@ export type MergeRequestResolvers<ContextType = GatewayContext, ParentType exten
   firstDeployedToProductionAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   forceRemoveSourceBranch?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   headPipeline?: Resolver<Maybe<ResolversTypes['MergeRequestPipeline']>, ParentType, ContextType>;
+  humanTotalTimeSpent?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   iid?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  labels?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
+  labels?: Resolver<Maybe<ResolversTypes['LabelConnection']>, ParentType, ContextType, Partial<MergeRequestLabelsArgs>>;
   latestBuildFinishedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   latestBuildStartedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   mergeCommitSha?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -10198,7 +10341,7 @@ export type MergeRequestResolvers<ContextType = GatewayContext, ParentType exten
   milestone?: Resolver<Maybe<ResolversTypes['Milestone']>, ParentType, ContextType>;
   pipeline?: Resolver<Maybe<ResolversTypes['MergeRequestPipeline']>, ParentType, ContextType>;
   project?: Resolver<ResolversTypes['Project'], ParentType, ContextType>;
-  reference?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  reference?: Resolver<ResolversTypes['String'], ParentType, ContextType, RequireFields<MergeRequestReferenceArgs, 'full'>>;
   references?: Resolver<Maybe<ResolversTypes['IssuableReferences']>, ParentType, ContextType>;
   sha?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   shouldRemoveSourceBranch?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
@@ -10212,6 +10355,7 @@ export type MergeRequestResolvers<ContextType = GatewayContext, ParentType exten
   taskCompletionStatus?: Resolver<Maybe<ResolversTypes['TaskCompletionStatus']>, ParentType, ContextType>;
   timeStats?: Resolver<Maybe<ResolversTypes['TimeStats']>, ParentType, ContextType>;
   title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  totalTimeSpent?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   upvotes?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   userNotesCount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
@@ -10219,6 +10363,36 @@ export type MergeRequestResolvers<ContextType = GatewayContext, ParentType exten
   webUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   workInProgress?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type MergeRequestAssigneeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['MergeRequestAssignee'] = ResolversParentTypes['MergeRequestAssignee']> = {
+  avatarUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  bio?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  createdAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  location?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  organization?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  publicEmail?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  state?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  status?: Resolver<Maybe<ResolversTypes['UserStatus']>, ParentType, ContextType>;
+  username?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  webPath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  webUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  websiteUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type MergeRequestAssigneeConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['MergeRequestAssigneeConnection'] = ResolversParentTypes['MergeRequestAssigneeConnection']> = {
+  count?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  edges?: Resolver<Array<ResolversTypes['MergeRequestAssigneeEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['MergeRequestAssignee']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type MergeRequestAssigneeEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['MergeRequestAssigneeEdge'] = ResolversParentTypes['MergeRequestAssigneeEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['MergeRequestAssignee'], ParentType, ContextType>;
 };
 
 export type MergeRequestConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['MergeRequestConnection'] = ResolversParentTypes['MergeRequestConnection']> = {
@@ -10416,7 +10590,7 @@ export interface NamespaceIdScalarConfig extends GraphQLScalarTypeConfig<Resolve
 export type NamespaceProjectSortResolvers = { ACTIVITY_DESC: 'activity_desc', SIMILARITY: 'similarity', STORAGE: 'storage', STORAGE_SIZE_ASC: 'storage_size_asc', STORAGE_SIZE_DESC: 'storage_size_desc' };
 
 export type NodeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Node'] = ResolversParentTypes['Node']> = {
-  __resolveType: TypeResolveFn<'CiRunner' | 'Group' | 'Issue' | 'Project' | 'SnippetRepositoryStorageMove' | 'SshKey' | 'UserCore', ParentType, ContextType>;
+  __resolveType: TypeResolveFn<'CiRunner' | 'Group' | 'Issue' | 'MergeRequestAssignee' | 'Project' | 'SnippetRepositoryStorageMove' | 'SshKey' | 'UserCore', ParentType, ContextType>;
 };
 
 export type NoteResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Note'] = ResolversParentTypes['Note']> = {
@@ -11062,7 +11236,7 @@ export interface UploadScalarConfig extends GraphQLScalarTypeConfig<ResolversTyp
 }
 
 export type UserResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['User'] = ResolversParentTypes['User']> = {
-  __resolveType: TypeResolveFn<'UserCore', ParentType, ContextType>;
+  __resolveType: TypeResolveFn<'MergeRequestAssignee' | 'UserCore', ParentType, ContextType>;
 };
 
 export type UserAgentDetailResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['UserAgentDetail'] = ResolversParentTypes['UserAgentDetail']> = {
@@ -11394,6 +11568,9 @@ export type Resolvers<ContextType = GatewayContext> = {
   MemberInterfaceConnection?: MemberInterfaceConnectionResolvers<ContextType>;
   MemberInterfaceEdge?: MemberInterfaceEdgeResolvers<ContextType>;
   MergeRequest?: MergeRequestResolvers<ContextType>;
+  MergeRequestAssignee?: MergeRequestAssigneeResolvers<ContextType>;
+  MergeRequestAssigneeConnection?: MergeRequestAssigneeConnectionResolvers<ContextType>;
+  MergeRequestAssigneeEdge?: MergeRequestAssigneeEdgeResolvers<ContextType>;
   MergeRequestConnection?: MergeRequestConnectionResolvers<ContextType>;
   MergeRequestEdge?: MergeRequestEdgeResolvers<ContextType>;
   MergeRequestID?: GraphQLScalarType;

@@ -469,6 +469,8 @@ const issues: Record<string, FieldCost> = {
   'Epic.group': embedded(ID_ONLY),
   'Iteration.group': embedded(ID_ONLY),
   'Note.author': embedded(USER_AUTHOR),
+  // A resolvable note's `resolved_by`: the same basic user as its author.
+  'Discussion.resolvedBy': embedded(USER_AUTHOR),
   'Note.project': embedded(ID_ONLY),
   // The note's project, for its web URL (shared with bodyHtml's through the project loader).
   'Note.url': oneCall(),

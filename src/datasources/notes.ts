@@ -22,6 +22,10 @@ export interface NoteSchema {
   resolvable?: boolean;
   /** Set on resolvable notes (merge requests' threads). */
   resolved?: boolean;
+  /** Who resolved it; on resolvable notes only, null while unresolved. */
+  resolved_by?: UserSchema | null;
+  /** When it was resolved; on resolvable notes only, null while unresolved. */
+  resolved_at?: string | null;
   confidential?: boolean;
   internal?: boolean;
   /** The project of the record the note is on; absent on commits' notes. */

@@ -230,7 +230,7 @@ const COMMITS: Record<string, FixtureCase> = {
   },
   'list-commit-discussions.json': {
     routes: [PROJECT, SHOW, { method: 'GET', path: `${COMMIT}/discussions`, body: commitFixture('list-commit-discussions.json') }],
-    query: onCommit(`discussions { count nodes { id individualNote notes { id type body attachment author { username } createdAt updatedAt system noteableId noteableType noteableIid resolvable confidential } } }`),
+    query: onCommit(`discussions { count nodes { id individualNote createdAt replyId resolvable resolved resolvedAt resolvedBy { username } notes { nodes { id type body attachment author { username } createdAt updatedAt system noteableId noteableType noteableIid resolvable confidential } } } }`),
     expected: onCommitData({
       discussions: {
         count: 1,
@@ -238,7 +238,13 @@ const COMMITS: Record<string, FixtureCase> = {
           {
             id: 'gid://gitlab/Discussion/4604744a1c64de00ff62e1e8a6766919923d2b41',
             individualNote: true,
-            notes: [
+            createdAt: '2020-04-30T18:48:11.432Z',
+            replyId: 'gid://gitlab/Discussion/4604744a1c64de00ff62e1e8a6766919923d2b41',
+            resolvable: false,
+            resolved: false,
+            resolvedAt: null,
+            resolvedBy: null,
+            notes: { nodes: [
               {
                 id: 'gid://gitlab/Note/334686748',
                 type: null,
@@ -254,7 +260,7 @@ const COMMITS: Record<string, FixtureCase> = {
                 resolvable: false,
                 confidential: null,
               },
-            ],
+            ] },
           },
         ],
       },

@@ -77,7 +77,7 @@ const CASES: Case[] = [
     name: 'a commit with its detail, parents and sub-resources',
     query: `{ project(fullPath: "gitlab-org/gitlab") { repository { commit(ref: "main") { sha stats { total } status lastPipeline { status }
       parents { sha title status } refs { nodes { name } } diffs(first: 2) { nodes { newPath } } comments { nodes { note author { username } } }
-      discussions { nodes { notes { body author { username } } } } statuses { nodes { name author { username } } } mergeRequests { nodes { title } }
+      discussions { nodes { notes { nodes { body author { username } } } } } statuses { nodes { name author { username } } } mergeRequests { nodes { title } }
       sequence signature { __typename ... on GpgSignature { gpgKeyUserName } ... on X509Signature { x509Certificate { serialNumber } } } } } } }`,
   },
   {

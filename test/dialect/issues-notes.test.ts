@@ -49,7 +49,7 @@ const ISSUE_DISCUSSIONS = `
 query issueDiscussions($fullPath: ID!, $iid: String) {
   project(fullPath: $fullPath) {
     issue(iid: $iid) {
-      discussions(first: 100) { count nodes { id individualNote notes { id body author { username } } } }
+      discussions(first: 100) { count nodes { id individualNote notes { nodes { id body author { username } } } } }
     }
   }
 }`;
@@ -148,14 +148,14 @@ describe('notes on issues over real HTTP', () => {
 
   it('lists an issue\'s discussions with their notes, as REST groups them', async () => {
     const issue = anIssue();
-    const result = await send<{ project: { issue: { discussions: { count: number; nodes: Array<{ id: string; individualNote: boolean; notes: Array<{ id: string; body: string }> }> } } } }>(ISSUE_DISCUSSIONS, {
+    const result = await send<{ project: { issue: { discussions: { count: number; nodes: Array<{ id: string; individualNote: boolean; notes: { nodes: Array<{ id: string; body: string }> } }> } } } }>(ISSUE_DISCUSSIONS, {
       fullPath: PROJECT,
       iid: String(issue.iid),
     });
     expect(result.errors).toBeUndefined();
     const rest = await harness.oracle.all<RestDiscussion>(`/projects/${PROJECT_PATH}/issues/${issue.iid}/discussions`, admin);
     expect(result.data!.project.issue.discussions.nodes).toEqual(
-      rest.map((discussion) => ({ id: gid('Discussion', discussion.id), individualNote: discussion.individual_note, notes: discussion.notes.map((note) => ({ id: gid('Note', note.id), body: note.body, author: { username: note.author.username } })) })),
+      rest.map((discussion) => ({ id: gid('Discussion', discussion.id), individualNote: discussion.individual_note, notes: { nodes: discussion.notes.map((note) => ({ id: gid('Note', note.id), body: note.body, author: { username: note.author.username } })) } })),
     );
   });
 

@@ -250,13 +250,13 @@ describe('commit mutations over real HTTP', () => {
       expect(await comment({ note: 'Via the branch', path: 'comment-me.txt', line: 1 })).toMatchObject({ line: 1 });
       expect(await comment({ note: 'Whole commit' })).toMatchObject({ path: null });
 
-      const read = await harness.gateway.query<{ project: { repository: { commit: { comments: { count: number }; discussions: { nodes: Array<{ individualNote: boolean; notes: Array<{ body: string }> }> } } } } }>(
-        `query($sha: String!) { project(fullPath: "${PROJECT}") { repository { commit(ref: $sha) { comments { count } discussions { nodes { individualNote notes { body } } } } } } }`,
+      const read = await harness.gateway.query<{ project: { repository: { commit: { comments: { count: number }; discussions: { nodes: Array<{ individualNote: boolean; notes: { nodes: Array<{ body: string }> } }> } } } } }>(
+        `query($sha: String!) { project(fullPath: "${PROJECT}") { repository { commit(ref: $sha) { comments { count } discussions { nodes { individualNote notes { nodes { body } } } } } } } }`,
         { sha: commit.sha },
         token,
       );
       expect(read.data!.project.repository.commit.comments.count).toBe(4);
-      expect(read.data!.project.repository.commit.discussions.nodes.map((d) => [d.individualNote, d.notes.map((n) => n.body)])).toEqual([
+      expect(read.data!.project.repository.commit.discussions.nodes.map((d) => [d.individualNote, d.notes.nodes.map((n) => n.body)])).toEqual([
         [false, ['On line two']],
         [true, ['No such line']],
         [false, ['Via the branch']],

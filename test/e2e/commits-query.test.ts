@@ -173,7 +173,7 @@ describe('repository commits over real HTTP', () => {
             parents { sha title }
             diffs { count nodes { newPath oldPath newFile diff } }
             comments { count nodes { note path line lineType author { username } } }
-            discussions { nodes { id individualNote notes { body type author { username } } } } } } } }`,
+            discussions { nodes { id individualNote notes { nodes { body type author { username } } } } } } } } }`,
         { ref: sha },
         token,
       );
@@ -195,7 +195,7 @@ describe('repository commits over real HTTP', () => {
         diffs: { count: diff.length, nodes: diff.map((d) => ({ newPath: d.new_path, oldPath: d.old_path, newFile: d.new_file, diff: d.diff })) },
         comments: { count: comments.length, nodes: comments.map((c) => ({ note: c.note, path: c.path, line: c.line, lineType: c.line_type?.toUpperCase() ?? null, author: { username: c.author.username } })) },
         discussions: {
-          nodes: discussions.map((d) => ({ id: `gid://gitlab/Discussion/${d.id}`, individualNote: d.individual_note, notes: d.notes.map((n) => ({ body: n.body, type: n.type, author: { username: n.author.username } })) })),
+          nodes: discussions.map((d) => ({ id: `gid://gitlab/Discussion/${d.id}`, individualNote: d.individual_note, notes: { nodes: d.notes.map((n) => ({ body: n.body, type: n.type, author: { username: n.author.username } })) } })),
         },
       });
       expect(discussions.some((d) => !d.individual_note && d.notes.length === 2)).toBe(true);

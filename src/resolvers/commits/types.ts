@@ -1,7 +1,6 @@
 import type {
   CommitSignatureResolvers,
   CommitStatusResolvers,
-  DiscussionResolvers,
   X509CertificateResolvers,
 } from '../../__generated__/resolvers-types.js';
 import { toGlobalId } from '../global-id.js';
@@ -11,10 +10,6 @@ import { toGlobalId } from '../global-id.js';
 export const CommitStatus: CommitStatusResolvers = {
   id: (status) => toGlobalId('CommitStatus', status.id),
   pipelineId: (status) => (status.pipeline_id === undefined ? null : toGlobalId('Ci::Pipeline', status.pipeline_id)),
-};
-
-export const Discussion: DiscussionResolvers = {
-  id: (discussion) => toGlobalId('Discussion', discussion.id),
 };
 
 /** Each signature kind is its own type, picked by REST's `signature_type`. */

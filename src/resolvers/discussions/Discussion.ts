@@ -1,0 +1,39 @@
+import { arrayConnection } from '../../connections/connection.js';
+import type { DiscussionSchema, NoteSchema } from '../../datasources/notes.js';
+import type { DiscussionResolvers } from '../../__generated__/resolvers-types.js';
+import { toGlobalId } from '../global-id.js';
+
+// GitLab's ResolvableDiscussion, over the notes REST embeds in a discussion: resolvable when any
+// note is, resolved when resolvable and no resolvable note is still open, and the resolution
+// (who, when) that of the last note resolved.
+
+export function isResolvable(discussion: DiscussionSchema): boolean {
+  return discussion.notes.some((note) => note.resolvable === true);
+}
+
+export function isResolved(discussion: DiscussionSchema): boolean {
+  return isResolvable(discussion) && discussion.notes.every((note) => note.resolvable !== true || note.resolved === true);
+}
+
+/** The resolved note with the latest `resolved_at`, which speaks for the whole discussion. */
+export function lastResolvedNote(discussion: DiscussionSchema): NoteSchema | null {
+  if (!isResolved(discussion)) return null;
+  let last: NoteSchema | null = null;
+  for (const note of discussion.notes) {
+    if (note.resolved !== true || !note.resolved_at) continue;
+    if (!last || Date.parse(note.resolved_at) > Date.parse(last.resolved_at!)) last = note;
+  }
+  return last;
+}
+
+export const Discussion: DiscussionResolvers = {
+  id: (discussion) => toGlobalId('Discussion', discussion.id),
+  // GitLab's discussion is created with its first note.
+  createdAt: (discussion) => discussion.notes[0]?.created_at ?? '',
+  notes: (discussion, args) => arrayConnection(args, discussion.notes),
+  replyId: (discussion) => toGlobalId('Discussion', discussion.id),
+  resolvable: (discussion) => isResolvable(discussion),
+  resolved: (discussion) => isResolved(discussion),
+  resolvedAt: (discussion) => lastResolvedNote(discussion)?.resolved_at ?? null,
+  resolvedBy: (discussion) => lastResolvedNote(discussion)?.resolved_by ?? null,
+};
