@@ -37,6 +37,8 @@ export function mergeRequestBasic(ctx: PresentContext, mergeRequest: MergeReques
     downvotes: 0,
     author: userOrNull(ctx, mergeRequest.authorId),
     assignee: userOrNull(ctx, mergeRequest.assigneeId),
+    // GitLab's MergeRequestBasic entity sends the whole list beside its first (`assignee`).
+    assignees: [userOrNull(ctx, mergeRequest.assigneeId)].filter((user) => user !== null),
     source_project_id: mergeRequest.projectId,
     target_project_id: mergeRequest.projectId,
     labels: mergeRequest.labels,

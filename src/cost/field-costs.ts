@@ -460,6 +460,11 @@ const issues: Record<string, FieldCost> = {
   'MergeRequest.author': embedded(USER_SUMMARY),
   'MergeRequest.assignee': embedded(USER_SUMMARY),
   'MergeRequest.closedBy': embedded(USER_SUMMARY),
+  // The array the record embeds: no call of its own.
+  'MergeRequest.assignees': { items: MAX_ASSIGNEES, returns: USER_SUMMARY },
+  // As an issue's: names only, unless a label is asked for more (one read of the project's labels).
+  'MergeRequest.labels': { calls: 1, items: UNBOUNDED_ARRAY_ITEMS, returns: LABEL_LISTED },
+  'MergeRequestAssignee.status': oneCall(),
   'MergeRequestPipeline.user': embedded(USER_SUMMARY),
   'Milestone.project': embedded(ID_ONLY),
   // A group milestone's group, for its parent.

@@ -16,6 +16,7 @@ export const FULL_RECORD_LOADERS: Readonly<Record<string, FullRecordLoader>> = {
     return project === undefined ? Promise.resolve(pipeline) : loaders.pipeline.load({ project, pipelineId: pipeline.id });
   },
   UserCore: (user, { loaders }) => loaders.user.load(user.id),
+  MergeRequestAssignee: (user, { loaders }) => loaders.user.load(user.id),
   // List and single reads are whole issue records (`_links` marks them): a field they lack is one
   // REST does not send, so only an embedded issue (a to-do's target) fetches its record.
   Issue: (issue, { loaders }) => {

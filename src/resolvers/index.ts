@@ -51,7 +51,7 @@ import { issueMoveListMutation } from './boards/move.js';
 import { boardMutations } from './boards/Mutation.js';
 import { groupIssueFields, projectIssueFields } from './issues/fields.js';
 import { Issue } from './issues/Issue.js';
-import { MergeRequest, MergeRequestPipeline } from './issues/MergeRequest.js';
+import { MergeRequest, MergeRequestAssignee, MergeRequestPipeline } from './issues/MergeRequest.js';
 import { issueMutations } from './issues/Mutation.js';
 import { issueQueries } from './issues/Query.js';
 import { Epic, Iteration, MetricImage, Note, Todo, UserAgentDetail } from './issues/types.js';
@@ -137,6 +137,7 @@ export const resolvers: Resolvers = {
   UserAgentDetail,
   MetricImage,
   MergeRequest,
+  MergeRequestAssignee,
   MergeRequestPipeline,
   Note,
   Todo,

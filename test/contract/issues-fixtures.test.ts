@@ -23,9 +23,9 @@ const ISSUE_FIELDS = `id iid title description state createdAt updatedAt closedA
   epic { id iid title url group { id } } epicIid iteration { id iid sequence title description state createdAt updatedAt startDate dueDate webUrl group { id } }
   healthStatus severity imported importedFrom serviceDeskReplyTo project { id }`;
 const MR_FIELDS = `id iid title description state createdAt updatedAt mergedAt closedAt closedBy { id } targetBranch sourceBranch upvotes downvotes
-  author { id username } assignee { id username } sourceProject { id } targetProject { id } project { id } labels draft workInProgress
+  author { id username } assignee { id username } assignees { nodes { id username } } sourceProject { id } targetProject { id } project { id } labels { nodes { title } } draft workInProgress
   milestone { id iid title state dueDate startDate webUrl } mergeWhenPipelineSucceeds mergeStatus sha mergeCommitSha squashCommitSha userNotesCount
-  discussionLocked shouldRemoveSourceBranch forceRemoveSourceBranch reference references { short relative full } webUrl
+  discussionLocked shouldRemoveSourceBranch forceRemoveSourceBranch reference fullReference: reference(full: true) references { short relative full } webUrl totalTimeSpent humanTotalTimeSpent
   timeStats { timeEstimate totalTimeSpent humanTimeEstimate humanTotalTimeSpent } squash taskCompletionStatus { count completedCount } changesCount
   latestBuildStartedAt latestBuildFinishedAt firstDeployedToProductionAt pipeline { id sha ref status webUrl }
   headPipeline { id sha ref status webUrl beforeSha tag yamlErrors user { username } createdAt updatedAt startedAt finishedAt committedAt duration coverage }
@@ -399,6 +399,12 @@ const CASES: Record<string, FixtureCase> = {
                 changesCount: null,
                 pipeline: null,
                 references: { full: 'gitlab-org/gitlab-test!6432' },
+                reference: '!6432',
+                fullReference: 'gitlab-org/gitlab-test!6432',
+                assignees: { nodes: [] },
+                labels: { nodes: [] },
+                totalTimeSpent: 0,
+                humanTotalTimeSpent: null,
               },
             ],
           },
