@@ -1,4 +1,4 @@
-import type { CustomAttributeSchema, GroupShareSchema } from './namespace-schemas.js';
+import type { CustomAttributeSchema, GroupShareSchema, StorageStatisticsSchema } from './namespace-schemas.js';
 import type { FileUpload } from './file-upload.js';
 import type { Page, PageRequest } from './pagination.js';
 import { restPath } from './path.js';
@@ -7,17 +7,7 @@ import type { RestParams } from './query.js';
 import type { RestSession } from './rest-client.js';
 
 /** `statistics` of a group list record (administrators, `statistics=true`), in bytes. */
-export interface GroupStatisticsSchema {
-  storage_size?: number;
-  repository_size?: number;
-  wiki_size?: number;
-  lfs_objects_size?: number;
-  job_artifacts_size?: number;
-  pipeline_artifacts_size?: number;
-  packages_size?: number;
-  snippets_size?: number;
-  uploads_size?: number;
-}
+export type GroupStatisticsSchema = StorageStatisticsSchema;
 
 /**
  * A group record. List records carry the Group fields of rest-v4-api.md; `GET /groups/:id` adds the

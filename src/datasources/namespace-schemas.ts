@@ -15,3 +15,16 @@ export interface GroupShareSchema {
   group_access_level?: number;
   expires_at?: string | null;
 }
+
+/** The storage a group or project takes, by kind (REST `statistics`), in bytes. */
+export interface StorageStatisticsSchema {
+  storage_size?: number;
+  repository_size?: number;
+  wiki_size?: number;
+  lfs_objects_size?: number;
+  job_artifacts_size?: number;
+  pipeline_artifacts_size?: number;
+  packages_size?: number;
+  snippets_size?: number;
+  uploads_size?: number;
+}

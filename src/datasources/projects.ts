@@ -1,5 +1,5 @@
 import type { Page, PageRequest } from './pagination.js';
-import type { CustomAttributeSchema, GroupShareSchema } from './namespace-schemas.js';
+import type { CustomAttributeSchema, GroupShareSchema, StorageStatisticsSchema } from './namespace-schemas.js';
 import type { RestSession } from './rest-client.js';
 import { restPath } from './path.js';
 import type { UserSchema } from './users.js';
@@ -39,17 +39,8 @@ export interface ContainerExpirationPolicySchema {
 }
 
 /** `statistics` of `GET /projects/:id?statistics=true` (Reporters and above), in bytes. */
-export interface ProjectStatisticsSchema {
+export interface ProjectStatisticsSchema extends StorageStatisticsSchema {
   commit_count?: number;
-  storage_size?: number;
-  repository_size?: number;
-  wiki_size?: number;
-  lfs_objects_size?: number;
-  job_artifacts_size?: number;
-  pipeline_artifacts_size?: number;
-  packages_size?: number;
-  snippets_size?: number;
-  uploads_size?: number;
   container_registry_size?: number;
 }
 
