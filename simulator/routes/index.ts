@@ -19,6 +19,7 @@ import { registerWikiRoutes } from './wikis.js';
 import { registerMarkdownRoutes } from './markdown.js';
 import { registerMemberRoutes } from './members.js';
 import { registerCredentialsInventoryRoutes } from './credentials-inventory.js';
+import { registerMergeRequestRoutes } from './merge-requests.js';
 
 export function createRouter(): Router {
   const router = new Router();
@@ -40,5 +41,6 @@ export function createRouter(): Router {
   registerBoardsDomain(router);
   registerCommitsDomain(router);
   registerCredentialsInventoryRoutes(router);
+  registerMergeRequestRoutes(router);
   return router;
 }

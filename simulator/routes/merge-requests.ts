@@ -1,0 +1,76 @@
+// A project's merge request list (GitLab's lib/api/merge_requests.rb, MergeRequestsFinder): the
+// filters REST takes, newest first unless `order_by`/`sort` say otherwise, as MergeRequestBasic.
+import type { MergeRequest } from '../data/model.js';
+import { mergeRequestBasic } from '../entities/merge-requests.js';
+import { forbidden } from '../http/errors.js';
+import { paginate } from '../http/pagination.js';
+import { p, type ParamsOf } from '../http/params.js';
+import type { RequestContext, Router } from '../http/router.js';
+import { visibleProject } from './lookup.js';
+
+const listParams = {
+  id: p.string().required(),
+  state: p.string().values(['opened', 'closed', 'locked', 'merged', 'all']).default('all'),
+  order_by: p.string().values(['created_at', 'updated_at', 'title']).default('created_at'),
+  sort: p.string().values(['asc', 'desc']).default('desc'),
+  iids: p.integerArray(),
+  labels: p.stringArray().commaSeparated(),
+  milestone: p.string(),
+  author_username: p.string(),
+  assignee_username: p.string(),
+  source_branch: p.string(),
+  target_branch: p.string(),
+  wip: p.string().values(['yes', 'no']),
+  created_after: p.string(),
+  created_before: p.string(),
+  updated_after: p.string(),
+  updated_before: p.string(),
+};
+type ListParams = ParamsOf<typeof listParams>;
+
+/** `labels`: every label named; `None` for none at all, `Any` for at least one. */
+function hasLabels(mergeRequest: MergeRequest, labels: string[] | undefined): boolean {
+  if (!labels || labels.length === 0) return true;
+  if (labels.length === 1 && labels[0]!.toLowerCase() === 'none') return mergeRequest.labels.length === 0;
+  if (labels.length === 1 && labels[0]!.toLowerCase() === 'any') return mergeRequest.labels.length > 0;
+  return labels.every((label) => mergeRequest.labels.includes(label));
+}
+
+function within(time: string, after: string | undefined, before: string | undefined): boolean {
+  const at = Date.parse(time);
+  return (after === undefined || at >= Date.parse(after)) && (before === undefined || at <= Date.parse(before));
+}
+
+function matches(ctx: RequestContext<unknown>, mergeRequest: MergeRequest, params: ListParams): boolean {
+  const username = (id: number | null) => (id === null ? undefined : ctx.state.users.get(id)?.username);
+  const milestone = mergeRequest.milestoneId === null ? undefined : ctx.state.milestones.get(mergeRequest.milestoneId)?.title;
+  return (
+    (params.state === 'all' || mergeRequest.state === params.state) &&
+    (!params.iids || params.iids.length === 0 || params.iids.includes(mergeRequest.iid)) &&
+    hasLabels(mergeRequest, params.labels) &&
+    (params.milestone === undefined || milestone === params.milestone) &&
+    (params.author_username === undefined || username(mergeRequest.authorId) === params.author_username) &&
+    (params.assignee_username === undefined || username(mergeRequest.assigneeId) === params.assignee_username) &&
+    (params.source_branch === undefined || mergeRequest.sourceBranch === params.source_branch) &&
+    (params.target_branch === undefined || mergeRequest.targetBranch === params.target_branch) &&
+    (params.wip === undefined || mergeRequest.draft === (params.wip === 'yes')) &&
+    within(mergeRequest.createdAt, params.created_after, params.created_before) &&
+    within(mergeRequest.updatedAt, params.updated_after, params.updated_before)
+  );
+}
+
+/** The order GitLab sorts by, ties broken by id in the same direction. */
+function ordered(mergeRequests: MergeRequest[], orderBy: string, sort: string): MergeRequest[] {
+  const key = (mergeRequest: MergeRequest) => (orderBy === 'title' ? mergeRequest.title : orderBy === 'updated_at' ? mergeRequest.updatedAt : mergeRequest.createdAt);
+  const direction = sort === 'asc' ? 1 : -1;
+  return [...mergeRequests].sort((a, b) => direction * (key(a).localeCompare(key(b)) || a.id - b.id));
+}
+
+export function registerMergeRequestRoutes(router: Router): void {
+  router.get('/projects/:id/merge_requests', { auth: 'optional', paginated: true, params: listParams }, (ctx) => {
+    const project = visibleProject(ctx, ctx.params.id);
+    if (!project.mergeRequestsEnabled) throw forbidden();
+    const mergeRequests = [...ctx.state.mergeRequests.values()].filter((mergeRequest) => mergeRequest.projectId === project.id && matches(ctx, mergeRequest, ctx.params));
+    return paginate(ctx, ordered(mergeRequests, ctx.params.order_by, ctx.params.sort), (mergeRequest) => mergeRequestBasic(ctx, mergeRequest));
+  });
+}
