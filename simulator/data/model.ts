@@ -424,10 +424,12 @@ export interface Iteration {
 
 export type IssueType = 'issue' | 'incident' | 'test_case';
 
-/** An emoji reaction on an issue; `thumbsup` and `thumbsdown` are the up- and downvotes. */
+/** An emoji reaction on an issue or a note; `thumbsup` and `thumbsdown` are the up- and downvotes. */
 export interface AwardEmoji {
+  id: number;
   userId: number;
   name: string;
+  createdAt: string;
 }
 
 /** Who filed an issue through the web, for spam checks (administrators only). */
@@ -500,6 +502,8 @@ export interface Note {
    * whose discussion id is derived from the note's id.
    */
   discussionId?: string;
+  /** Emoji reactions on the note, oldest first; absent until the first. */
+  awards?: AwardEmoji[];
 }
 
 /** A merge request, as far as the issue endpoints show it (rest-v4-api.md "Merge request summary"). */

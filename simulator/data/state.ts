@@ -101,6 +101,13 @@ export class SimulatorState {
     return next;
   }
 
+  /** Next award emoji id: awards live on their issue or note, so no collection of their own holds them. */
+  nextAwardEmojiId(): number {
+    const next = (this.sequences.get('awardEmoji') ?? 0) + 1;
+    this.sequences.set('awardEmoji', next);
+    return next;
+  }
+
   groupFullPath(group: Group): string {
     const parts: string[] = [];
     for (let g: Group | undefined = group; g; g = g.parentId === null ? undefined : this.groups.get(g.parentId)) {

@@ -213,7 +213,7 @@ function seedProjectIssues(state: SimulatorState, rng: Rng, project: Project): v
       assigneeIds: assignees.map((user) => user.id),
       milestoneId: milestones.length > 0 && rng.chance(0.65) ? rng.pick(milestones).id : null,
       labels: pickSome(rng, labelNames, 3),
-      awards: pickSome(rng, authors, 4).map((user) => ({ userId: user.id, name: rng.pick(EMOJI) })),
+      awards: pickSome(rng, authors, 4).map((user) => ({ id: state.nextAwardEmojiId(), userId: user.id, name: rng.pick(EMOJI), createdAt })),
       dueDate: rng.chance(0.45) ? null : addDays(state.now, rng.int(-60, 90)),
       confidential: rng.chance(0.12),
       discussionLocked: rng.chance(0.03),

@@ -37,7 +37,7 @@ function discussionsOf(ctx: RequestContext<unknown>, issue: Issue, project: Proj
   return [...byId.entries()].map(([id, notes]) => ({ id, notes }));
 }
 
-function noteOfIssue(ctx: RequestContext<IssueRouteParams & { note_id: number }>): { note: Note; issue: Issue; project: Project } {
+export function noteOfIssue(ctx: RequestContext<IssueRouteParams & { note_id: number }>): { note: Note; issue: Issue; project: Project } {
   const { issue, project } = visibleIssue(ctx, ctx.params.id, ctx.params.issue_iid);
   const note = notesOf(ctx, issue, project).find((candidate) => candidate.id === ctx.params.note_id);
   if (!note) throw notFound('Note');
