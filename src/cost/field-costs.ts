@@ -342,6 +342,7 @@ const projects: Record<string, FieldCost> = {
   'GroupMember.createdBy': embedded(USER_SUMMARY),
   'GroupMember.group': embedded(ID_ONLY),
   'Project.issues': restList(ISSUE_RECORD),
+  'Project.mergeRequests': restList(),
   'Project.issue': oneCall(ISSUE_RECORD),
   'Project.boards': restList(BOARD),
   'Project.board': oneCall(BOARD),

@@ -5,6 +5,7 @@ import { SubmodulesApi } from './submodules.js';
 import { GroupsApi } from './groups.js';
 import { InvitationsApi } from './invitations.js';
 import { IssuesApi } from './issues.js';
+import { MergeRequestsApi } from './merge-requests.js';
 import { LabelsApi } from './labels.js';
 import { MarkdownApi } from './markdown.js';
 import { MembersApi } from './members.js';
@@ -30,6 +31,7 @@ export interface DataSources {
   invitations: InvitationsApi;
   users: UsersApi;
   issues: IssuesApi;
+  mergeRequests: MergeRequestsApi;
   labels: LabelsApi;
   members: MembersApi;
   markdown: MarkdownApi;
@@ -57,6 +59,7 @@ export function createDataSources(rest: RestSession, boardPlaces: BoardPlaces): 
     invitations: new InvitationsApi(rest),
     users: new UsersApi(rest),
     issues: new IssuesApi(rest),
+    mergeRequests: new MergeRequestsApi(rest),
     labels: new LabelsApi(rest),
     members: new MembersApi(rest),
     markdown: new MarkdownApi(rest),
