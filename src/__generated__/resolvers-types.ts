@@ -21,6 +21,7 @@ import type { MilestoneSchema, TimeStatsSchema, ReferencesSchema, TaskCompletion
 import type { MergeRequestSchema, MergeRequestPipelineSchema, DiffRefsSchema, MergeRequestPermissionsSchema } from '../datasources/merge-requests.js';
 import type { MetricImageSchema } from '../datasources/metric-images.js';
 import type { NoteSchema } from '../datasources/notes.js';
+import type { AwardEmojiSchema } from '../datasources/award-emoji.js';
 import type { TodoSchema } from '../datasources/todos.js';
 import type { BoardSchema } from '../datasources/boards.js';
 import type { BoardListRecord } from '../resolvers/boards/record.js';
@@ -44,6 +45,8 @@ export type Scalars = {
   Boolean: { input: boolean; output: boolean; }
   Int: { input: number; output: number; }
   Float: { input: number; output: number; }
+  /** A global ID of something emoji can be awarded to: an Issue, MergeRequest, Note, Snippet or Epic (`gid://gitlab/Issue/1`). */
+  AwardableID: { input: string; output: string; }
   /** A whole number that may exceed 32 bits, sent as a string: GitLab's `BigInt` scalar. */
   BigInt: { input: number; output: number; }
   /** A global ID of a Board (`gid://gitlab/Board/1`). */
@@ -201,6 +204,65 @@ export type AvailabilityEnum =
   | 'busy'
   /** No availability set (`not_set`). */
   | 'not_set';
+
+/** An emoji reaction: who reacted, with which emoji. */
+export type AwardEmoji = {
+  __typename?: 'AwardEmoji';
+  /** The emoji's name, without colons (`thumbsup`). */
+  name: Scalars['String']['output'];
+  /** Who awarded it. */
+  user: UserCore;
+};
+
+/** A page of emoji reactions. */
+export type AwardEmojiConnection = {
+  __typename?: 'AwardEmojiConnection';
+  /** Total number of reactions, or null when REST gives no total. */
+  count?: Maybe<Scalars['Int']['output']>;
+  /** The reactions of this page with their cursors. */
+  edges: Array<AwardEmojiEdge>;
+  /** The reactions of this page. */
+  nodes: Array<AwardEmoji>;
+  /** Where this page stands in the list. */
+  pageInfo: PageInfo;
+};
+
+/** An emoji reaction with its cursor. */
+export type AwardEmojiEdge = {
+  __typename?: 'AwardEmojiEdge';
+  /** Opaque cursor of this reaction in the list. */
+  cursor: Scalars['String']['output'];
+  /** The reaction. */
+  node: AwardEmoji;
+};
+
+/** Award an emoji, or take back the caller's own award of it. */
+export type AwardEmojiToggleInput = {
+  /** The issue or issue note to react to (`gid://gitlab/Issue/<id>` or `gid://gitlab/Note/<id>`). */
+  awardableId: Scalars['AwardableID']['input'];
+  /** A unique identifier for the client performing the mutation. */
+  clientMutationId?: InputMaybe<Scalars['String']['input']>;
+  /** The emoji's name, without colons (`thumbsup`). */
+  name: Scalars['String']['input'];
+  /**
+   * The issue a note is on, when `awardableId` is a note: REST finds a note only under its issue
+   * (a gateway addition, as in `UpdateNoteInput`).
+   */
+  noteableId?: InputMaybe<Scalars['NoteableID']['input']>;
+};
+
+/** The award toggled, and which way. */
+export type AwardEmojiTogglePayload = {
+  __typename?: 'AwardEmojiTogglePayload';
+  /** The award made, or the one taken back. */
+  awardEmoji?: Maybe<AwardEmoji>;
+  /** The client's mutation identifier, echoed. */
+  clientMutationId?: Maybe<Scalars['String']['output']>;
+  /** Why REST refused the award, if it did. */
+  errors: Array<Scalars['String']['output']>;
+  /** Whether the emoji is now awarded (true) or was taken back (false). */
+  toggledOn: Scalars['Boolean']['output'];
+};
 
 /**
  * An issue board of a project or a group (REST "Issue board"). The scope fields (milestone, assignee,
@@ -4653,6 +4715,24 @@ export type MergeRequestPipeline = {
   yamlErrors?: Maybe<Scalars['String']['output']>;
 };
 
+/**
+ * Order of a merge request list, as GitLab names it; the gateway sends REST's `order_by` and `sort`.
+ * GitLab's other orders (merge or close time, priority, milestone due date) have no REST counterpart.
+ */
+export type MergeRequestSort =
+  /** Oldest first (`order_by=created_at&sort=asc`). */
+  | 'created_asc'
+  /** Newest first, the default (`created_at`, `desc`). */
+  | 'created_desc'
+  /** By title, A to Z (`title`, `asc`). */
+  | 'title_asc'
+  /** By title, Z to A (`title`, `desc`). */
+  | 'title_desc'
+  /** Least recently updated first (`updated_at`, `asc`). */
+  | 'updated_asc'
+  /** Most recently updated first (`updated_at`, `desc`). */
+  | 'updated_desc';
+
 /** State of a merge request (REST `state`). */
 export type MergeRequestState =
   /** Closed without merging (`closed`). */
@@ -4842,6 +4922,11 @@ export type Mutation = {
   __typename?: 'Mutation';
   /** Destroy an artifact file, and with it the rest of its job's artifacts (REST `DELETE .../artifacts`; Maintainer or higher). */
   artifactDestroy?: Maybe<ArtifactDestroyPayload>;
+  /**
+   * Award an emoji to an issue or an issue note, or take back the caller's own award of that name
+   * if they gave one (REST: the awardable's award list, then `POST` or `DELETE .../award_emoji`).
+   */
+  awardEmojiToggle?: Maybe<AwardEmojiTogglePayload>;
   /** Add a list to a board (REST `POST .../boards/:board_id/lists`). */
   boardListCreate?: Maybe<BoardListCreatePayload>;
   /** Destroy artifact files of a project, job by job (REST `DELETE .../artifacts`; Maintainer or higher). */
@@ -5011,6 +5096,12 @@ export type Mutation = {
 /** The root of every write. Domains add their fields with `extend type Mutation`. */
 export type MutationArtifactDestroyArgs = {
   input: ArtifactDestroyInput;
+};
+
+
+/** The root of every write. Domains add their fields with `extend type Mutation`. */
+export type MutationAwardEmojiToggleArgs = {
+  input: AwardEmojiToggleInput;
 };
 
 
@@ -5512,6 +5603,11 @@ export type Note = {
   attachment?: Maybe<Scalars['String']['output']>;
   /** Who wrote it. */
   author: UserCore;
+  /**
+   * Emoji reactions on the note, oldest first (REST `GET .../issues/:issue_iid/notes/:note_id/award_emoji`,
+   * one call per note); null for a note not on an issue, whose reactions REST does not list.
+   */
+  awardEmoji?: Maybe<AwardEmojiConnection>;
   /** Text of the note, in Markdown, without the quick actions it ran. */
   body: Scalars['String']['output'];
   /**
@@ -5561,6 +5657,15 @@ export type Note = {
    * is locked; each read once per request.
    */
   userPermissions: NotePermissions;
+};
+
+
+/** A comment on an issue (REST notes of issues), or a note of a commit's discussion. */
+export type NoteAwardEmojiArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
 };
 
 /** A page of notes. */
@@ -5884,6 +5989,11 @@ export type Project = Node & {
   links?: Maybe<ProjectLinks>;
   /** How merge requests are merged (`merge`, `rebase_merge`, `ff`). */
   mergeMethod?: Maybe<Scalars['String']['output']>;
+  /**
+   * The project's merge requests (REST `GET /projects/:id/merge_requests`), newest first unless
+   * `sort` says otherwise. The filters are REST's: one source or target branch at most.
+   */
+  mergeRequests?: Maybe<MergeRequestConnection>;
   /** Who may use merge requests. */
   mergeRequestsAccessLevel?: Maybe<ProjectFeatureAccessLevel>;
   /** Whether the merge requests feature is on. */
@@ -6153,6 +6263,33 @@ export type ProjectLabelsArgs = {
   includeAncestorGroups?: InputMaybe<Scalars['Boolean']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
   searchTerm?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+/**
+ * A project (REST `/projects/:id`, the Project record of rest-v4-api.md). Embedded project records (in
+ * runners and jobs) carry a few fields; any other field is fetched once per project per request from
+ * `GET /projects/:id`. Records of group project lists are full: they answer every field.
+ */
+export type ProjectMergeRequestsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  assigneeUsername?: InputMaybe<Scalars['String']['input']>;
+  authorUsername?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  createdAfter?: InputMaybe<Scalars['Time']['input']>;
+  createdBefore?: InputMaybe<Scalars['Time']['input']>;
+  draft?: InputMaybe<Scalars['Boolean']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  iids?: InputMaybe<Array<Scalars['String']['input']>>;
+  labels?: InputMaybe<Array<Scalars['String']['input']>>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  milestoneTitle?: InputMaybe<Scalars['String']['input']>;
+  sort?: InputMaybe<MergeRequestSort>;
+  sourceBranches?: InputMaybe<Array<Scalars['String']['input']>>;
+  state?: InputMaybe<MergeRequestState>;
+  targetBranches?: InputMaybe<Array<Scalars['String']['input']>>;
+  updatedAfter?: InputMaybe<Scalars['Time']['input']>;
+  updatedBefore?: InputMaybe<Scalars['Time']['input']>;
 };
 
 
@@ -8477,6 +8614,12 @@ export type ResolversTypes = {
   ArtifactDestroyPayload: ResolverTypeWrapper<Omit<ArtifactDestroyPayload, 'artifact'> & { artifact?: Maybe<ResolversTypes['CiJobArtifact']> }>;
   AssigneeWildcardId: null;
   AvailabilityEnum: null;
+  AwardEmoji: ResolverTypeWrapper<AwardEmojiSchema>;
+  AwardEmojiConnection: ResolverTypeWrapper<Connection<AwardEmojiSchema>>;
+  AwardEmojiEdge: ResolverTypeWrapper<Edge<AwardEmojiSchema>>;
+  AwardEmojiToggleInput: AwardEmojiToggleInput;
+  AwardEmojiTogglePayload: ResolverTypeWrapper<Omit<AwardEmojiTogglePayload, 'awardEmoji'> & { awardEmoji?: Maybe<ResolversTypes['AwardEmoji']> }>;
+  AwardableID: ResolverTypeWrapper<Scalars['AwardableID']['output']>;
   BigInt: ResolverTypeWrapper<Scalars['BigInt']['output']>;
   Board: ResolverTypeWrapper<BoardSchema>;
   BoardConnection: ResolverTypeWrapper<Connection<BoardSchema>>;
@@ -8691,6 +8834,7 @@ export type ResolversTypes = {
   MergeRequestID: ResolverTypeWrapper<Scalars['MergeRequestID']['output']>;
   MergeRequestPermissions: ResolverTypeWrapper<MergeRequestPermissionsSchema>;
   MergeRequestPipeline: ResolverTypeWrapper<MergeRequestPipelineSchema>;
+  MergeRequestSort: null;
   MergeRequestState: null;
   MetricImage: ResolverTypeWrapper<MetricImageSchema>;
   MetricImageDeleteInput: MetricImageDeleteInput;
@@ -8852,6 +8996,12 @@ export type ResolversParentTypes = {
   AccessLevel: AccessLevelValue;
   ArtifactDestroyInput: ArtifactDestroyInput;
   ArtifactDestroyPayload: Omit<ArtifactDestroyPayload, 'artifact'> & { artifact?: Maybe<ResolversParentTypes['CiJobArtifact']> };
+  AwardEmoji: AwardEmojiSchema;
+  AwardEmojiConnection: Connection<AwardEmojiSchema>;
+  AwardEmojiEdge: Edge<AwardEmojiSchema>;
+  AwardEmojiToggleInput: AwardEmojiToggleInput;
+  AwardEmojiTogglePayload: Omit<AwardEmojiTogglePayload, 'awardEmoji'> & { awardEmoji?: Maybe<ResolversParentTypes['AwardEmoji']> };
+  AwardableID: Scalars['AwardableID']['output'];
   BigInt: Scalars['BigInt']['output'];
   Board: BoardSchema;
   BoardConnection: Connection<BoardSchema>;
@@ -9189,6 +9339,34 @@ export type ArtifactDestroyPayloadResolvers<ContextType = GatewayContext, Parent
 export type AssigneeWildcardIdResolvers = { ANY: 'Any', NONE: 'None' };
 
 export type AvailabilityEnumResolvers = { BUSY: 'busy', NOT_SET: 'not_set' };
+
+export type AwardEmojiResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['AwardEmoji'] = ResolversParentTypes['AwardEmoji']> = {
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  user?: Resolver<ResolversTypes['UserCore'], ParentType, ContextType>;
+};
+
+export type AwardEmojiConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['AwardEmojiConnection'] = ResolversParentTypes['AwardEmojiConnection']> = {
+  count?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  edges?: Resolver<Array<ResolversTypes['AwardEmojiEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['AwardEmoji']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type AwardEmojiEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['AwardEmojiEdge'] = ResolversParentTypes['AwardEmojiEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['AwardEmoji'], ParentType, ContextType>;
+};
+
+export type AwardEmojiTogglePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['AwardEmojiTogglePayload'] = ResolversParentTypes['AwardEmojiTogglePayload']> = {
+  awardEmoji?: Resolver<Maybe<ResolversTypes['AwardEmoji']>, ParentType, ContextType>;
+  clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  toggledOn?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export interface AwardableIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['AwardableID'], any> {
+  name: 'AwardableID';
+}
 
 export interface BigIntScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['BigInt'], any> {
   name: 'BigInt';
@@ -10434,6 +10612,8 @@ export type MergeRequestPipelineResolvers<ContextType = GatewayContext, ParentTy
   yamlErrors?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
+export type MergeRequestSortResolvers = { CREATED_ASC: 'created_asc', CREATED_DESC: 'created_desc', TITLE_ASC: 'title_asc', TITLE_DESC: 'title_desc', UPDATED_ASC: 'updated_asc', UPDATED_DESC: 'updated_desc' };
+
 export type MergeRequestStateResolvers = { CLOSED: 'closed', LOCKED: 'locked', MERGED: 'merged', OPENED: 'opened' };
 
 export type MetricImageResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['MetricImage'] = ResolversParentTypes['MetricImage']> = {
@@ -10504,6 +10684,7 @@ export type MilestoneWildcardIdResolvers = { ANY: 'Any', NONE: 'None', STARTED: 
 
 export type MutationResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   artifactDestroy?: Resolver<Maybe<ResolversTypes['ArtifactDestroyPayload']>, ParentType, ContextType, RequireFields<MutationArtifactDestroyArgs, 'input'>>;
+  awardEmojiToggle?: Resolver<Maybe<ResolversTypes['AwardEmojiTogglePayload']>, ParentType, ContextType, RequireFields<MutationAwardEmojiToggleArgs, 'input'>>;
   boardListCreate?: Resolver<Maybe<ResolversTypes['BoardListCreatePayload']>, ParentType, ContextType, RequireFields<MutationBoardListCreateArgs, 'input'>>;
   bulkDestroyJobArtifacts?: Resolver<Maybe<ResolversTypes['BulkDestroyJobArtifactsPayload']>, ParentType, ContextType, RequireFields<MutationBulkDestroyJobArtifactsArgs, 'input'>>;
   bulkRunnerDelete?: Resolver<Maybe<ResolversTypes['BulkRunnerDeletePayload']>, ParentType, ContextType, RequireFields<MutationBulkRunnerDeleteArgs, 'input'>>;
@@ -10596,6 +10777,7 @@ export type NodeResolvers<ContextType = GatewayContext, ParentType extends Resol
 export type NoteResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Note'] = ResolversParentTypes['Note']> = {
   attachment?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   author?: Resolver<ResolversTypes['UserCore'], ParentType, ContextType>;
+  awardEmoji?: Resolver<Maybe<ResolversTypes['AwardEmojiConnection']>, ParentType, ContextType, Partial<NoteAwardEmojiArgs>>;
   body?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   bodyHtml?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   confidential?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
@@ -10751,6 +10933,7 @@ export type ProjectResolvers<ContextType = GatewayContext, ParentType extends Re
   lfsEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   links?: Resolver<Maybe<ResolversTypes['ProjectLinks']>, ParentType, ContextType>;
   mergeMethod?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  mergeRequests?: Resolver<Maybe<ResolversTypes['MergeRequestConnection']>, ParentType, ContextType, RequireFields<ProjectMergeRequestsArgs, 'sort'>>;
   mergeRequestsAccessLevel?: Resolver<Maybe<ResolversTypes['ProjectFeatureAccessLevel']>, ParentType, ContextType>;
   mergeRequestsEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   milestones?: Resolver<Maybe<ResolversTypes['MilestoneConnection']>, ParentType, ContextType, Partial<ProjectMilestonesArgs>>;
@@ -11404,6 +11587,11 @@ export type Resolvers<ContextType = GatewayContext> = {
   ArtifactDestroyPayload?: ArtifactDestroyPayloadResolvers<ContextType>;
   AssigneeWildcardId?: AssigneeWildcardIdResolvers;
   AvailabilityEnum?: AvailabilityEnumResolvers;
+  AwardEmoji?: AwardEmojiResolvers<ContextType>;
+  AwardEmojiConnection?: AwardEmojiConnectionResolvers<ContextType>;
+  AwardEmojiEdge?: AwardEmojiEdgeResolvers<ContextType>;
+  AwardEmojiTogglePayload?: AwardEmojiTogglePayloadResolvers<ContextType>;
+  AwardableID?: GraphQLScalarType;
   BigInt?: GraphQLScalarType;
   Board?: BoardResolvers<ContextType>;
   BoardConnection?: BoardConnectionResolvers<ContextType>;
@@ -11576,6 +11764,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   MergeRequestID?: GraphQLScalarType;
   MergeRequestPermissions?: MergeRequestPermissionsResolvers<ContextType>;
   MergeRequestPipeline?: MergeRequestPipelineResolvers<ContextType>;
+  MergeRequestSort?: MergeRequestSortResolvers;
   MergeRequestState?: MergeRequestStateResolvers;
   MetricImage?: MetricImageResolvers<ContextType>;
   MetricImageDeletePayload?: MetricImageDeletePayloadResolvers<ContextType>;

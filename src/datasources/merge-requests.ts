@@ -1,4 +1,7 @@
 import type { MilestoneSchema, ReferencesSchema, TaskCompletionStatusSchema, TimeStatsSchema } from './issuable-schemas.js';
+import type { Page, PageRequest } from './pagination.js';
+import { restPath } from './path.js';
+import type { RestSession } from './rest-client.js';
 import type { UserSchema } from './users.js';
 
 /** A pipeline as a merge request embeds it (`pipeline`, `head_pipeline`). */
@@ -88,4 +91,49 @@ export interface MergeRequestSchema {
   diff_refs?: DiffRefsSchema | null;
   merge_error?: string | null;
   user?: MergeRequestPermissionsSchema | null;
+}
+
+/** The filters of a project's merge request list, in REST's terms (`GET /projects/:id/merge_requests`). */
+export interface MergeRequestListFilters {
+  state?: string | undefined;
+  iids?: number[] | undefined;
+  labels?: string[] | undefined;
+  milestone?: string | undefined;
+  authorUsername?: string | undefined;
+  assigneeUsername?: string | undefined;
+  sourceBranch?: string | undefined;
+  targetBranch?: string | undefined;
+  /** `yes` for drafts only, `no` for the others. */
+  wip?: 'yes' | 'no' | undefined;
+  createdAfter?: string | undefined;
+  createdBefore?: string | undefined;
+  updatedAfter?: string | undefined;
+  updatedBefore?: string | undefined;
+  orderBy?: string | undefined;
+  sort?: string | undefined;
+}
+
+export class MergeRequestsApi {
+  constructor(private readonly rest: RestSession) {}
+
+  forProject(idOrPath: number | string, filters: MergeRequestListFilters, page: PageRequest): Promise<Page<MergeRequestSchema>> {
+    return this.rest.getPage<MergeRequestSchema>(restPath`/projects/${idOrPath}/merge_requests`, page, {
+      state: filters.state,
+      iids: filters.iids,
+      // Comma-separated; every label must match.
+      labels: filters.labels?.join(','),
+      milestone: filters.milestone,
+      author_username: filters.authorUsername,
+      assignee_username: filters.assigneeUsername,
+      source_branch: filters.sourceBranch,
+      target_branch: filters.targetBranch,
+      wip: filters.wip,
+      created_after: filters.createdAfter,
+      created_before: filters.createdBefore,
+      updated_after: filters.updatedAfter,
+      updated_before: filters.updatedBefore,
+      order_by: filters.orderBy,
+      sort: filters.sort,
+    });
+  }
 }

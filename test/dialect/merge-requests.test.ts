@@ -73,6 +73,32 @@ const RELATED_MERGE_REQUEST_LABELS_QUERY = `query issueRelatedMergeRequestLabels
 }
 ${LABELS_FRAGMENT}`;
 
+const PROJECT_MERGE_REQUESTS_QUERY = `query projectMergeRequests(
+  $fullPath: ID!
+  $state: MergeRequestState
+  $labels: [String!]
+  $sourceBranches: [String!]
+  $iids: [String!]
+  $sort: MergeRequestSort
+  $first: Int
+  $after: String
+) {
+  project(fullPath: $fullPath) {
+    id
+    mergeRequests(state: $state, labels: $labels, sourceBranches: $sourceBranches, iids: $iids, sort: $sort, first: $first, after: $after) {
+      count
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+      nodes {
+        ...MergeRequestSidebarParts
+      }
+    }
+  }
+}
+${MERGE_REQUEST_FRAGMENT}`;
+
 interface RestUser {
   id: number;
   username: string;
@@ -115,11 +141,27 @@ interface RelatedData {
     };
   };
 }
+type SidebarNode = RelatedData['project']['issue']['relatedMergeRequests']['nodes'][number];
+interface ProjectMergeRequestsData {
+  project: { id: string; mergeRequests: Connection<Omit<SidebarNode, 'labels'>> & { pageInfo: { hasNextPage: boolean; endCursor: string | null } } };
+}
 interface LabelsData {
   project: { issue: { relatedMergeRequests: Connection<{ id: string; labels: Connection<{ id: string; title: string; color: string }> }> } };
 }
 
 const PROJECT = 'gitlab-org/gitlab';
+
+/** What the sidebar fragment reads from a REST merge request record. */
+const asSidebarNode = (mergeRequest: RestMergeRequest) => ({
+  id: `gid://gitlab/MergeRequest/${mergeRequest.id}`,
+  iid: String(mergeRequest.iid),
+  title: mergeRequest.title,
+  reference: mergeRequest.references.short,
+  fullReference: mergeRequest.references.full,
+  totalTimeSpent: mergeRequest.time_stats.total_time_spent,
+  humanTotalTimeSpent: formatHumanDuration(mergeRequest.time_stats.total_time_spent),
+  assignees: { nodes: mergeRequest.assignees.map((user) => ({ id: `gid://gitlab/User/${user.id}`, username: user.username, name: user.name, webPath: `/${user.username}` })) },
+});
 const { maintainer } = DEMO_TOKENS;
 
 describe('merge requests in GitLab style', () => {
@@ -137,7 +179,7 @@ describe('merge requests in GitLab style', () => {
 
   it('validates every document against the schema', () => {
     const schema = createExecutableSchema();
-    for (const document of [RELATED_MERGE_REQUESTS_QUERY, RELATED_MERGE_REQUEST_LABELS_QUERY]) expect(validate(schema, parse(document))).toEqual([]);
+    for (const document of [RELATED_MERGE_REQUESTS_QUERY, RELATED_MERGE_REQUEST_LABELS_QUERY, PROJECT_MERGE_REQUESTS_QUERY]) expect(validate(schema, parse(document))).toEqual([]);
   });
 
   it('reads assignees, label titles, references and time spent from the merge request records alone', async () => {
@@ -147,17 +189,7 @@ describe('merge requests in GitLab style', () => {
     expect(result.errors).toBeUndefined();
     const calls = restCalls(harness.simulator);
     expect(result.data!.project.issue.relatedMergeRequests.nodes).toEqual(
-      mergeRequests.map((mergeRequest) => ({
-        id: `gid://gitlab/MergeRequest/${mergeRequest.id}`,
-        iid: String(mergeRequest.iid),
-        title: mergeRequest.title,
-        reference: mergeRequest.references.short,
-        fullReference: mergeRequest.references.full,
-        totalTimeSpent: mergeRequest.time_stats.total_time_spent,
-        humanTotalTimeSpent: formatHumanDuration(mergeRequest.time_stats.total_time_spent),
-        assignees: { nodes: mergeRequest.assignees.map((user) => ({ id: `gid://gitlab/User/${user.id}`, username: user.username, name: user.name, webPath: `/${user.username}` })) },
-        labels: { nodes: mergeRequest.labels.map((title) => ({ title })) },
-      })),
+      mergeRequests.map((mergeRequest) => ({ ...asSidebarNode(mergeRequest), labels: { nodes: mergeRequest.labels.map((title) => ({ title })) } })),
     );
     // The project, the issue, its merge requests: the records embed everything else.
     expect(calls).toEqual(['GET /projects/gitlab-org%2Fgitlab', `GET /projects/1/issues/${iid}`, expect.stringMatching(new RegExp(`^GET /projects/1/issues/${iid}/related_merge_requests`))]);
@@ -179,5 +211,43 @@ describe('merge requests in GitLab style', () => {
     );
     expect(calls.filter((call) => call.startsWith('GET /projects/1/labels'))).toHaveLength(1);
     expect(calls).toHaveLength(4);
+  });
+
+  it("lists the project's merge requests with GitLab's filters, page by page, as REST does", async () => {
+    const expected = await harness.oracle.get<RestMergeRequest[]>('/projects/1/merge_requests?state=opened&order_by=updated_at&sort=asc&per_page=3', maintainer);
+    harness.simulator.resetRequests();
+    const variables = { fullPath: PROJECT, state: 'OPENED', sort: 'UPDATED_ASC', first: 3 };
+    const result = await harness.gateway.query<ProjectMergeRequestsData>(PROJECT_MERGE_REQUESTS_QUERY, variables, maintainer);
+    expect(result.errors).toBeUndefined();
+    const calls = restCalls(harness.simulator);
+    const { mergeRequests } = result.data!.project;
+    expect(mergeRequests.nodes).toEqual(expected.map(asSidebarNode));
+    const total = (await harness.oracle.all<RestMergeRequest>('/projects/1/merge_requests?state=opened', maintainer)).length;
+    expect(mergeRequests.count).toBe(total);
+    expect(mergeRequests.pageInfo.hasNextPage).toBe(total > 3);
+    // The project by path, then one page of its merge requests: the records embed the rest.
+    expect(calls).toEqual(['GET /projects/gitlab-org%2Fgitlab', 'GET /projects/1/merge_requests']);
+
+    const next = await harness.gateway.query<ProjectMergeRequestsData>(PROJECT_MERGE_REQUESTS_QUERY, { ...variables, after: mergeRequests.pageInfo.endCursor }, maintainer);
+    const expectedNext = await harness.oracle.get<RestMergeRequest[]>('/projects/1/merge_requests?state=opened&order_by=updated_at&sort=asc&per_page=3&page=2', maintainer);
+    expect(next.data!.project.mergeRequests.nodes.map((node) => node.iid)).toEqual(expectedNext.map((mergeRequest) => String(mergeRequest.iid)));
+  });
+
+  it('filters by labels, source branch and iids as REST does', async () => {
+    const all = await harness.oracle.all<RestMergeRequest & { source_branch: string }>('/projects/1/merge_requests', maintainer);
+    const labelled = all.find((mergeRequest) => mergeRequest.labels.length > 0)!;
+    const variables = { fullPath: PROJECT, labels: [labelled.labels[0]!], sourceBranches: [labelled.source_branch], iids: [String(labelled.iid)] };
+    const result = await harness.gateway.query<ProjectMergeRequestsData>(PROJECT_MERGE_REQUESTS_QUERY, variables, maintainer);
+    expect(result.errors).toBeUndefined();
+    expect(result.data!.project.mergeRequests.nodes).toEqual([asSidebarNode(labelled)]);
+  });
+
+  it('refuses two source branches or a malformed iid before any REST call', async () => {
+    for (const variables of [{ sourceBranches: ['main', 'feature'] }, { iids: ['one'] }]) {
+      harness.simulator.resetRequests();
+      const result = await harness.gateway.query<ProjectMergeRequestsData>(PROJECT_MERGE_REQUESTS_QUERY, { fullPath: PROJECT, ...variables }, maintainer);
+      expect(result.errors?.[0]?.extensions?.['code']).toBe('BAD_USER_INPUT');
+      expect(restCalls(harness.simulator).filter((call) => call.includes('/merge_requests'))).toEqual([]);
+    }
   });
 });
