@@ -28,7 +28,7 @@ function header(ctx: RequestContext<unknown>, name: string): string | undefined 
  * `route_setting :authentication, job_token_allowed: true`: a job token of a running job, or the
  * usual user credentials. An unknown or finished job's token is a 401, like any bad token.
  */
-function downloadCaller(ctx: RequestContext<unknown>): Caller {
+export function downloadCaller(ctx: RequestContext<unknown>): Caller {
   const jobToken = header(ctx, 'job-token') || new URLSearchParams(ctx.rawQuery).get('job_token');
   if (jobToken) {
     const job = ctx.state.jobs.get(ctx.state.jobTokens.get(jobToken) ?? -1);
@@ -45,7 +45,7 @@ function downloadCaller(ctx: RequestContext<unknown>): Caller {
 }
 
 /** `authorize_read_builds!`: public jobs of a public or internal project, or Reporter and above. */
-function buildsProject(caller: Caller, id: string): Project {
+export function buildsProject(caller: Caller, id: string): Project {
   const project = visibleProject(caller, id);
   if (caller.jobTokenProjectId !== undefined && caller.jobTokenProjectId !== project.id) throw notFound('Project');
   const { state, user } = caller;

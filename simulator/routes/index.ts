@@ -20,6 +20,7 @@ import { registerMarkdownRoutes } from './markdown.js';
 import { registerMemberRoutes } from './members.js';
 import { registerCredentialsInventoryRoutes } from './credentials-inventory.js';
 import { registerMergeRequestRoutes } from './merge-requests.js';
+import { registerProjectJobRoutes } from './project-jobs.js';
 
 export function createRouter(): Router {
   const router = new Router();
@@ -42,5 +43,6 @@ export function createRouter(): Router {
   registerCommitsDomain(router);
   registerCredentialsInventoryRoutes(router);
   registerMergeRequestRoutes(router);
+  registerProjectJobRoutes(router);
   return router;
 }
