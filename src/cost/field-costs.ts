@@ -226,6 +226,8 @@ const mutations: Record<string, FieldCost> = {
   'Mutation.updateNote': { calls: 2 },
   // GET /issues/:id, the note as it was, then the DELETE.
   'Mutation.destroyNote': { calls: 3 },
+  // GET /issues/:id for the issue, GET /user, the award list (a page of 100 almost always), then the POST or DELETE.
+  'Mutation.awardEmojiToggle': { calls: 4 },
   'Mutation.metricImageUpload': oneCall(),
   'Mutation.metricImageDelete': oneCall(),
   // GET .../labels for `labelIds`, the POST, then a PUT when the input has settings or scope (REST's create takes the name only).
@@ -477,6 +479,9 @@ const issues: Record<string, FieldCost> = {
   'Note.author': embedded(USER_AUTHOR),
   // A resolvable note's `resolved_by`: the same basic user as its author.
   'Discussion.resolvedBy': embedded(USER_AUTHOR),
+  // GET .../issues/:issue_iid/notes/:note_id/award_emoji, per note.
+  'Note.awardEmoji': restList(),
+  'AwardEmoji.user': embedded(USER_AUTHOR),
   'Note.project': embedded(ID_ONLY),
   // The note's project, for its web URL (shared with bodyHtml's through the project loader).
   'Note.url': oneCall(),

@@ -11,6 +11,7 @@ import { MarkdownApi } from './markdown.js';
 import { MembersApi } from './members.js';
 import { MetricImagesApi } from './metric-images.js';
 import { NotesApi } from './notes.js';
+import { AwardEmojiApi } from './award-emoji.js';
 import { ProjectsApi } from './projects.js';
 import type { RestSession } from './rest-client.js';
 import { RunnersApi } from './runners.js';
@@ -37,6 +38,7 @@ export interface DataSources {
   markdown: MarkdownApi;
   todos: TodosApi;
   notes: NotesApi;
+  awardEmoji: AwardEmojiApi;
   metricImages: MetricImagesApi;
   boards: BoardsApi;
   wikis: WikisApi;
@@ -65,6 +67,7 @@ export function createDataSources(rest: RestSession, boardPlaces: BoardPlaces): 
     markdown: new MarkdownApi(rest),
     todos: new TodosApi(rest),
     notes: new NotesApi(rest),
+    awardEmoji: new AwardEmojiApi(rest),
     metricImages: new MetricImagesApi(rest),
     boards: new BoardsApi(rest, boardPlaces),
     wikis: new WikisApi(rest),

@@ -14,6 +14,7 @@ const GLOBAL_ID = /^gid:\/\/gitlab\/([A-Za-z][A-Za-z0-9]*(?:::[A-Za-z][A-Za-z0-9
 
 /** Each scalar and the classes GitLab admits for it (a subclass's ID passes where its parent's does). */
 export const GLOBAL_ID_SCALAR_CLASSES = {
+  AwardableID: ['Issue', 'MergeRequest', 'Note', 'DiscussionNote', 'DiffNote', 'Snippet', 'ProjectSnippet', 'PersonalSnippet', 'Epic'],
   BoardID: ['Board'],
   CiJobArtifactID: ['Ci::JobArtifact'],
   CiPipelineID: ['Ci::Pipeline'],

@@ -28,6 +28,8 @@ import { GroupPermissions } from './groups/permissions.js';
 import { ProjectPermissions } from './projects/permissions.js';
 import { CommitSignature, CommitStatus, X509Certificate } from './commits/types.js';
 import { Discussion } from './discussions/Discussion.js';
+import { awardEmojiMutations } from './award-emoji/Mutation.js';
+import { noteAwardEmojiFields } from './award-emoji/Note.js';
 import { User, UserCore } from './users/User.js';
 import { userQueries } from './users/Query.js';
 import { ciJobArtifactFields } from './artifacts/CiJob.js';
@@ -103,6 +105,7 @@ export const resolvers: Resolvers = {
     ...issueMoveListMutation,
     ...commitMutations,
     ...credentialsInventoryMutations,
+    ...awardEmojiMutations,
   },
   Subscription: {
     ...runnerSubscriptions,
@@ -140,7 +143,7 @@ export const resolvers: Resolvers = {
   MergeRequest,
   MergeRequestAssignee,
   MergeRequestPipeline,
-  Note,
+  Note: { ...Note, ...noteAwardEmojiFields },
   Todo,
   Board,
   BoardList,

@@ -11,7 +11,7 @@ import { createExecutableSchema } from '../../src/schema/executable.js';
 import { gatewayOverSimulator } from '../support/harness.js';
 import { restCalls } from '../support/rest-oracle.js';
 
-const { admin } = DEMO_TOKENS;
+const { admin, developer } = DEMO_TOKENS;
 const schema = createExecutableSchema();
 const PROJECT = 'gitlab-org/gitaly';
 const PROJECT_PATH = encodeURIComponent(PROJECT);
@@ -50,7 +50,35 @@ mutation replyToDiscussion($input: CreateNoteInput!) {
   createNote(input: $input) { note { id body } errors }
 }`;
 
-const DOCUMENTS = { ISSUE_DISCUSSIONS, REPLY_TO_DISCUSSION };
+const ISSUE_NOTE_AWARDS = `
+fragment AwardEmojiFragment on AwardEmoji {
+  name
+  user { id username }
+}
+
+query getIssueNoteAwards($fullPath: ID!, $iid: String) {
+  project(fullPath: $fullPath) {
+    issue(iid: $iid) {
+      notes(first: 3) {
+        nodes {
+          id
+          awardEmoji { nodes { ...AwardEmojiFragment } }
+        }
+      }
+    }
+  }
+}`;
+
+const AWARD_EMOJI_TOGGLE = `
+mutation toggleAward($awardableId: AwardableID!, $name: String!, $noteableId: NoteableID) {
+  awardEmojiToggle(input: { awardableId: $awardableId, name: $name, noteableId: $noteableId }) {
+    toggledOn
+    awardEmoji { name user { username } }
+    errors
+  }
+}`;
+
+const DOCUMENTS = { ISSUE_DISCUSSIONS, REPLY_TO_DISCUSSION, ISSUE_NOTE_AWARDS, AWARD_EMOJI_TOGGLE };
 
 interface RestDiscussion {
   id: string;
@@ -156,5 +184,93 @@ describe('an issue\'s discussions over real HTTP', () => {
     expect(restCalls(harness.simulator).filter((call) => call.includes('/discussions'))).toHaveLength(1);
     const rest = await harness.oracle.all<RestDiscussion>(`/projects/${PROJECT_PATH}/issues/${issue.iid}/discussions`, admin);
     expect(rest.find((discussion) => gid('Discussion', discussion.id) === first.id)!.notes.at(-1)!.body).toBe('Agreed, in the thread');
+  });
+});
+
+interface RestAward {
+  id: number;
+  name: string;
+  user: { id: number; username: string };
+}
+type Toggle = { awardEmojiToggle: { toggledOn: boolean; awardEmoji: { name: string; user: { username: string } } | null; errors: string[] } };
+
+describe('emoji reactions on issues and their notes over real HTTP', () => {
+  const harness = gatewayOverSimulator();
+  const send = <T>(document: string, variables: Record<string, unknown>, token: string = admin) => harness.gateway.query<T>(document, variables, token);
+
+  /** A public issue of the project with notes, one of them given a reaction through REST. */
+  async function anIssueWithAwardedNote() {
+    const { state } = harness.simulator;
+    const issue = [...state.issues.values()].find(
+      (candidate) => candidate.projectId === 3 && !candidate.confidential && [...state.notes.values()].filter((note) => note.issueId === candidate.id && !note.confidential).length >= 1,
+    )!;
+    const note = [...state.notes.values()].filter((candidate) => candidate.issueId === issue.id).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id - b.id)[0]!;
+    const awarded = await fetch(`${harness.simulator.url}/projects/3/issues/${issue.iid}/notes/${note.id}/award_emoji`, {
+      method: 'POST',
+      headers: { 'PRIVATE-TOKEN': developer, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'eyes' }),
+    });
+    expect([201, 404]).toContain(awarded.status);
+    harness.simulator.resetRequests();
+    return { issue, note };
+  }
+
+  it('reads each note\'s reactions with one REST call per note, as REST lists them', async () => {
+    const { issue, note } = await anIssueWithAwardedNote();
+    const result = await send<{ project: { issue: { notes: { nodes: Array<{ id: string; awardEmoji: { nodes: Array<{ name: string; user: { id: string; username: string } }> } }> } } } }>(ISSUE_NOTE_AWARDS, {
+      fullPath: PROJECT,
+      iid: String(issue.iid),
+    });
+    expect(result.errors).toBeUndefined();
+    const notes = result.data!.project.issue.notes.nodes;
+    const awardCalls = restCalls(harness.simulator).filter((call) => call.endsWith('/award_emoji'));
+    expect(awardCalls).toHaveLength(notes.length);
+    for (const gqlNote of notes) {
+      const noteId = Number(gqlNote.id.split('/').pop());
+      const rest = await harness.oracle.all<RestAward>(`/projects/${PROJECT_PATH}/issues/${issue.iid}/notes/${noteId}/award_emoji`, admin);
+      expect(gqlNote.awardEmoji.nodes).toEqual(rest.map((award) => ({ name: award.name, user: { id: gid('User', award.user.id), username: award.user.username } })));
+    }
+    expect(notes.find((gqlNote) => gqlNote.id === gid('Note', note.id))!.awardEmoji.nodes).toContainEqual({ name: 'eyes', user: { id: expect.any(String) as string, username: 'developer' } });
+  });
+
+  it.each(['issue', 'note'] as const)('toggles an award on an %s on, then off, as REST then has it', async (kind) => {
+    const { issue, note } = await anIssueWithAwardedNote();
+    const awardsPath = kind === 'issue' ? `/projects/3/issues/${issue.iid}/award_emoji` : `/projects/3/issues/${issue.iid}/notes/${note.id}/award_emoji`;
+    const variables = kind === 'issue' ? { awardableId: gid('Issue', issue.id), name: 'rocket' } : { awardableId: gid('Note', note.id), noteableId: gid('Issue', issue.id), name: 'rocket' };
+    const mine = async () => (await harness.oracle.all<RestAward>(awardsPath, developer)).filter((award) => award.name === 'rocket' && award.user.username === 'developer');
+
+    // The developer reads the issue first, so the gateway knows its project without GET /issues/:id.
+    await send(ISSUE_DISCUSSIONS, { fullPath: PROJECT, iid: String(issue.iid), notesFirst: 1 }, developer);
+    harness.simulator.resetRequests();
+    const on = await send<Toggle>(AWARD_EMOJI_TOGGLE, variables, developer);
+    expect(on.errors).toBeUndefined();
+    expect(on.data!.awardEmojiToggle).toEqual({ toggledOn: true, awardEmoji: { name: 'rocket', user: { username: 'developer' } }, errors: [] });
+    expect(restCalls(harness.simulator)).toEqual(['GET /user', `GET ${awardsPath}`, `POST ${awardsPath}`]);
+    expect(await mine()).toHaveLength(1);
+
+    harness.simulator.resetRequests();
+    const off = await send<Toggle>(AWARD_EMOJI_TOGGLE, variables, developer);
+    expect(off.data!.awardEmojiToggle).toMatchObject({ toggledOn: false, awardEmoji: { name: 'rocket' }, errors: [] });
+    expect(restCalls(harness.simulator).at(-1)).toMatch(new RegExp(`^DELETE ${awardsPath}/\\d+$`));
+    expect(await mine()).toEqual([]);
+  });
+
+  it('reports REST\'s refusal of a name that is no emoji in errors', async () => {
+    const { issue } = await anIssueWithAwardedNote();
+    const result = await send<Toggle>(AWARD_EMOJI_TOGGLE, { awardableId: gid('Issue', issue.id), name: 'Not An Emoji' });
+    expect(result.data!.awardEmojiToggle).toEqual({ toggledOn: false, awardEmoji: null, errors: ['Name is not a valid emoji name'] });
+  });
+
+  it('refuses an awardable REST cannot reach before any REST call', async () => {
+    const { note } = await anIssueWithAwardedNote();
+    for (const [variables, argumentName] of [
+      [{ awardableId: 'gid://gitlab/MergeRequest/1', name: 'rocket' }, 'awardableId'],
+      [{ awardableId: gid('Note', note.id), name: 'rocket' }, 'noteableId'],
+      [{ awardableId: 'gid://gitlab/Project/1', name: 'rocket' }, undefined],
+    ] as const) {
+      const result = await send(AWARD_EMOJI_TOGGLE, variables);
+      expect(result.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', ...(argumentName ? { argumentName } : {}) });
+    }
+    expect(restCalls(harness.simulator)).toEqual([]);
   });
 });

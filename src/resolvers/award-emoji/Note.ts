@@ -1,0 +1,11 @@
+import type { NoteResolvers } from '../../__generated__/resolvers-types.js';
+import { restConnection } from '../../connections/connection.js';
+
+/** A note's reactions: REST lists them under the note's issue, so only issue notes have them here. */
+export const noteAwardEmojiFields: Pick<NoteResolvers, 'awardEmoji'> = {
+  awardEmoji: (note, args, { api }) => {
+    if (note.noteable_type !== 'Issue' || typeof note.noteable_iid !== 'number' || typeof note.project_id !== 'number') return null;
+    const issue = { project: note.project_id, iid: note.noteable_iid };
+    return restConnection(args, (page) => api.awardEmoji.all({ kind: 'note', issue, noteId: note.id }, page));
+  },
+};
