@@ -9,6 +9,7 @@ import { registerInvitationRoutes } from './invitations.js';
 import { registerProjectRoutes } from './projects.js';
 import { registerRunnersDomain } from './runners/index.js';
 import { registerUserRoutes } from './users.js';
+import { registerStarredProjectRoutes } from './starred-projects.js';
 import { registerLabelRoutes } from './labels.js';
 import { registerTodoRoutes } from './todos.js';
 import { registerArtifactRoutes } from './artifacts.js';
@@ -29,6 +30,7 @@ export function createRouter(): Router {
   registerGroupsDomain(router);
   registerInvitationRoutes(router);
   registerUserRoutes(router);
+  registerStarredProjectRoutes(router);
   registerWikiRoutes(router);
   registerMemberRoutes(router);
   registerMarkdownRoutes(router);

@@ -7,7 +7,7 @@ import { ok } from '../http/response.js';
 import type { RequestContext, Router } from '../http/router.js';
 
 /** `:user_id` of the status route: an id or a username, as GitLab's `find_user` takes either. */
-function userByIdOrUsername(ctx: RequestContext<unknown>, idOrUsername: string): User | undefined {
+export function userByIdOrUsername(ctx: RequestContext<unknown>, idOrUsername: string): User | undefined {
   return /^\d+$/.test(idOrUsername) ? ctx.state.users.get(Number(idOrUsername)) : ctx.state.findUserByUsername(idOrUsername);
 }
 
