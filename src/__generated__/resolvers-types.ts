@@ -5974,6 +5974,11 @@ export type Project = Node & {
    * until a file is read).
    */
   jobArtifacts?: Maybe<CiJobArtifactsDownload>;
+  /**
+   * The project's jobs, newest first (REST `GET /projects/:id/jobs`; Reporter or higher unless the
+   * project's jobs are public).
+   */
+  jobs?: Maybe<CiJobConnection>;
   /** Whether CI/CD jobs are on. */
   jobsEnabled?: Maybe<Scalars['Boolean']['output']>;
   /**
@@ -6248,6 +6253,20 @@ export type ProjectIssuesArgs = {
  */
 export type ProjectJobArtifactsArgs = {
   jobId: Scalars['JobID']['input'];
+};
+
+
+/**
+ * A project (REST `/projects/:id`, the Project record of rest-v4-api.md). Embedded project records (in
+ * runners and jobs) carry a few fields; any other field is fetched once per project per request from
+ * `GET /projects/:id`. Records of group project lists are full: they answer every field.
+ */
+export type ProjectJobsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  statuses?: InputMaybe<Array<CiJobStatus>>;
 };
 
 
@@ -8164,6 +8183,11 @@ export type UserCore = Node & User & {
   publicEmail?: Maybe<Scalars['String']['output']>;
   /** (PREMIUM SELF) CI/CD minutes quota of the user's namespace; null inherits the instance's. */
   sharedRunnersMinutesLimit?: Maybe<Scalars['Int']['output']>;
+  /**
+   * Projects the user starred that the caller may see, newest first (REST
+   * `GET /users/:user_id/starred_projects`).
+   */
+  starredProjects?: Maybe<ProjectConnection>;
   /** Account state (`active` seen). */
   state?: Maybe<Scalars['String']['output']>;
   /** The user's status: availability, emoji and message (REST `GET /users/:id/status`, once per user and request). */
@@ -8182,6 +8206,19 @@ export type UserCore = Node & User & {
   webUrl?: Maybe<Scalars['String']['output']>;
   /** Website URL. */
   websiteUrl?: Maybe<Scalars['String']['output']>;
+};
+
+
+/**
+ * A user of the service. List and embedded records carry the summary fields; the others are fetched
+ * from `GET /users/:id` only when a query asks for them.
+ */
+export type UserCoreStarredProjectsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  search?: InputMaybe<Scalars['String']['input']>;
 };
 
 /** A page of users. */
@@ -10927,6 +10964,7 @@ export type ProjectResolvers<ContextType = GatewayContext, ParentType extends Re
   issuesAccessLevel?: Resolver<Maybe<ResolversTypes['ProjectFeatureAccessLevel']>, ParentType, ContextType>;
   issuesEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   jobArtifacts?: Resolver<Maybe<ResolversTypes['CiJobArtifactsDownload']>, ParentType, ContextType, RequireFields<ProjectJobArtifactsArgs, 'jobId'>>;
+  jobs?: Resolver<Maybe<ResolversTypes['CiJobConnection']>, ParentType, ContextType, Partial<ProjectJobsArgs>>;
   jobsEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   labels?: Resolver<Maybe<ResolversTypes['LabelConnection']>, ParentType, ContextType, Partial<ProjectLabelsArgs>>;
   lastActivityAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
@@ -11453,6 +11491,7 @@ export type UserCoreResolvers<ContextType = GatewayContext, ParentType extends R
   projectsLimit?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   publicEmail?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   sharedRunnersMinutesLimit?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  starredProjects?: Resolver<Maybe<ResolversTypes['ProjectConnection']>, ParentType, ContextType, Partial<UserCoreStarredProjectsArgs>>;
   state?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   status?: Resolver<Maybe<ResolversTypes['UserStatus']>, ParentType, ContextType>;
   themeId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;

@@ -92,6 +92,8 @@ export const PIPELINE_OF_JOB = shape(['id', 'sha', 'ref', 'status']);
 export const PIPELINE_LISTED = shape(['id', 'iid', 'project_id', 'sha', 'ref', 'status', 'source', 'created_at', 'updated_at', 'web_url']);
 /** A job of a runner's job list (fixtures/runners/list-runner-jobs.json). */
 export const RUNNER_JOB = shape(['id', 'status', 'stage', 'name', 'ref', 'tag', 'coverage', 'created_at', 'started_at', 'finished_at', 'duration', 'queued_duration', 'user', 'commit', 'pipeline', 'project']);
+/** A job of a project's job list: the record `GET /projects/:id/jobs/:job_id` answers (lib/api/ci/jobs.rb). */
+export const PROJECT_JOB = shape(['id', 'status', 'stage', 'name', 'ref', 'tag', 'coverage', 'allow_failure', 'created_at', 'started_at', 'finished_at', 'erased_at', 'duration', 'queued_duration', 'user', 'commit', 'pipeline', 'web_url', 'artifacts', 'artifacts_file', 'artifacts_expire_at', 'runner', 'archived', 'tag_list']);
 /** The job record `POST .../artifacts/keep` answers (fixtures/job_artifacts/keep-job-artifacts.json). */
 export const JOB_KEPT = shape(['id', 'status', 'stage', 'name', 'ref', 'tag', 'coverage', 'created_at', 'started_at', 'finished_at', 'duration', 'user', 'commit', 'allow_failure', 'artifacts', 'runner', 'web_url']);
 

@@ -6,6 +6,7 @@ import { GroupsApi } from './groups.js';
 import { InvitationsApi } from './invitations.js';
 import { IssuesApi } from './issues.js';
 import { MergeRequestsApi } from './merge-requests.js';
+import { ProjectJobsApi } from './project-jobs.js';
 import { LabelsApi } from './labels.js';
 import { MarkdownApi } from './markdown.js';
 import { MembersApi } from './members.js';
@@ -33,6 +34,7 @@ export interface DataSources {
   users: UsersApi;
   issues: IssuesApi;
   mergeRequests: MergeRequestsApi;
+  projectJobs: ProjectJobsApi;
   labels: LabelsApi;
   members: MembersApi;
   markdown: MarkdownApi;
@@ -62,6 +64,7 @@ export function createDataSources(rest: RestSession, boardPlaces: BoardPlaces): 
     users: new UsersApi(rest),
     issues: new IssuesApi(rest),
     mergeRequests: new MergeRequestsApi(rest),
+    projectJobs: new ProjectJobsApi(rest),
     labels: new LabelsApi(rest),
     members: new MembersApi(rest),
     markdown: new MarkdownApi(rest),

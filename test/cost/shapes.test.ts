@@ -82,7 +82,7 @@ describe('record shapes of the cost estimate', () => {
   it('covers every shape but the id-only one with examples', () => {
     const covered = new Set(EXAMPLES.map(([name]) => name));
     const shapeNames = Object.entries(shapes).filter(([, value]) => typeof value === 'object' && value !== null && 'keys' in value).map(([name]) => name);
-    expect(shapeNames.filter((name) => !covered.has(name as keyof typeof shapes))).toEqual(['ID_ONLY', 'PIPELINE_LISTED', 'COMMIT_LISTED_WITH_STATS', 'LABEL_LISTED']);
+    expect(shapeNames.filter((name) => !covered.has(name as keyof typeof shapes))).toEqual(['ID_ONLY', 'PIPELINE_LISTED', 'PROJECT_JOB', 'COMMIT_LISTED_WITH_STATS', 'LABEL_LISTED']);
   });
 
   describe('against the embedded v4 server', () => {
@@ -98,6 +98,12 @@ describe('record shapes of the cost estimate', () => {
       const listed = await harness.oracle.get<Json[]>('/projects/1/pipelines?per_page=5', DEMO_TOKENS.admin);
       expect(listed.length).toBeGreaterThan(0);
       for (const pipeline of listed) expect(Object.keys(pipeline)).toEqual(expect.arrayContaining([...shapes.PIPELINE_LISTED.keys]));
+    });
+
+    it("PROJECT_JOB: a project's job list carries what Entities::Ci::Job has (no documentation example of the list)", async () => {
+      const listed = await harness.oracle.get<Json[]>('/projects/1/jobs?per_page=5', DEMO_TOKENS.admin);
+      expect(listed.length).toBeGreaterThan(0);
+      for (const job of listed) expect(Object.keys(job)).toEqual(expect.arrayContaining([...shapes.PROJECT_JOB.keys]));
     });
 
     it('LABEL_LISTED: project and group label lists carry every key (no documentation example of them)', async () => {
