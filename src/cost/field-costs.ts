@@ -386,6 +386,7 @@ const groups: Record<string, FieldCost> = {
   'Group.descendantGroups': restList(GROUP_RECORD),
   'Group.projects': projectListOrIds(PROJECT_LOADED),
   'Group.sharedProjects': restList(PROJECT_LOADED),
+  'UserCore.starredProjects': restList(PROJECT_LOADED),
   'Group.runners': restList(RUNNER_SUMMARY),
   'Group.invitations': restList(),
   // POST /markdown of the description.

@@ -154,6 +154,11 @@ export interface ProjectListFilters {
 export class ProjectsApi {
   constructor(private readonly rest: RestSession) {}
 
+  /** Projects a user starred that the caller may see, newest first (`GET /users/:user_id/starred_projects`). */
+  starredBy(userId: number, search: string | undefined, page: PageRequest): Promise<Page<ProjectSchema>> {
+    return this.rest.getPage<ProjectSchema>(restPath`/users/${userId}/starred_projects`, page, { search });
+  }
+
   /** The projects the caller may see (anonymous callers get short records whatever `simple` says). */
   all(filters: ProjectListFilters, page: PageRequest): Promise<Page<ProjectSchema>> {
     return this.rest.getPage<ProjectSchema>(restPath`/projects`, page, {

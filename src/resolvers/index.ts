@@ -31,6 +31,7 @@ import { Discussion } from './discussions/Discussion.js';
 import { awardEmojiMutations } from './award-emoji/Mutation.js';
 import { noteAwardEmojiFields } from './award-emoji/Note.js';
 import { User, UserCore } from './users/User.js';
+import { userStarredProjectFields } from './users/starred-projects.js';
 import { userQueries } from './users/Query.js';
 import { ciJobArtifactFields } from './artifacts/CiJob.js';
 import { CiJobArtifactsDownload } from './artifacts/CiJobArtifactsDownload.js';
@@ -115,7 +116,7 @@ export const resolvers: Resolvers = {
   Issuable,
   Node,
   User,
-  UserCore,
+  UserCore: { ...UserCore, ...userStarredProjectFields },
   CiRunner,
   CiJob: { ...CiJob, ...ciJobArtifactFields, ...ciJobCommitFields },
   CiRunnerManager,
