@@ -6024,6 +6024,12 @@ export type Project = Node & {
   /** Path of the project within its namespace. */
   path: Scalars['String']['output'];
   /**
+   * The newest pipeline of a commit SHA in the project (REST `GET /projects/:id/pipelines?sha=`, one
+   * pipeline), or null when it has none. GitLab's `iid` argument is left out: REST cannot filter
+   * pipelines by iid.
+   */
+  pipeline?: Maybe<Pipeline>;
+  /**
    * The project's pipelines, newest first (REST `GET /projects/:id/pipelines`; Reporter or higher
    * unless the project's pipelines are public).
    */
@@ -6326,6 +6332,16 @@ export type ProjectMilestonesArgs = {
   searchTitle?: InputMaybe<Scalars['String']['input']>;
   state?: InputMaybe<MilestoneStateEnum>;
   title?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+/**
+ * A project (REST `/projects/:id`, the Project record of rest-v4-api.md). Embedded project records (in
+ * runners and jobs) carry a few fields; any other field is fetched once per project per request from
+ * `GET /projects/:id`. Records of group project lists are full: they answer every field.
+ */
+export type ProjectPipelineArgs = {
+  sha?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -10984,6 +11000,7 @@ export type ProjectResolvers<ContextType = GatewayContext, ParentType extends Re
   owner?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
   pagesAccessLevel?: Resolver<Maybe<ResolversTypes['ProjectFeatureAccessLevel']>, ParentType, ContextType>;
   path?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  pipeline?: Resolver<Maybe<ResolversTypes['Pipeline']>, ParentType, ContextType, Partial<ProjectPipelineArgs>>;
   pipelines?: Resolver<Maybe<ResolversTypes['PipelineConnection']>, ParentType, ContextType, Partial<ProjectPipelinesArgs>>;
   printingMergeRequestLinkEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   projectMembers?: Resolver<Maybe<ResolversTypes['MemberInterfaceConnection']>, ParentType, ContextType, RequireFields<ProjectProjectMembersArgs, 'relations'>>;

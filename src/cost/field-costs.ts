@@ -347,6 +347,8 @@ const projects: Record<string, FieldCost> = {
   'Project.issues': restList(ISSUE_RECORD),
   'Project.mergeRequests': restList(),
   'Project.jobs': restList(PROJECT_JOB),
+  // The first pipeline of the SHA's list.
+  'Project.pipeline': oneCall(PIPELINE_LISTED),
   'Project.issue': oneCall(ISSUE_RECORD),
   'Project.boards': restList(BOARD),
   'Project.board': oneCall(BOARD),

@@ -56,7 +56,7 @@ import { groupIssueFields, projectIssueFields } from './issues/fields.js';
 import { Issue } from './issues/Issue.js';
 import { MergeRequest, MergeRequestAssignee, MergeRequestPipeline } from './issues/MergeRequest.js';
 import { projectMergeRequestFields } from './issues/project-merge-requests.js';
-import { projectJobFields } from './runners/project-jobs.js';
+import { projectJobFields, projectPipelineBySha } from './runners/project-jobs.js';
 import { issueMutations } from './issues/Mutation.js';
 import { issueQueries } from './issues/Query.js';
 import { Epic, Iteration, MetricImage, Note, Todo, UserAgentDetail } from './issues/types.js';
@@ -122,7 +122,7 @@ export const resolvers: Resolvers = {
   CiRunnerManager,
   Pipeline,
   Commit: { ...Commit, ...commitPipelineFields },
-  Project: { ...Project, ...projectWikiFields, ...projectArtifactFields, ...projectPipelineFields, ...projectIssueFields, ...projectMergeRequestFields, ...projectJobFields, ...projectLabelFields, ...projectBoardFields, ...projectRepositoryFields },
+  Project: { ...Project, ...projectWikiFields, ...projectArtifactFields, ...projectPipelineFields, ...projectIssueFields, ...projectMergeRequestFields, ...projectJobFields, ...projectPipelineBySha, ...projectLabelFields, ...projectBoardFields, ...projectRepositoryFields },
   Namespace,
   Group: { ...Group, ...groupIssueFields, ...groupLabelFields, ...groupCredentialsInventoryFields, ...groupBoardFields },
   SharedWithGroup,

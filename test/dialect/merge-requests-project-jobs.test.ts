@@ -39,6 +39,32 @@ const PROJECT_JOBS_QUERY = `query getProjectJobs($fullPath: ID!, $statuses: [CiJ
 }
 ${JOB_FRAGMENT}`;
 
+const PROJECT_PIPELINE_QUERY = `query getPipelineBySha($fullPath: ID!, $sha: String) {
+  project(fullPath: $fullPath) {
+    id
+    pipeline(sha: $sha) {
+      id
+      iid
+      sha
+      ref
+      status
+      path
+    }
+  }
+}`;
+
+interface RestPipeline {
+  id: number;
+  iid: number;
+  sha: string;
+  ref: string;
+  status: string;
+  web_url: string;
+}
+interface ProjectPipelineData {
+  project: { id: string; pipeline: unknown };
+}
+
 interface RestJob {
   id: number;
   name: string;
@@ -73,7 +99,7 @@ describe("a project's jobs in GitLab style", () => {
   const harness = gatewayOverSimulator();
 
   it('validates against the schema', () => {
-    expect(validate(createExecutableSchema(), parse(PROJECT_JOBS_QUERY))).toEqual([]);
+    for (const document of [PROJECT_JOBS_QUERY, PROJECT_PIPELINE_QUERY]) expect(validate(createExecutableSchema(), parse(document))).toEqual([]);
   });
 
   it('lists the jobs in the asked statuses, newest first, from one REST page', async () => {
@@ -95,5 +121,32 @@ describe("a project's jobs in GitLab style", () => {
     const result = await harness.gateway.query<ProjectJobsData>(PROJECT_JOBS_QUERY, { fullPath: PROJECT, first: 3 }, maintainer);
     expect(result.errors).toBeUndefined();
     expect(result.data!.project.jobs.nodes).toEqual(expected.map(asNode));
+  });
+
+  it("finds the newest pipeline of a SHA with one REST call, null for a SHA without one", async () => {
+    const [newest] = await harness.oracle.get<RestPipeline[]>('/projects/1/pipelines?per_page=1', maintainer);
+    const [expected] = await harness.oracle.get<RestPipeline[]>(`/projects/1/pipelines?sha=${newest!.sha}&per_page=1`, maintainer);
+    harness.simulator.resetRequests();
+    const result = await harness.gateway.query<ProjectPipelineData>(PROJECT_PIPELINE_QUERY, { fullPath: PROJECT, sha: newest!.sha }, maintainer);
+    expect(result.errors).toBeUndefined();
+    expect(restCalls(harness.simulator)).toEqual(['GET /projects/gitlab-org%2Fgitlab', 'GET /projects/1/pipelines']);
+    expect(result.data!.project.pipeline).toEqual({
+      id: `gid://gitlab/Ci::Pipeline/${expected!.id}`,
+      iid: String(expected!.iid),
+      sha: expected!.sha,
+      ref: expected!.ref,
+      status: expected!.status.toUpperCase(),
+      path: new URL(expected!.web_url).pathname,
+    });
+    const none = await harness.gateway.query<ProjectPipelineData>(PROJECT_PIPELINE_QUERY, { fullPath: PROJECT, sha: '0000000000000000000000000000000000000000' }, maintainer);
+    expect(none.errors).toBeUndefined();
+    expect(none.data!.project.pipeline).toBeNull();
+  });
+
+  it('refuses a pipeline without a SHA before asking REST for it', async () => {
+    harness.simulator.resetRequests();
+    const result = await harness.gateway.query<ProjectPipelineData>(PROJECT_PIPELINE_QUERY, { fullPath: PROJECT }, maintainer);
+    expect(result.errors?.[0]?.extensions?.['code']).toBe('BAD_USER_INPUT');
+    expect(restCalls(harness.simulator).filter((call) => call.includes('/pipelines'))).toEqual([]);
   });
 });
