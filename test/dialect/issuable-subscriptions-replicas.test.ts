@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS, startSimulator, type Simulator } from '../../simulator/index.js';
 import { restOracle } from '../support/rest-oracle.js';
 import { connect } from '../support/runner-watch.js';
-import { until } from '../support/wait.js';
+import { eventually, until } from '../support/wait.js';
 import { startRedis, type TestRedis } from '../replicas/support/redis-server.js';
 import { startReplicas, type Replica } from '../replicas/support/replica.js';
 import { ISSUE_PAGE, documentOf, subscribe, type RestIssue } from './support/issuable-subscriptions.js';
@@ -66,7 +66,9 @@ describe('issuable subscriptions across three replicas sharing one Redis', () =>
     await until(() => pollsOf() >= 2); // the first poll of each subscription
     const digest = createHmac('sha256', KEY_SECRET).update(`private-token\0${developer}`).digest('base64url');
     expect(simulator.requests.some((request) => request.path === `/issues/${issue!.id}`)).toBe(false);
-    const leaseHolder = await redis.client.get(`${PREFIX}issue-lease:${digest}:${issue!.id}`);
+    // The first polls may come before either replica has taken the lease: wait for the state, not a time.
+    let leaseHolder: string | null = null;
+    await eventually(async () => (leaseHolder = await redis.client.get(`${PREFIX}issue-lease:${digest}:${issue!.id}`)) !== null, 5_000, 'an issue lease');
     expect([second.replicaId(), third.replicaId()]).toContain(leaseHolder);
 
     // One poller across replicas: a count over a window below what two pollers would make.
