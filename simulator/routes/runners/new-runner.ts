@@ -3,6 +3,7 @@
 import type { Runner, RunnerAccessLevel, RunnerType } from '../../data/model.js';
 import type { SimulatorState } from '../../data/state.js';
 import { newToken } from '../../data/tokens.js';
+import { p } from '../../http/params.js';
 
 export interface NewRunner {
   runnerType: RunnerType;
@@ -41,4 +42,21 @@ export function addRunner(state: SimulatorState, fields: NewRunner): Runner {
   };
   state.runners.set(runner.id, runner);
   return runner;
+}
+
+/**
+ * The settings a new runner takes, alike in `POST /runners` (registration) and `POST /user/runners`
+ * (creation): both of GitLab's endpoints declare them the same way.
+ */
+export function newRunnerSettingParams() {
+  return {
+    description: p.string(),
+    maintenance_note: p.string(),
+    paused: p.boolean(),
+    locked: p.boolean(),
+    run_untagged: p.boolean(),
+    tag_list: p.stringArray().commaSeparated(),
+    access_level: p.string().values(['not_protected', 'ref_protected']),
+    maximum_timeout: p.integer(),
+  };
 }

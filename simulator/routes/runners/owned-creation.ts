@@ -11,7 +11,7 @@ import { created } from '../../http/response.js';
 import type { RequestContext, Router } from '../../http/router.js';
 import { visibleGroup, visibleProject } from '../lookup.js';
 import { RUNNER_TYPES } from './filters.js';
-import { addRunner } from './new-runner.js';
+import { addRunner, newRunnerSettingParams } from './new-runner.js';
 import { validateRunner } from './validation.js';
 
 /** CreateRunnerService refuses a missing scope or a caller without `create_runner` alike. */
@@ -39,14 +39,7 @@ export function registerOwnedRunnerCreationRoutes(router: Router): void {
         runner_type: p.string().required().values(RUNNER_TYPES),
         group_id: p.integer(),
         project_id: p.integer(),
-        description: p.string(),
-        maintenance_note: p.string(),
-        paused: p.boolean(),
-        locked: p.boolean(),
-        run_untagged: p.boolean(),
-        tag_list: p.stringArray().commaSeparated(),
-        access_level: p.string().values(['not_protected', 'ref_protected']),
-        maximum_timeout: p.integer(),
+        ...newRunnerSettingParams(),
       },
     },
     (ctx) => {

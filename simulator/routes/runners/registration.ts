@@ -8,7 +8,7 @@ import { created, noContent, ok } from '../../http/response.js';
 import type { Router } from '../../http/router.js';
 import { newToken } from '../../data/tokens.js';
 import { validateRunner } from './validation.js';
-import { addRunner } from './new-runner.js';
+import { addRunner, newRunnerSettingParams } from './new-runner.js';
 
 
 interface Registration {
@@ -47,17 +47,11 @@ export function registerRunnerRegistrationRoutes(router: Router): void {
       auth: 'none',
       params: {
         token: p.string().required(),
-        description: p.string(),
+        ...newRunnerSettingParams(),
+        // Registration only: the deprecated names and what the runner program reports.
         maintainer_note: p.string(),
-        maintenance_note: p.string(),
         info: p.hash(),
         active: p.boolean(),
-        paused: p.boolean(),
-        locked: p.boolean(),
-        run_untagged: p.boolean(),
-        tag_list: p.stringArray().commaSeparated(),
-        access_level: p.string().values(['not_protected', 'ref_protected']),
-        maximum_timeout: p.integer(),
       },
       mutuallyExclusive: [['active', 'paused']],
     },
