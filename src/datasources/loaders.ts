@@ -54,6 +54,22 @@ export interface Loaders {
    * `currentUser` query, permission fields that need the administrator flag), and primed into `user`.
    */
   currentUser(): Promise<UserSchema>;
+  /**
+   * A project's own `GET /projects/:id`, with the caller's `permissions`: list records prime
+   * `project` without them, so its cached record cannot answer a permission field.
+   */
+  projectWithPermissions: DataLoader<number, ProjectSchema>;
+  /**
+   * GitLab Flavored Markdown rendered by REST (`POST /markdown`), once per distinct text and context
+   * project in a request (REST renders one text per call).
+   */
+  markdown: DataLoader<MarkdownKey, string, string>;
+}
+
+/** A text to render, and the full path of the project its references resolve in. */
+export interface MarkdownKey {
+  text: string;
+  projectPath: string | undefined;
 }
 
 export interface LoaderOptions {
@@ -179,6 +195,8 @@ class RequestLoaders implements Loaders {
   #job?: Loaders['job'];
   #pipeline?: Loaders['pipeline'];
   #currentUser?: Promise<UserSchema>;
+  #projectWithPermissions?: Loaders['projectWithPermissions'];
+  #markdown?: Loaders['markdown'];
 
   constructor(
     private readonly api: DataSources,
@@ -198,6 +216,18 @@ class RequestLoaders implements Loaders {
     // Batching off turns the request's caches off too, this one included (bench only).
     if (!this.options.batching) return read();
     return (this.#currentUser ??= read());
+  }
+
+  get projectWithPermissions() {
+    return (this.#projectWithPermissions ??= byId((id) => this.api.projects.show(id), this.named('projectWithPermissions')));
+  }
+
+  get markdown() {
+    return (this.#markdown ??= withinParent(
+      (key: MarkdownKey) => this.api.markdown.render(key.text, key.projectPath),
+      (key) => JSON.stringify([key.projectPath ?? null, key.text]),
+      this.named('markdown'),
+    ));
   }
 
   get runner() {

@@ -22,19 +22,9 @@ export interface ProjectAbilities {
   project: ProjectSchema;
 }
 
-/**
- * `GET /projects/:id` of one project, once per request: list records (which prime the project
- * loader) lack the caller's `permissions`, so the loader's cached record cannot answer.
- */
-const detailsWithPermissions = new WeakMap<GatewayContext, Map<number, Promise<ProjectSchema>>>();
-
+/** The record with the caller's `permissions`: as given, or its own `GET /projects/:id`, once per request. */
 function withPermissions(project: ProjectSchema, context: GatewayContext): Promise<ProjectSchema> {
-  if ('permissions' in project) return Promise.resolve(project);
-  let byId = detailsWithPermissions.get(context);
-  if (!byId) detailsWithPermissions.set(context, (byId = new Map<number, Promise<ProjectSchema>>()));
-  let detail = byId.get(project.id);
-  if (!detail) byId.set(project.id, (detail = context.api.projects.show(project.id)));
-  return detail;
+  return 'permissions' in project ? Promise.resolve(project) : context.loaders.projectWithPermissions.load(project.id);
 }
 
 export async function projectAbilities(project: ProjectSchema, context: GatewayContext): Promise<ProjectAbilities> {
