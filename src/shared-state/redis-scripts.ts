@@ -12,10 +12,13 @@
 const BOUNDED_SET = `
 local function bounded_set(entry, index, value, ttl_ms, max_entries)
   local time = redis.call('TIME')
-  local now_ms = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+  -- Milliseconds with the microseconds as a fraction: entries stored within one millisecond still
+  -- expire, and are evicted, in the order they came (a tie would order them by key, a hash).
+  -- Passed as text: Redis turns a Lua number into an argument with 14 significant digits only.
+  local now_ms = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000
   redis.call('SET', entry, value, 'PX', ttl_ms)
-  redis.call('ZADD', index, now_ms + tonumber(ttl_ms), entry)
-  redis.call('ZREMRANGEBYSCORE', index, '-inf', now_ms)
+  redis.call('ZADD', index, string.format('%.3f', now_ms + tonumber(ttl_ms)), entry)
+  redis.call('ZREMRANGEBYSCORE', index, '-inf', string.format('%.3f', now_ms))
   local excess = redis.call('ZCARD', index) - tonumber(max_entries)
   if excess > 0 then
     local oldest = redis.call('ZRANGE', index, 0, excess - 1)
