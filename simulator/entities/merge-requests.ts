@@ -6,6 +6,7 @@ import { AccessLevel, type MergeRequest } from '../data/model.js';
 import type { PresentContext } from './context.js';
 import { extend } from './extend.js';
 import { milestoneEntity } from './labels.js';
+import { headPipelineOf, mayReadPipelines, pipelineDetailEntity, pipelineEntity } from './pipelines.js';
 import { timeStatsEntity } from './time-stats.js';
 import { userSummary } from './users.js';
 
@@ -67,14 +68,9 @@ export function mergeRequestBasic(ctx: PresentContext, mergeRequest: MergeReques
  */
 export function mergeRequestEntity(ctx: PresentContext, mergeRequest: MergeRequest) {
   const project = ctx.state.projects.get(mergeRequest.projectId);
-  const fullPath = project ? ctx.state.projectFullPath(project) : '';
-  const pipeline = {
-    id: mergeRequest.id * 1000 + 7,
-    sha: mergeRequest.sha,
-    ref: mergeRequest.sourceBranch,
-    status: mergeRequest.state === 'merged' ? 'success' : 'running',
-    web_url: `${ctx.origin}/${fullPath}/-/pipelines/${mergeRequest.id * 1000 + 7}`,
-  };
+  // MergeRequest#diff_head_pipeline, as PipelineBasic (`pipeline`) and as Ci::Pipeline
+  // (`head_pipeline`), for callers who may read the project's pipelines.
+  const head = project && mayReadPipelines(ctx.state, ctx.user, project) ? headPipelineOf(ctx.state, project, mergeRequest.sourceBranch, mergeRequest.sha) : undefined;
   const canMerge = project !== undefined && projectAccessLevel(ctx.state, ctx.user, project) >= AccessLevel.DEVELOPER;
   return extend(mergeRequestBasic(ctx, mergeRequest), {
     squash: false,
@@ -83,8 +79,8 @@ export function mergeRequestEntity(ctx: PresentContext, mergeRequest: MergeReque
     latest_build_started_at: mergeRequest.createdAt,
     latest_build_finished_at: mergeRequest.mergedAt ?? mergeRequest.closedAt,
     first_deployed_to_production_at: null,
-    pipeline,
-    head_pipeline: { ...pipeline, before_sha: '0000000000000000000000000000000000000000', tag: false, yaml_errors: null, coverage: null },
+    pipeline: head ? pipelineEntity(ctx, head) : null,
+    head_pipeline: head ? pipelineDetailEntity(ctx, head) : null,
     diff_refs: { base_sha: mergeRequest.sha, head_sha: mergeRequest.sha, start_sha: mergeRequest.sha },
     merge_error: null,
     user: { can_merge: canMerge && mergeRequest.state === 'opened' },

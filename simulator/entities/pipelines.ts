@@ -1,10 +1,30 @@
-// Pipelines as GET /projects/:id/pipelines lists them (Entities::Ci::PipelineBasic). The demo data
-// keeps a pipeline only inside its jobs (`id`, `sha`, `ref`, `status`), so a project's pipelines are
-// gathered from its jobs: created with its first job, updated with its last, and numbered within
-// the project (`iid`) in the order they were created.
-import type { Job, Project } from '../data/model.js';
+// A project's pipelines as lib/api/ci/pipelines.rb presents them: Entities::Ci::PipelineBasic in
+// lists, Entities::Ci::Pipeline for one pipeline (and a merge request's `head_pipeline`). The demo
+// data holds pipelines in two places: the runners' jobs carry theirs (`id`, `sha`, `ref`, `status`),
+// and the repositories' commits have pipelines of their own with commit statuses for jobs. Both are
+// a project's pipelines here. A job pipeline is created with its first job and updated with its
+// last; its timing, user and coverage come from its jobs (or statuses) as Ci::Pipeline derives them.
+import type { CommitPipeline, CommitStatus } from '../data/commits.js';
+import { projectAccessLevel } from '../data/access.js';
+import { AccessLevel, type Job, type Project, type User } from '../data/model.js';
 import type { SimulatorState } from '../data/state.js';
+import { pipelineStatus } from './commits.js';
 import type { PresentContext } from './context.js';
+import { extend } from './extend.js';
+import { userSummary } from './users.js';
+
+/** Gitlab::Git::SHA1_BLANK_SHA: the `before_sha` of a pipeline that no push preceded. */
+const BLANK_SHA = '0'.repeat(40);
+
+/** Ci::HasStatus::COMPLETED_STATUSES: a pipeline in one of these has finished. */
+export const COMPLETED_STATUSES: ReadonlySet<string> = new Set(['success', 'failed', 'canceled', 'skipped']);
+
+/** `read_pipeline`: public pipelines of a public or internal project, or Reporter and above. */
+export function mayReadPipelines(state: SimulatorState, user: User | null, project: Project): boolean {
+  if (user?.isAdmin) return true;
+  if (project.publicJobs && project.visibility !== 'private') return true;
+  return projectAccessLevel(state, user, project) >= AccessLevel.REPORTER;
+}
 
 export interface PipelineRow {
   id: number;
@@ -13,35 +33,119 @@ export interface PipelineRow {
   sha: string;
   ref: string;
   status: string;
-  /** Whether the pipeline ran for a tag (its jobs' `tag`). */
+  /** Whether the pipeline ran for a tag. */
   tag: boolean;
+  /** Ci::Pipeline.sources key (`push`, `external`, ...). */
+  source: string;
+  userId: number | null;
   createdAt: string;
   updatedAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  /** Seconds some job ran, overlaps counted once (Gitlab::Ci::Pipeline::Duration); null until finished. */
+  duration: number | null;
+  /** Seconds from creation to start (Ci::Pipeline#queued_duration). */
+  queuedDuration: number | null;
+  /** Average coverage of the jobs that report one (Ci::Pipeline#coverage). */
+  coverage: number | null;
+}
+
+/** When a job or status ran, as far as it did. */
+interface Run {
+  startedAt: string | null;
+  finishedAt: string | null;
+  coverage: number | null;
+}
+
+const seconds = (iso: string) => Date.parse(iso) / 1000;
+
+/** The union of the finished runs' intervals, in whole seconds. */
+function runningSeconds(runs: readonly Run[]): number {
+  const intervals = runs
+    .filter((run) => run.startedAt !== null && run.finishedAt !== null)
+    .map((run) => [seconds(run.startedAt!), seconds(run.finishedAt!)] as const)
+    .sort((a, b) => a[0] - b[0]);
+  let total = 0;
+  let reach = -Infinity;
+  for (const [start, end] of intervals) {
+    if (end <= reach) continue;
+    total += end - Math.max(start, reach);
+    reach = end;
+  }
+  return Math.round(total);
+}
+
+/** Timing and coverage of a pipeline from its runs, as Ci::Pipeline keeps them. */
+function timing(runs: readonly Run[], status: string, createdAt: string): Pick<PipelineRow, 'startedAt' | 'finishedAt' | 'duration' | 'queuedDuration' | 'coverage'> {
+  const starts = runs.map((run) => run.startedAt).filter((at): at is string => at !== null).sort();
+  const finishes = runs.map((run) => run.finishedAt).filter((at): at is string => at !== null).sort();
+  const startedAt = starts[0] ?? null;
+  const complete = COMPLETED_STATUSES.has(status);
+  const coverages = runs.map((run) => run.coverage).filter((coverage): coverage is number => coverage !== null);
+  const queued = startedAt === null ? null : Math.round(seconds(startedAt) - seconds(createdAt));
+  return {
+    startedAt,
+    finishedAt: complete ? (finishes[finishes.length - 1] ?? null) : null,
+    duration: complete ? runningSeconds(runs) : null,
+    // Ci::Pipeline#queued_duration is nil when the pipeline started as it was created.
+    queuedDuration: queued === null || queued <= 0 ? null : queued,
+    coverage: coverages.length === 0 ? null : Math.round((coverages.reduce((sum, coverage) => sum + coverage, 0) / coverages.length) * 100) / 100,
+  };
 }
 
 function latest(job: Job): string {
   return job.finishedAt ?? job.startedAt ?? job.createdAt;
 }
 
-/** The project's pipelines, by ascending id. */
-export function pipelinesOfProject(state: SimulatorState, project: Project): PipelineRow[] {
-  const byId = new Map<number, PipelineRow>();
+/** The pipelines the runners' jobs carry, without their `iid`. */
+function jobPipelines(state: SimulatorState, project: Project): PipelineRow[] {
+  const jobsOf = new Map<number, Job[]>();
   for (const job of state.jobs.values()) {
     if (job.projectId !== project.id) continue;
-    const known = byId.get(job.pipeline.id);
-    if (!known) {
-      const { id, sha, ref, status } = job.pipeline;
-      byId.set(id, { id, iid: 0, projectId: project.id, sha, ref, status, tag: job.tag, createdAt: job.createdAt, updatedAt: latest(job) });
-      continue;
-    }
-    if (job.createdAt < known.createdAt) known.createdAt = job.createdAt;
-    if (latest(job) > known.updatedAt) known.updatedAt = latest(job);
+    const jobs = jobsOf.get(job.pipeline.id);
+    if (jobs) jobs.push(job);
+    else jobsOf.set(job.pipeline.id, [job]);
   }
-  const rows = [...byId.values()].sort((a, b) => a.id - b.id);
-  rows.forEach((row, index) => (row.iid = index + 1));
-  return rows;
+  return [...jobsOf.values()].map((jobs) => {
+    const first = jobs.reduce((a, b) => (b.createdAt < a.createdAt ? b : a));
+    const { id, sha, ref, status } = first.pipeline;
+    const createdAt = first.createdAt;
+    const updatedAt = jobs.map(latest).reduce((a, b) => (b > a ? b : a));
+    return { id, iid: 0, projectId: project.id, sha, ref, status, tag: first.tag, source: 'push', userId: first.userId, createdAt, updatedAt, ...timing(jobs, status, createdAt) };
+  });
 }
 
+/** A repository commit's pipeline, its status and timing from its latest commit statuses. */
+function commitPipelineRow(state: SimulatorState, pipeline: CommitPipeline): PipelineRow {
+  const statuses: CommitStatus[] = [...state.commitStatuses.values()].filter((status) => status.pipelineId === pipeline.id && !status.retried);
+  const status = pipelineStatus(statuses);
+  const { id, iid, projectId, sha, ref, tag, source, userId, createdAt, updatedAt } = pipeline;
+  return { id, iid, projectId, sha, ref, status, tag, source, userId, createdAt, updatedAt, ...timing(statuses, status, createdAt) };
+}
+
+/**
+ * The project's pipelines, by ascending id. The commits' pipelines keep their numbers; the jobs'
+ * pipelines are numbered after them, in the order they were created.
+ */
+export function pipelinesOfProject(state: SimulatorState, project: Project): PipelineRow[] {
+  const ofCommits = [...state.commitPipelines.values()].filter((pipeline) => pipeline.projectId === project.id).map((pipeline) => commitPipelineRow(state, pipeline));
+  const lastIid = Math.max(0, ...ofCommits.map((row) => row.iid));
+  const ofJobs = jobPipelines(state, project).sort((a, b) => a.id - b.id);
+  ofJobs.forEach((row, index) => (row.iid = lastIid + index + 1));
+  return [...ofCommits, ...ofJobs].sort((a, b) => a.id - b.id);
+}
+
+/**
+ * MergeRequest#diff_head_pipeline: the newest pipeline of the source branch for the merge
+ * request's head commit, if any.
+ */
+export function headPipelineOf(state: SimulatorState, project: Project, sourceBranch: string, sha: string): PipelineRow | undefined {
+  return pipelinesOfProject(state, project)
+    .filter((row) => row.ref === sourceBranch && row.sha === sha)
+    .reduce<PipelineRow | undefined>((newest, row) => (!newest || row.id > newest.id ? row : newest), undefined);
+}
+
+/** Entities::Ci::PipelineBasic: a pipeline as lists show it. */
 export function pipelineEntity(ctx: PresentContext, row: PipelineRow) {
   const project = ctx.state.projects.get(row.projectId);
   return {
@@ -51,9 +155,51 @@ export function pipelineEntity(ctx: PresentContext, row: PipelineRow) {
     sha: row.sha,
     ref: row.ref,
     status: row.status,
-    source: 'push',
+    source: row.source,
     created_at: row.createdAt,
     updated_at: row.updatedAt,
     web_url: project ? `${ctx.origin}/${ctx.state.projectFullPath(project)}/-/pipelines/${row.id}` : null,
   };
 }
+
+/** Entities::Ci::Pipeline: one pipeline, as `GET .../pipelines/:pipeline_id` and a merge request's `head_pipeline` show it. */
+export function pipelineDetailEntity(ctx: PresentContext, row: PipelineRow) {
+  const user = row.userId === null ? undefined : ctx.state.users.get(row.userId);
+  const basic = pipelineEntity(ctx, row);
+  return extend(basic, {
+    before_sha: BLANK_SHA,
+    tag: row.tag,
+    yaml_errors: null,
+    user: user ? userSummary(ctx, user) : null,
+    started_at: row.startedAt,
+    finished_at: row.finishedAt,
+    committed_at: null,
+    duration: row.duration,
+    queued_duration: row.queuedDuration,
+    // Ci::PipelinePresenter#coverage: two decimals, as a string.
+    coverage: row.coverage === null ? null : row.coverage.toFixed(2),
+    detailed_status: detailedStatusOf(row.status, basic.web_url === null ? null : new URL(basic.web_url).pathname),
+  });
+}
+
+/** The few texts of Gitlab::Ci::Status REST's `detailed_status` carries, for a pipeline's status. */
+function detailedStatusOf(status: string, path: string | null) {
+  const text = STATUS_TEXT[status] ?? status;
+  return { icon: `status_${status}`, text, label: text, group: status.replaceAll('_', '-'), tooltip: text, has_details: path !== null, details_path: path, illustration: null, favicon: `/assets/ci_favicons/favicon_status_${status}.png` };
+}
+
+const STATUS_TEXT: Readonly<Record<string, string>> = {
+  created: 'created',
+  waiting_for_resource: 'waiting',
+  preparing: 'preparing',
+  pending: 'pending',
+  running: 'running',
+  success: 'passed',
+  failed: 'failed',
+  canceling: 'canceling',
+  canceled: 'canceled',
+  skipped: 'skipped',
+  // Gitlab::Ci::Status::Pipeline::Blocked.
+  manual: 'blocked',
+  scheduled: 'delayed',
+};

@@ -1,18 +1,14 @@
 // A project's pipelines (lib/api/ci/pipelines.rb): the list with its filters, and one pipeline.
 // Reading them is `read_pipeline`: public pipelines of a public or internal project, or Reporter
 // and above.
-import { projectAccessLevel } from '../data/access.js';
-import { AccessLevel, type Project } from '../data/model.js';
-import { pipelineEntity, pipelinesOfProject, type PipelineRow } from '../entities/pipelines.js';
-import { forbidden, messageError } from '../http/errors.js';
+import type { Project } from '../data/model.js';
+import { COMPLETED_STATUSES, mayReadPipelines, pipelineDetailEntity, pipelineEntity, pipelinesOfProject, type PipelineRow } from '../entities/pipelines.js';
+import { forbidden, grapeError, messageError } from '../http/errors.js';
 import { paginate } from '../http/pagination.js';
 import { p } from '../http/params.js';
 import { ok } from '../http/response.js';
 import type { RequestContext, Router } from '../http/router.js';
 import { visibleProject } from './lookup.js';
-
-/** Ci::HasStatus::COMPLETED_STATUSES: what `scope=finished` keeps. */
-const FINISHED = new Set(['success', 'failed', 'canceled', 'skipped']);
 
 /** The latest pipeline of each branch (or tag) for `scope=branches` (`tags`), as Ci::PipelinesFinder. */
 function latestPerRef(rows: PipelineRow[], tags: boolean): PipelineRow[] {
@@ -31,7 +27,7 @@ function inScope(rows: PipelineRow[], scope: string | undefined): PipelineRow[] 
     case 'pending':
       return rows.filter((row) => row.status === scope);
     case 'finished':
-      return rows.filter((row) => FINISHED.has(row.status));
+      return rows.filter((row) => COMPLETED_STATUSES.has(row.status));
     case 'branches':
       return latestPerRef(rows, false);
     case 'tags':
@@ -41,12 +37,55 @@ function inScope(rows: PipelineRow[], scope: string | undefined): PipelineRow[] 
   }
 }
 
+/** Ci::Pipeline.sources: what `source` may name. */
+const SOURCES = [
+  'unknown',
+  'push',
+  'web',
+  'trigger',
+  'schedule',
+  'api',
+  'external',
+  'pipeline',
+  'chat',
+  'webide',
+  'merge_request_event',
+  'external_pull_request_event',
+  'parent_pipeline',
+  'ondemand_dast_scan',
+  'ondemand_dast_validation',
+  'security_orchestration_policy',
+] as const;
+
+/** Grape's DateTime parameters: an unparsable time is a 400 naming the parameter. */
+function timeParam(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const at = Date.parse(value);
+  if (Number.isNaN(at)) throw grapeError(400, `${name} is invalid`);
+  return at;
+}
+
+/**
+ * Ci::PipelinesFinder's other filters: `username` (the user who ran it; an unknown name finds
+ * nothing) and `updated_after`/`updated_before` (strictly after or before, as Ci::Pipeline's scopes
+ * compare), `source`.
+ */
+function matchesFinder(ctx: RequestContext<unknown>, row: PipelineRow, params: { source?: string | undefined; username?: string | undefined; updatedAfter?: number | undefined; updatedBefore?: number | undefined }): boolean {
+  const updated = Date.parse(row.updatedAt);
+  const username = row.userId === null ? undefined : ctx.state.users.get(row.userId)?.username;
+  return (
+    (params.source === undefined || row.source === params.source) &&
+    (params.username === undefined || (username !== undefined && username.toLowerCase() === params.username.toLowerCase())) &&
+    (params.updatedAfter === undefined || updated > params.updatedAfter) &&
+    (params.updatedBefore === undefined || updated < params.updatedBefore)
+  );
+}
+
 const STATUSES = ['created', 'waiting_for_resource', 'preparing', 'pending', 'running', 'success', 'failed', 'canceling', 'canceled', 'skipped', 'manual', 'scheduled'] as const;
 
 function pipelinesProject(ctx: RequestContext<unknown>, id: string): Project {
   const project = visibleProject(ctx, id);
-  const publicPipelines = project.publicJobs && project.visibility !== 'private';
-  if (!ctx.user?.isAdmin && !publicPipelines && projectAccessLevel(ctx.state, ctx.user, project) < AccessLevel.REPORTER) throw forbidden();
+  if (!mayReadPipelines(ctx.state, ctx.user, project)) throw forbidden();
   return project;
 }
 
@@ -62,15 +101,21 @@ export function registerPipelineRoutes(router: Router): void {
         sha: p.string(),
         ref: p.string(),
         status: p.string().values(STATUSES),
+        source: p.string().values(SOURCES),
+        username: p.string(),
+        updated_after: p.string(),
+        updated_before: p.string(),
         order_by: p.string().values(['id', 'status', 'ref', 'updated_at', 'user_id']).default('id'),
         sort: p.string().values(['asc', 'desc']).default('desc'),
       },
     },
     (ctx) => {
+      const { scope, sha, ref, status, source, username, order_by: orderBy, sort } = ctx.params;
+      // Grape refuses a malformed time before the endpoint looks at the project.
+      const finder = { source, username, updatedAfter: timeParam('updated_after', ctx.params.updated_after), updatedBefore: timeParam('updated_before', ctx.params.updated_before) };
       const project = pipelinesProject(ctx, ctx.params.id);
-      const { scope, sha, ref, status, order_by: orderBy, sort } = ctx.params;
       const rows = inScope(pipelinesOfProject(ctx.state, project), scope).filter(
-        (row) => (sha === undefined || row.sha === sha) && (ref === undefined || row.ref === ref) && (status === undefined || row.status === status),
+        (row) => (sha === undefined || row.sha === sha) && (ref === undefined || row.ref === ref) && (status === undefined || row.status === status) && matchesFinder(ctx, row, finder),
       );
       const key = (row: (typeof rows)[number]): string | number => (orderBy === 'status' ? row.status : orderBy === 'ref' ? row.ref : orderBy === 'updated_at' ? row.updatedAt : row.id);
       rows.sort((a, b) => {
@@ -86,6 +131,6 @@ export function registerPipelineRoutes(router: Router): void {
     const project = pipelinesProject(ctx, ctx.params.id);
     const row = pipelinesOfProject(ctx.state, project).find((candidate) => candidate.id === ctx.params.pipeline_id);
     if (!row) throw messageError(404, '404 Not found');
-    return ok(pipelineEntity(ctx, row));
+    return ok(pipelineDetailEntity(ctx, row));
   });
 }

@@ -10,8 +10,11 @@ import type { Rng } from '../rng.js';
 import type { SimulatorState } from '../state.js';
 import { USER_IDS } from './users.js';
 
-/** Pipeline ids start here, clear of the runner jobs' pipelines (10,001 and up). */
-export const FIRST_COMMIT_PIPELINE_ID = 20_001;
+/**
+ * Pipeline ids start here, clear of the runner jobs' pipelines (10,001 and up) and of the artifact
+ * demo's (20,001 and up): GET /projects/:id/pipelines lists them all, and an id names one pipeline.
+ */
+export const FIRST_COMMIT_PIPELINE_ID = 30_001;
 /** Status ids start here, clear of the runner jobs (the same id space as CI jobs in GitLab). */
 export const FIRST_COMMIT_STATUS_ID = 5_001;
 export const FIRST_COMMIT_NOTE_ID = 3_001;
