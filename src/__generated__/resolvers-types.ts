@@ -1357,7 +1357,11 @@ export type CommitPipelinesArgs = {
   last?: InputMaybe<Scalars['Int']['input']>;
   ref?: InputMaybe<Scalars['String']['input']>;
   scope?: InputMaybe<PipelineScopeEnum>;
+  source?: InputMaybe<Scalars['String']['input']>;
   status?: InputMaybe<PipelineStatusEnum>;
+  updatedAfter?: InputMaybe<Scalars['Time']['input']>;
+  updatedBefore?: InputMaybe<Scalars['Time']['input']>;
+  username?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -3543,6 +3547,12 @@ export type Issue = Node & {
    * a FORBIDDEN error on this field.
    */
   userAgentDetail?: Maybe<UserAgentDetail>;
+  /**
+   * Number of discussions with at least one note a user (not the system) wrote, as GitLab counts
+   * them: from every page of REST's `GET .../issues/:issue_iid/discussions`, read once per issue and
+   * request (shared with `Note.discussion`); only the notes the caller may see count.
+   */
+  userDiscussionsCount: Scalars['Int']['output'];
   /** Number of comments by users. */
   userNotesCount?: Maybe<Scalars['Int']['output']>;
   /** Path of the issue's page on the instance, `webUrl` without its origin. */
@@ -4477,8 +4487,11 @@ export type MergeRequest = {
   firstDeployedToProductionAt?: Maybe<Scalars['Time']['output']>;
   /** Whether the author asked to remove the source branch. */
   forceRemoveSourceBranch?: Maybe<Scalars['Boolean']['output']>;
-  /** The pipeline of the source branch's head. */
-  headPipeline?: Maybe<MergeRequestPipeline>;
+  /**
+   * The pipeline of the source branch's head (REST `head_pipeline`), for callers who may read the
+   * project's pipelines; only `GET .../related_merge_requests` records carry it here.
+   */
+  headPipeline?: Maybe<Pipeline>;
   /** Total time spent in GitLab's human form (`1w 2d 3h 30m`, 8-hour days, 5-day weeks), or null when none. */
   humanTotalTimeSpent?: Maybe<Scalars['String']['output']>;
   /** Global ID of the merge request, `gid://gitlab/MergeRequest/<id>`. */
@@ -4506,8 +4519,11 @@ export type MergeRequest = {
   mergedAt?: Maybe<Scalars['Time']['output']>;
   /** The milestone, or null. */
   milestone?: Maybe<Milestone>;
-  /** The latest pipeline. */
-  pipeline?: Maybe<MergeRequestPipeline>;
+  /**
+   * The pipeline of the source branch's head, as REST's `pipeline` (its list fields only; any other is one more read).
+   * @deprecated Use `headPipeline`, as the REST API does.
+   */
+  pipeline?: Maybe<Pipeline>;
   /** The target project of the merge request. */
   project: Project;
   /** The reference of the merge request: `!1`, or with `full` the project's full path too (`group/project!1`). */
@@ -4527,7 +4543,7 @@ export type MergeRequest = {
   /** SHA of the squash commit, or null. */
   squashCommitSha?: Maybe<Scalars['String']['output']>;
   /** State of the merge request. */
-  state?: Maybe<MergeRequestState>;
+  state: MergeRequestState;
   /** Branch it merges into. */
   targetBranch?: Maybe<Scalars['String']['output']>;
   /** The project of the target branch. */
@@ -4678,43 +4694,6 @@ export type MergeRequestPermissions = {
   canMerge?: Maybe<Scalars['Boolean']['output']>;
 };
 
-/** A pipeline as a merge request embeds it. */
-export type MergeRequestPipeline = {
-  __typename?: 'MergeRequestPipeline';
-  /** SHA of the previous head of the branch. */
-  beforeSha?: Maybe<Scalars['String']['output']>;
-  /** When the commit was committed. */
-  committedAt?: Maybe<Scalars['Time']['output']>;
-  /** Test coverage in percent, as REST's decimal string (such as `46.68`). */
-  coverage?: Maybe<Scalars['String']['output']>;
-  /** When the pipeline was created. */
-  createdAt?: Maybe<Scalars['Time']['output']>;
-  /** How long the pipeline ran, in seconds. */
-  duration?: Maybe<Scalars['Int']['output']>;
-  /** When the pipeline finished. */
-  finishedAt?: Maybe<Scalars['Time']['output']>;
-  /** Global ID of the pipeline, `gid://gitlab/Ci::Pipeline/<id>`. */
-  id: Scalars['ID']['output'];
-  /** Branch or tag the pipeline ran for. */
-  ref?: Maybe<Scalars['String']['output']>;
-  /** Commit SHA the pipeline ran for. */
-  sha?: Maybe<Scalars['String']['output']>;
-  /** When the pipeline started. */
-  startedAt?: Maybe<Scalars['Time']['output']>;
-  /** Status of the pipeline (`success`, `failed`, `running`, ...). */
-  status?: Maybe<Scalars['String']['output']>;
-  /** Whether the pipeline ran for a tag. */
-  tag?: Maybe<Scalars['Boolean']['output']>;
-  /** When the pipeline was last updated. */
-  updatedAt?: Maybe<Scalars['Time']['output']>;
-  /** Who triggered the pipeline. */
-  user?: Maybe<UserCore>;
-  /** URL of the pipeline's page. */
-  webUrl?: Maybe<Scalars['String']['output']>;
-  /** Errors of the CI configuration, or null. */
-  yamlErrors?: Maybe<Scalars['String']['output']>;
-};
-
 /**
  * Order of a merge request list, as GitLab names it; the gateway sends REST's `order_by` and `sort`.
  * GitLab's other orders (merge or close time, priority, milestone due date) have no REST counterpart.
@@ -4733,8 +4712,10 @@ export type MergeRequestSort =
   /** Most recently updated first (`updated_at`, `desc`). */
   | 'updated_desc';
 
-/** State of a merge request (REST `state`). */
+/** State of a merge request (REST `state`), in GitLab's lower-case words; `all` is for list arguments. */
 export type MergeRequestState =
+  /** Any state: as a list argument, no state filter (REST `state=all`). */
+  | 'all'
   /** Closed without merging (`closed`). */
   | 'closed'
   /** Locked while merging (`locked`). */
@@ -4743,6 +4724,17 @@ export type MergeRequestState =
   | 'merged'
   /** Open (`opened`). */
   | 'opened';
+
+/**
+ * Merge requests a list leaves out (REST `not[...]`): those with any of these labels, or of this
+ * milestone. GitLab's other negated filters have no REST counterpart in its version of this input.
+ */
+export type MergeRequestsResolverNegatedParams = {
+  /** Leave out merge requests with any of these labels (titles). */
+  labels?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Leave out merge requests of the milestone with this title. */
+  milestoneTitle?: InputMaybe<Scalars['String']['input']>;
+};
 
 /** An image attached to an incident, such as a dashboard screenshot (rest-v4-api.md "Metric image"). */
 export type MetricImage = {
@@ -5622,12 +5614,27 @@ export type Note = {
   confidential?: Maybe<Scalars['Boolean']['output']>;
   /** When it was written. */
   createdAt: Scalars['Time']['output'];
+  /**
+   * The discussion the note is part of (a plain comment is a discussion of its own). Free when the
+   * note was reached through its discussion; otherwise found in every page of its issue's REST
+   * discussions (`GET .../issues/:issue_iid/discussions`), read once per issue and request. Null when
+   * that list does not hold the note, and for a commit's note reached outside its discussion.
+   */
+  discussion?: Maybe<Discussion>;
   /** Global ID of the note, `gid://gitlab/Note/<id>`. */
   id: Scalars['ID']['output'];
   /** Whether only Reporters and above see the note (REST `internal`). */
   internal?: Maybe<Scalars['Boolean']['output']>;
   /** When its text was last edited: REST's `updated_at` when it differs from `created_at`, else null. */
   lastEditedAt?: Maybe<Scalars['Time']['output']>;
+  /**
+   * The author's highest role in the note's project, in words (`Guest`, `Planner`, `Reporter`,
+   * `Developer`, `Maintainer`, `Owner`), inherited and shared memberships included (REST
+   * `GET /projects/:id/members/all/:user_id`, once per project and author in a request). Null when the
+   * author is no member (REST's 404), for a commit's note, whose record names no project, and for
+   * anonymous callers, whom REST's members API does not answer.
+   */
+  maxAccessLevelOfAuthor?: Maybe<Scalars['String']['output']>;
   /** Numeric ID of the record the note is on; null for notes on commits. */
   noteableId?: Maybe<Scalars['ID']['output']>;
   /** Internal ID of the issue the note is on. */
@@ -5772,30 +5779,52 @@ export type PersonalAccessTokenEdge = {
 };
 
 /**
- * A pipeline: as REST lists a project's pipelines, or as jobs embed it (`id`, `sha`, `ref`, `status`),
- * whose other fields come from REST `GET /projects/:id/pipelines/:pipeline_id`, once per pipeline and
- * request.
+ * A pipeline: as REST lists a project's pipelines, as jobs embed it (`id`, `sha`, `ref`, `status`), or
+ * as a merge request's `head_pipeline`. A field the record at hand lacks comes from REST
+ * `GET /projects/:id/pipelines/:pipeline_id`, once per pipeline and request.
  */
 export type Pipeline = {
   __typename?: 'Pipeline';
+  /** SHA the branch pointed at before the push that made the pipeline (40 zeros when none). */
+  beforeSha?: Maybe<Scalars['String']['output']>;
+  /** When the pipeline's commit was committed, where GitLab recorded it. */
+  committedAt?: Maybe<Scalars['Time']['output']>;
+  /** Average test coverage of its jobs, in percent. */
+  coverage?: Maybe<Scalars['Float']['output']>;
   /** When the pipeline was created. */
-  createdAt?: Maybe<Scalars['Time']['output']>;
+  createdAt: Scalars['Time']['output'];
+  /** Whether the pipeline ran for a tag (REST `tag`; GitLab's GraphQL has no such field). */
+  createdByTag: Scalars['Boolean']['output'];
   /** The pipeline's status as GitLab's pages show it (text, icon, tooltip, link). */
   detailedStatus: DetailedStatus;
+  /** Seconds the pipeline's jobs ran (overlaps counted once); null until it finishes. */
+  duration?: Maybe<Scalars['Int']['output']>;
+  /** When the pipeline finished, or null when it has not. */
+  finishedAt?: Maybe<Scalars['Time']['output']>;
   /** Global ID of the pipeline, `gid://gitlab/Ci::Pipeline/<id>`. */
   id: Scalars['ID']['output'];
   /** Number of the pipeline within its project. */
   iid: Scalars['String']['output'];
   /** Path of the pipeline's page, `/<project>/-/pipelines/<id>`; null when the job names no project. */
   path?: Maybe<Scalars['String']['output']>;
+  /** How long the pipeline waited before it started. */
+  queuedDuration?: Maybe<Scalars['Duration']['output']>;
   /** Branch or tag of the pipeline. */
   ref?: Maybe<Scalars['String']['output']>;
   /** SHA of the pipeline's commit. */
   sha?: Maybe<Scalars['String']['output']>;
+  /** When the pipeline started, or null when it has not. */
+  startedAt?: Maybe<Scalars['Time']['output']>;
   /** Status of the pipeline. */
   status: PipelineStatusEnum;
   /** When the pipeline last changed. */
-  updatedAt?: Maybe<Scalars['Time']['output']>;
+  updatedAt: Scalars['Time']['output'];
+  /** Who ran the pipeline. */
+  user?: Maybe<UserCore>;
+  /** The errors of the CI configuration, or null when it had none (REST `yaml_errors`). */
+  yamlErrorMessages?: Maybe<Scalars['String']['output']>;
+  /** Whether the CI configuration had errors (REST `yaml_errors` is set). */
+  yamlErrors: Scalars['Boolean']['output'];
 };
 
 /** A page of pipelines. */
@@ -6308,7 +6337,11 @@ export type ProjectMergeRequestsArgs = {
   iids?: InputMaybe<Array<Scalars['String']['input']>>;
   labels?: InputMaybe<Array<Scalars['String']['input']>>;
   last?: InputMaybe<Scalars['Int']['input']>;
+  mergedAfter?: InputMaybe<Scalars['Time']['input']>;
+  mergedBefore?: InputMaybe<Scalars['Time']['input']>;
   milestoneTitle?: InputMaybe<Scalars['String']['input']>;
+  not?: InputMaybe<MergeRequestsResolverNegatedParams>;
+  reviewerUsername?: InputMaybe<Scalars['String']['input']>;
   sort?: InputMaybe<MergeRequestSort>;
   sourceBranches?: InputMaybe<Array<Scalars['String']['input']>>;
   state?: InputMaybe<MergeRequestState>;
@@ -6358,7 +6391,11 @@ export type ProjectPipelinesArgs = {
   ref?: InputMaybe<Scalars['String']['input']>;
   scope?: InputMaybe<PipelineScopeEnum>;
   sha?: InputMaybe<Scalars['String']['input']>;
+  source?: InputMaybe<Scalars['String']['input']>;
   status?: InputMaybe<PipelineStatusEnum>;
+  updatedAfter?: InputMaybe<Scalars['Time']['input']>;
+  updatedBefore?: InputMaybe<Scalars['Time']['input']>;
+  username?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -8886,9 +8923,9 @@ export type ResolversTypes = {
   MergeRequestEdge: ResolverTypeWrapper<Edge<MergeRequestSchema>>;
   MergeRequestID: ResolverTypeWrapper<Scalars['MergeRequestID']['output']>;
   MergeRequestPermissions: ResolverTypeWrapper<MergeRequestPermissionsSchema>;
-  MergeRequestPipeline: ResolverTypeWrapper<MergeRequestPipelineSchema>;
   MergeRequestSort: null;
   MergeRequestState: null;
+  MergeRequestsResolverNegatedParams: MergeRequestsResolverNegatedParams;
   MetricImage: ResolverTypeWrapper<MetricImageSchema>;
   MetricImageDeleteInput: MetricImageDeleteInput;
   MetricImageDeletePayload: ResolverTypeWrapper<MetricImageDeletePayload>;
@@ -9235,7 +9272,7 @@ export type ResolversParentTypes = {
   MergeRequestEdge: Edge<MergeRequestSchema>;
   MergeRequestID: Scalars['MergeRequestID']['output'];
   MergeRequestPermissions: MergeRequestPermissionsSchema;
-  MergeRequestPipeline: MergeRequestPipelineSchema;
+  MergeRequestsResolverNegatedParams: MergeRequestsResolverNegatedParams;
   MetricImage: MetricImageSchema;
   MetricImageDeleteInput: MetricImageDeleteInput;
   MetricImageDeletePayload: MetricImageDeletePayload;
@@ -10333,6 +10370,7 @@ export type IssueResolvers<ContextType = GatewayContext, ParentType extends Reso
   updatedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   upvotes?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   userAgentDetail?: Resolver<Maybe<ResolversTypes['UserAgentDetail']>, ParentType, ContextType>;
+  userDiscussionsCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   userNotesCount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   webPath?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   webUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -10557,7 +10595,7 @@ export type MergeRequestResolvers<ContextType = GatewayContext, ParentType exten
   draft?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   firstDeployedToProductionAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   forceRemoveSourceBranch?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
-  headPipeline?: Resolver<Maybe<ResolversTypes['MergeRequestPipeline']>, ParentType, ContextType>;
+  headPipeline?: Resolver<Maybe<ResolversTypes['Pipeline']>, ParentType, ContextType>;
   humanTotalTimeSpent?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   iid?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -10570,7 +10608,7 @@ export type MergeRequestResolvers<ContextType = GatewayContext, ParentType exten
   mergeWhenPipelineSucceeds?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   mergedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   milestone?: Resolver<Maybe<ResolversTypes['Milestone']>, ParentType, ContextType>;
-  pipeline?: Resolver<Maybe<ResolversTypes['MergeRequestPipeline']>, ParentType, ContextType>;
+  pipeline?: Resolver<Maybe<ResolversTypes['Pipeline']>, ParentType, ContextType>;
   project?: Resolver<ResolversTypes['Project'], ParentType, ContextType>;
   reference?: Resolver<ResolversTypes['String'], ParentType, ContextType, RequireFields<MergeRequestReferenceArgs, 'full'>>;
   references?: Resolver<Maybe<ResolversTypes['IssuableReferences']>, ParentType, ContextType>;
@@ -10580,7 +10618,7 @@ export type MergeRequestResolvers<ContextType = GatewayContext, ParentType exten
   sourceProject?: Resolver<Maybe<ResolversTypes['Project']>, ParentType, ContextType>;
   squash?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   squashCommitSha?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  state?: Resolver<Maybe<ResolversTypes['MergeRequestState']>, ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['MergeRequestState'], ParentType, ContextType>;
   targetBranch?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   targetProject?: Resolver<Maybe<ResolversTypes['Project']>, ParentType, ContextType>;
   taskCompletionStatus?: Resolver<Maybe<ResolversTypes['TaskCompletionStatus']>, ParentType, ContextType>;
@@ -10646,28 +10684,9 @@ export type MergeRequestPermissionsResolvers<ContextType = GatewayContext, Paren
   canMerge?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
 };
 
-export type MergeRequestPipelineResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['MergeRequestPipeline'] = ResolversParentTypes['MergeRequestPipeline']> = {
-  beforeSha?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  committedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
-  coverage?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  createdAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
-  duration?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
-  finishedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
-  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  ref?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  sha?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  startedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
-  status?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  tag?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
-  updatedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
-  user?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
-  webUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  yamlErrors?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-};
-
 export type MergeRequestSortResolvers = { CREATED_ASC: 'created_asc', CREATED_DESC: 'created_desc', TITLE_ASC: 'title_asc', TITLE_DESC: 'title_desc', UPDATED_ASC: 'updated_asc', UPDATED_DESC: 'updated_desc' };
 
-export type MergeRequestStateResolvers = { CLOSED: 'closed', LOCKED: 'locked', MERGED: 'merged', OPENED: 'opened' };
+export type MergeRequestStateResolvers = { all: 'all', closed: 'closed', locked: 'locked', merged: 'merged', opened: 'opened' };
 
 export type MetricImageResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['MetricImage'] = ResolversParentTypes['MetricImage']> = {
   createdAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
@@ -10835,9 +10854,11 @@ export type NoteResolvers<ContextType = GatewayContext, ParentType extends Resol
   bodyHtml?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   confidential?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  discussion?: Resolver<Maybe<ResolversTypes['Discussion']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   internal?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   lastEditedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  maxAccessLevelOfAuthor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   noteableId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   noteableIid?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   noteableType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -10913,15 +10934,26 @@ export type PersonalAccessTokenEdgeResolvers<ContextType = GatewayContext, Paren
 };
 
 export type PipelineResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Pipeline'] = ResolversParentTypes['Pipeline']> = {
-  createdAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  beforeSha?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  committedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  coverage?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  createdByTag?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   detailedStatus?: Resolver<ResolversTypes['DetailedStatus'], ParentType, ContextType>;
+  duration?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  finishedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   iid?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   path?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  queuedDuration?: Resolver<Maybe<ResolversTypes['Duration']>, ParentType, ContextType>;
   ref?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   sha?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  startedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes['PipelineStatusEnum'], ParentType, ContextType>;
-  updatedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  user?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
+  yamlErrorMessages?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  yamlErrors?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
 export type PipelineConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['PipelineConnection'] = ResolversParentTypes['PipelineConnection']> = {
@@ -11819,7 +11851,6 @@ export type Resolvers<ContextType = GatewayContext> = {
   MergeRequestEdge?: MergeRequestEdgeResolvers<ContextType>;
   MergeRequestID?: GraphQLScalarType;
   MergeRequestPermissions?: MergeRequestPermissionsResolvers<ContextType>;
-  MergeRequestPipeline?: MergeRequestPipelineResolvers<ContextType>;
   MergeRequestSort?: MergeRequestSortResolvers;
   MergeRequestState?: MergeRequestStateResolvers;
   MetricImage?: MetricImageResolvers<ContextType>;

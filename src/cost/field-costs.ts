@@ -429,6 +429,9 @@ const issues: Record<string, FieldCost> = {
   'Issue.subscribed': oneCall(),
   'Issue.notes': restList(),
   'Issue.discussions': restList(),
+  // Every page of the issue's discussions (one call up to 100 of them), once per issue and request,
+  // shared with Note.discussion through the issueDiscussions loader.
+  'Issue.userDiscussionsCount': oneCall(),
   'Issue.relatedMergeRequests': restList(),
   'Issue.closedByMergeRequests': restList(),
   'Issue.participants': restList(USER_SUMMARY),
@@ -494,6 +497,11 @@ const issues: Record<string, FieldCost> = {
   'Note.userPermissions': { calls: 3 },
   // The note's project (REST's Markdown takes its full path), then POST /markdown.
   'Note.bodyHtml': { calls: 2 },
+  // GET /projects/:id/members/all/:user_id, once per project and author in a request.
+  'Note.maxAccessLevelOfAuthor': oneCall(),
+  // None when reached through its discussion; otherwise every page of its issue's discussions (one
+  // call up to 100), once per issue and request (the issueDiscussions loader).
+  'Note.discussion': oneCall(),
   'Todo.author': embedded(USER_SUMMARY),
   'Todo.project': embedded(PROJECT_REFERENCE),
   'Todo.target': embedded(ISSUE_AS_TO_DO_TARGET),

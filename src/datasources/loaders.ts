@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import { everyPage } from '../connections/every-page.js';
 import type { DataSources } from './index.js';
 import { boardParentKey, type BoardKey, type BoardSchema } from './boards.js';
 import type { CommitKey, CommitSchema } from './commits.js';
@@ -6,6 +7,9 @@ import type { JobKey, JobSchema } from './artifacts.js';
 import type { PipelineKey, PipelineSchema } from './pipelines.js';
 import type { GroupSchema, GroupShowOptions } from './groups.js';
 import type { IssueKey, IssueSchema, LabelSchema } from './issues.js';
+import type { MemberRecord, MemberSource } from './members.js';
+import type { DiscussionSchema } from './notes.js';
+import { RestError } from './rest-error.js';
 import type { ProjectTodosKey, TodoSchema } from './todos.js';
 import type { ProjectSchema } from './projects.js';
 import type { RunnerSchema } from './runners.js';
@@ -64,6 +68,22 @@ export interface Loaders {
    * project in a request (REST renders one text per call).
    */
   markdown: DataLoader<MarkdownKey, string, string>;
+  /**
+   * A user's effective membership of a project or group, inherited and through shares included
+   * (`GET /projects/:id/members/all/:user_id`); null when they are no member (REST's 404).
+   */
+  effectiveMember: DataLoader<MemberKey, MemberRecord | null, string>;
+  /**
+   * Every discussion of an issue (`GET .../issues/:issue_iid/discussions`, all pages), for the
+   * fields that need the whole list: read once per issue and request however many ask.
+   */
+  issueDiscussions: DataLoader<IssueKey, DiscussionSchema[], string>;
+}
+
+/** Whose membership to look up, and where. */
+export interface MemberKey {
+  source: MemberSource;
+  userId: number;
 }
 
 /** A text to render, and the full path of the project its references resolve in. */
@@ -167,6 +187,12 @@ function withinProject<K extends { project: number | string }, T>(
   return withinParent(fetch, (key) => `${cacheKey(key.project)}#${inner(key)}`, options);
 }
 
+/** REST's 404 on a membership look-up means "no member", an answer rather than a failure. */
+function noneWhenNotFound(error: unknown): null {
+  if (error instanceof RestError && error.status === 404) return null;
+  throw error;
+}
+
 export function createLoaders(api: DataSources, options: LoaderOptions): Loaders {
   return new RequestLoaders(api, options);
 }
@@ -197,6 +223,8 @@ class RequestLoaders implements Loaders {
   #currentUser?: Promise<UserSchema>;
   #projectWithPermissions?: Loaders['projectWithPermissions'];
   #markdown?: Loaders['markdown'];
+  #effectiveMember?: Loaders['effectiveMember'];
+  #issueDiscussions?: Loaders['issueDiscussions'];
 
   constructor(
     private readonly api: DataSources,
@@ -228,6 +256,18 @@ class RequestLoaders implements Loaders {
       (key) => JSON.stringify([key.projectPath ?? null, key.text]),
       this.named('markdown'),
     ));
+  }
+
+  get effectiveMember() {
+    return (this.#effectiveMember ??= withinParent(
+      (key: MemberKey) => this.api.members.effective(key.source, key.userId).catch(noneWhenNotFound),
+      (key) => `${key.source.kind}:${key.source.id}#${key.userId}`,
+      this.named('effectiveMember'),
+    ));
+  }
+
+  get issueDiscussions() {
+    return (this.#issueDiscussions ??= withinProject((key: IssueKey) => everyPage((page) => this.api.notes.discussionsOfIssue(key, page)), (key) => key.iid, this.named('issueDiscussions')));
   }
 
   get runner() {

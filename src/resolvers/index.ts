@@ -28,6 +28,7 @@ import { GroupPermissions } from './groups/permissions.js';
 import { ProjectPermissions } from './projects/permissions.js';
 import { CommitSignature, CommitStatus, X509Certificate } from './commits/types.js';
 import { Discussion } from './discussions/Discussion.js';
+import { noteDiscussionFields } from './discussions/note-discussion.js';
 import { awardEmojiMutations } from './award-emoji/Mutation.js';
 import { noteAwardEmojiFields } from './award-emoji/Note.js';
 import { User, UserCore } from './users/User.js';
@@ -54,6 +55,7 @@ import { issueMoveListMutation } from './boards/move.js';
 import { boardMutations } from './boards/Mutation.js';
 import { groupIssueFields, projectIssueFields } from './issues/fields.js';
 import { Issue } from './issues/Issue.js';
+import { noteAuthorAccessFields } from './issues/note-author-access.js';
 import { MergeRequest, MergeRequestAssignee, MergeRequestPipeline } from './issues/MergeRequest.js';
 import { projectMergeRequestFields } from './issues/project-merge-requests.js';
 import { projectJobFields, projectPipelineBySha } from './runners/project-jobs.js';
@@ -145,7 +147,7 @@ export const resolvers: Resolvers = {
   MergeRequest,
   MergeRequestAssignee,
   MergeRequestPipeline,
-  Note: { ...Note, ...noteAwardEmojiFields },
+  Note: { ...Note, ...noteAwardEmojiFields, ...noteDiscussionFields, ...noteAuthorAccessFields },
   Todo,
   Board,
   BoardList,

@@ -2,6 +2,7 @@ import { arrayConnection } from '../../connections/connection.js';
 import type { DiscussionSchema, NoteSchema } from '../../datasources/notes.js';
 import type { DiscussionResolvers } from '../../__generated__/resolvers-types.js';
 import { toGlobalId } from '../global-id.js';
+import { notesOfDiscussion } from './note-discussion.js';
 
 // GitLab's ResolvableDiscussion, over the notes REST embeds in a discussion: resolvable when any
 // note is, resolved when resolvable and no resolvable note is still open, and the resolution
@@ -30,7 +31,7 @@ export const Discussion: DiscussionResolvers = {
   id: (discussion) => toGlobalId('Discussion', discussion.id),
   // GitLab's discussion is created with its first note.
   createdAt: (discussion) => discussion.notes[0]?.created_at ?? '',
-  notes: (discussion, args) => arrayConnection(args, discussion.notes),
+  notes: (discussion, args) => arrayConnection(args, notesOfDiscussion(discussion)),
   replyId: (discussion) => toGlobalId('Discussion', discussion.id),
   resolvable: (discussion) => isResolvable(discussion),
   resolved: (discussion) => isResolved(discussion),

@@ -8,6 +8,7 @@ import type { IssueKey } from '../../datasources/issues.js';
 import type { NoteSchema } from '../../datasources/notes.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
 import type { GatewayContext } from '../../server/context.js';
+import { forgetIssueDiscussions, issueDiscussionCountFields } from '../discussions/note-discussion.js';
 import { parseGlobalId } from '../global-id.js';
 import { refusalReasons } from '../refusals.js';
 import { issueKeyOfGlobalId } from './issue-writes.js';
@@ -40,20 +41,27 @@ async function noteIssue(noteableId: string | null | undefined, context: Gateway
   return issueKeyOfGlobalId(noteableId, 'noteableId', context);
 }
 
-/** A note write: REST's refusals (400 with reasons) are the payload's `errors`. */
-async function writeNote(clientMutationId: string | null | undefined, write: () => Promise<NoteSchema | null>) {
+/**
+ * A note write: REST's refusals (400 with reasons) are the payload's `errors`. Whatever came of it,
+ * the request's copy of the issue's discussions is dropped, so the payload's `note.discussion`
+ * reads them as they now are.
+ */
+async function writeNote(clientMutationId: string | null | undefined, issue: IssueKey, context: GatewayContext, write: () => Promise<NoteSchema | null>) {
   try {
     return { clientMutationId: clientMutationId ?? null, errors: [], note: await write() };
   } catch (error) {
     const reasons = refusalReasons(error);
     if (reasons) return { clientMutationId: clientMutationId ?? null, errors: reasons, note: null };
     throw error;
+  } finally {
+    forgetIssueDiscussions(issue, context);
   }
 }
 
-export const issueNoteFields: Pick<IssueResolvers, 'notes' | 'discussions'> = {
+export const issueNoteFields: Pick<IssueResolvers, 'notes' | 'discussions' | 'userDiscussionsCount'> = {
   notes: (issue, args, { api }) => restConnection(args, (page) => api.notes.ofIssue(issueKeyOf(issue), page)),
   discussions: (issue, args, { api }) => restConnection(args, (page) => api.notes.discussionsOfIssue(issueKeyOf(issue), page)),
+  ...issueDiscussionCountFields,
 };
 
 export const noteMutations: Pick<MutationResolvers, 'createNote' | 'updateNote' | 'destroyNote'> = {
@@ -65,7 +73,7 @@ export const noteMutations: Pick<MutationResolvers, 'createNote' | 'updateNote' 
     const internal = input.internal ?? input.confidential ?? undefined;
     const discussionId = input.discussionId ? discussionIdOf(input.discussionId) : undefined;
     const key = await issueKeyOfGlobalId(input.noteableId, 'noteableId', context);
-    return writeNote(input.clientMutationId, async () => {
+    return writeNote(input.clientMutationId, key, context, async () => {
       if (discussionId) return context.api.notes.replyOnIssue(key, discussionId, text);
       const creation = await context.api.notes.createOnIssue(key, text, { internal });
       // A body of quick actions only saves no note (REST 202): what they did shows on the issue.
@@ -80,13 +88,13 @@ export const noteMutations: Pick<MutationResolvers, 'createNote' | 'updateNote' 
     }
     const text = body(input.body);
     const key = await noteIssue(input.noteableId, context);
-    return writeNote(input.clientMutationId, () => context.api.notes.editOnIssue(key, id, text));
+    return writeNote(input.clientMutationId, key, context, () => context.api.notes.editOnIssue(key, id, text));
   },
 
   async destroyNote(_parent, { input }, context) {
     const id = noteIdOf(input.id);
     const key = await noteIssue(input.noteableId, context);
-    return writeNote(input.clientMutationId, async () => {
+    return writeNote(input.clientMutationId, key, context, async () => {
       // GitLab answers the note as it was; REST's DELETE answers nothing, so it is read first.
       const note = await context.api.notes.showOnIssue(key, id);
       await context.api.notes.removeFromIssue(key, id);

@@ -1,0 +1,52 @@
+// The discussion a note belongs to. REST's note records name no discussion: only the discussion
+// lists group notes. A note reached through its discussion carries it along (no call); any other
+// note of an issue is looked up in every page of its issue's discussions, read once per issue and
+// request through the `issueDiscussions` loader, which `Issue.userDiscussionsCount` shares.
+import type { IssueResolvers, NoteResolvers } from '../../__generated__/resolvers-types.js';
+import type { IssueKey } from '../../datasources/issues.js';
+import type { DiscussionSchema, NoteSchema } from '../../datasources/notes.js';
+import type { GatewayContext } from '../../server/context.js';
+import { issueKeyOf } from '../issues/key.js';
+
+/** Where a note reached through a discussion keeps it: a symbol, so REST's record keeps its shape. */
+const REACHED_THROUGH = Symbol('the discussion the note was reached through');
+
+type NoteOfDiscussion = NoteSchema & { readonly [REACHED_THROUGH]?: DiscussionSchema };
+
+/** A discussion's notes, each carrying the discussion, so that `Note.discussion` costs nothing. */
+export function notesOfDiscussion(discussion: DiscussionSchema): NoteSchema[] {
+  return discussion.notes.map((note): NoteOfDiscussion => ({ ...note, [REACHED_THROUGH]: discussion }));
+}
+
+/** The issue a note is on, when its record names one (a commit's note names no project or iid). */
+function issueOf(note: NoteSchema): IssueKey | null {
+  if (note.noteable_type !== 'Issue' || typeof note.project_id !== 'number' || typeof note.noteable_iid !== 'number') return null;
+  return { project: note.project_id, iid: note.noteable_iid };
+}
+
+export async function discussionOfNote(note: NoteOfDiscussion, context: GatewayContext): Promise<DiscussionSchema | null> {
+  const carried = note[REACHED_THROUGH];
+  if (carried) return carried;
+  const issue = issueOf(note);
+  if (!issue) return null;
+  const discussions = await context.loaders.issueDiscussions.load(issue);
+  return discussions.find((discussion) => discussion.notes.some((candidate) => candidate.id === note.id)) ?? null;
+}
+
+/** GitLab's count: discussions holding at least one note a user wrote (`Note.user`, not system notes). */
+export function userDiscussionsCount(discussions: readonly DiscussionSchema[]): number {
+  return discussions.filter((discussion) => discussion.notes.some((note) => note.system !== true)).length;
+}
+
+/** A write to an issue's notes changes its discussions: the request's copy is dropped. */
+export function forgetIssueDiscussions(issue: IssueKey, context: GatewayContext): void {
+  context.loaders.issueDiscussions.clear(issue);
+}
+
+export const noteDiscussionFields: Pick<NoteResolvers, 'discussion'> = {
+  discussion: (note, _args, context) => discussionOfNote(note, context),
+};
+
+export const issueDiscussionCountFields: Pick<IssueResolvers, 'userDiscussionsCount'> = {
+  userDiscussionsCount: async (issue, _args, { loaders }) => userDiscussionsCount(await loaders.issueDiscussions.load(issueKeyOf(issue))),
+};
