@@ -1,6 +1,6 @@
 // The commits domain (rest-v4-api.md "Commits"): reads, creation, cherry-pick and revert,
-// comments and discussions, statuses, and submodule updates, over the repositories of
-// simulator/repository/.
+// comments and discussions, statuses, submodule updates and the repository tree, over the
+// repositories of simulator/repository/.
 import type { Router } from '../../http/router.js';
 import { registerBranchAndTagRoutes } from './branches.js';
 import { registerCommitChangeRoutes } from './change.js';
@@ -9,6 +9,7 @@ import { registerCommitCreateRoute } from './create.js';
 import { registerCommitReadRoutes } from './reads.js';
 import { registerCommitStatusRoutes } from './statuses.js';
 import { registerSubmoduleRoutes } from './submodules.js';
+import { registerRepositoryTreeRoute } from './tree.js';
 
 export function registerCommitsDomain(router: Router): void {
   registerCommitReadRoutes(router);
@@ -18,4 +19,5 @@ export function registerCommitsDomain(router: Router): void {
   registerCommitCommentRoutes(router);
   registerCommitStatusRoutes(router);
   registerSubmoduleRoutes(router);
+  registerRepositoryTreeRoute(router);
 }
