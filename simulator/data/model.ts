@@ -521,6 +521,8 @@ export interface MergeRequest {
   closedById: number | null;
   authorId: number;
   assigneeId: number | null;
+  /** Users asked to review it. */
+  reviewerIds: number[];
   sourceBranch: string;
   targetBranch: string;
   labels: string[];

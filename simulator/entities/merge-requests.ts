@@ -40,6 +40,7 @@ export function mergeRequestBasic(ctx: PresentContext, mergeRequest: MergeReques
     assignee: userOrNull(ctx, mergeRequest.assigneeId),
     // GitLab's MergeRequestBasic entity sends the whole list beside its first (`assignee`).
     assignees: [userOrNull(ctx, mergeRequest.assigneeId)].filter((user) => user !== null),
+    reviewers: mergeRequest.reviewerIds.map((id) => userOrNull(ctx, id)).filter((user) => user !== null),
     source_project_id: mergeRequest.projectId,
     target_project_id: mergeRequest.projectId,
     labels: mergeRequest.labels,

@@ -5,6 +5,7 @@ import { mergeRequestBasic } from '../entities/merge-requests.js';
 import { forbidden } from '../http/errors.js';
 import { paginate } from '../http/pagination.js';
 import { p, type ParamsOf } from '../http/params.js';
+import { isParamHash, type ParamHash } from '../http/query.js';
 import type { RequestContext, Router } from '../http/router.js';
 import { visibleProject } from './lookup.js';
 
@@ -18,6 +19,7 @@ const listParams = {
   milestone: p.string(),
   author_username: p.string(),
   assignee_username: p.string(),
+  reviewer_username: p.string(),
   source_branch: p.string(),
   target_branch: p.string(),
   wip: p.string().values(['yes', 'no']),
@@ -25,6 +27,9 @@ const listParams = {
   created_before: p.string(),
   updated_after: p.string(),
   updated_before: p.string(),
+  merged_after: p.string(),
+  merged_before: p.string(),
+  not: p.hash(),
 };
 type ListParams = ParamsOf<typeof listParams>;
 
@@ -34,6 +39,50 @@ function hasLabels(mergeRequest: MergeRequest, labels: string[] | undefined): bo
   if (labels.length === 1 && labels[0]!.toLowerCase() === 'none') return mergeRequest.labels.length === 0;
   if (labels.length === 1 && labels[0]!.toLowerCase() === 'any') return mergeRequest.labels.length > 0;
   return labels.every((label) => mergeRequest.labels.includes(label));
+}
+
+/** `reviewer_username`: a reviewer by name; `None` for no reviewer, `Any` for at least one. */
+function hasReviewer(ctx: RequestContext<unknown>, mergeRequest: MergeRequest, reviewer: string | undefined): boolean {
+  if (reviewer === undefined) return true;
+  if (reviewer.toLowerCase() === 'none') return mergeRequest.reviewerIds.length === 0;
+  if (reviewer.toLowerCase() === 'any') return mergeRequest.reviewerIds.length > 0;
+  return mergeRequest.reviewerIds.some((id) => ctx.state.users.get(id)?.username.toLowerCase() === reviewer.toLowerCase());
+}
+
+/** `not[...]` (the negatable params of API::Helpers::MergeRequestsHelpers); Grape drops undeclared keys. */
+interface Negation {
+  labels?: string[];
+  milestone?: string;
+  authorUsername?: string;
+  assigneeUsername?: string;
+  reviewerUsername?: string;
+}
+
+function negation(raw: ParamHash | undefined): Negation {
+  const text = (key: string): string | undefined => {
+    const value = raw?.[key];
+    return typeof value === 'string' ? value : undefined;
+  };
+  const labels = text('labels');
+  return {
+    ...(labels !== undefined ? { labels: labels.split(',').map((label) => label.trim()).filter((label) => label !== '') } : {}),
+    ...(text('milestone') !== undefined ? { milestone: text('milestone') } : {}),
+    ...(text('author_username') !== undefined ? { authorUsername: text('author_username') } : {}),
+    ...(text('assignee_username') !== undefined ? { assigneeUsername: text('assignee_username') } : {}),
+    ...(text('reviewer_username') !== undefined ? { reviewerUsername: text('reviewer_username') } : {}),
+  };
+}
+
+/** Whether a negation leaves the merge request in: it has none of the labels, is not of the milestone, and so on. */
+function passesNegation(ctx: RequestContext<unknown>, mergeRequest: MergeRequest, not: Negation, milestone: string | undefined): boolean {
+  const username = (id: number | null) => (id === null ? undefined : ctx.state.users.get(id)?.username);
+  return (
+    (!not.labels || !not.labels.some((label) => mergeRequest.labels.includes(label))) &&
+    (not.milestone === undefined || milestone !== not.milestone) &&
+    (not.authorUsername === undefined || username(mergeRequest.authorId) !== not.authorUsername) &&
+    (not.assigneeUsername === undefined || username(mergeRequest.assigneeId) !== not.assigneeUsername) &&
+    (not.reviewerUsername === undefined || !mergeRequest.reviewerIds.some((id) => username(id) === not.reviewerUsername))
+  );
 }
 
 function within(time: string, after: string | undefined, before: string | undefined): boolean {
@@ -55,7 +104,11 @@ function matches(ctx: RequestContext<unknown>, mergeRequest: MergeRequest, param
     (params.target_branch === undefined || mergeRequest.targetBranch === params.target_branch) &&
     (params.wip === undefined || mergeRequest.draft === (params.wip === 'yes')) &&
     within(mergeRequest.createdAt, params.created_after, params.created_before) &&
-    within(mergeRequest.updatedAt, params.updated_after, params.updated_before)
+    within(mergeRequest.updatedAt, params.updated_after, params.updated_before) &&
+    hasReviewer(ctx, mergeRequest, params.reviewer_username) &&
+    // Only merged merge requests have a merge time to compare.
+    ((params.merged_after === undefined && params.merged_before === undefined) || (mergeRequest.mergedAt !== null && within(mergeRequest.mergedAt, params.merged_after, params.merged_before))) &&
+    passesNegation(ctx, mergeRequest, negation(params.not && isParamHash(params.not) ? params.not : undefined), milestone)
   );
 }
 

@@ -57,4 +57,44 @@ describe('GET /projects/:id/merge_requests', () => {
       sim.state.projects.get(2)!.mergeRequestsEnabled = true;
     }
   });
+
+  it('filters by reviewer, merge time and negated labels and milestone, as MergeRequestsFinder does', async () => {
+    const all = projectMergeRequests();
+    const reviewed = all.find((mergeRequest) => mergeRequest.reviewerIds.length > 0)!;
+    const reviewer = sim.state.users.get(reviewed.reviewerIds[0]!)!.username;
+    const byReviewer = list(await call(sim, `/projects/1/merge_requests?reviewer_username=${reviewer}&per_page=100`, { token: maintainer }));
+    expect(new Set(iids(byReviewer))).toEqual(new Set(all.filter((mergeRequest) => mergeRequest.reviewerIds.includes(reviewed.reviewerIds[0]!)).map((mergeRequest) => mergeRequest.iid)));
+    expect(byReviewer.every((item) => (item['reviewers'] as Array<{ username: string }>).some((user) => user.username === reviewer))).toBe(true);
+    const unreviewed = list(await call(sim, '/projects/1/merge_requests?reviewer_username=None&per_page=100', { token: maintainer }));
+    expect(new Set(iids(unreviewed))).toEqual(new Set(all.filter((mergeRequest) => mergeRequest.reviewerIds.length === 0).map((mergeRequest) => mergeRequest.iid)));
+
+    // Inclusive at both ends; merge requests never merged have no merge time to compare.
+    const projectId = [...sim.state.mergeRequests.values()].find((mergeRequest) => mergeRequest.mergedAt !== null)!.projectId;
+    const ofProject = [...sim.state.mergeRequests.values()].filter((mergeRequest) => mergeRequest.projectId === projectId);
+    const merged = ofProject.filter((mergeRequest) => mergeRequest.mergedAt !== null);
+    const pivot = merged[0]!.mergedAt!;
+    const after = list(await call(sim, `/projects/${projectId}/merge_requests?merged_after=${encodeURIComponent(pivot)}&per_page=100`, { token: admin }));
+    expect(new Set(iids(after))).toEqual(new Set(merged.filter((mergeRequest) => mergeRequest.mergedAt! >= pivot).map((mergeRequest) => mergeRequest.iid)));
+    const before = list(await call(sim, `/projects/${projectId}/merge_requests?merged_before=${encodeURIComponent(pivot)}&per_page=100`, { token: admin }));
+    expect(new Set(iids(before))).toEqual(new Set(merged.filter((mergeRequest) => mergeRequest.mergedAt! <= pivot).map((mergeRequest) => mergeRequest.iid)));
+
+    const labelled = all.find((mergeRequest) => mergeRequest.labels.length > 0)!;
+    const label = labelled.labels[0]!;
+    const withoutLabel = list(await call(sim, `/projects/1/merge_requests?not[labels]=${encodeURIComponent(label)}&per_page=100`, { token: maintainer }));
+    expect(new Set(iids(withoutLabel))).toEqual(new Set(all.filter((mergeRequest) => !mergeRequest.labels.includes(label)).map((mergeRequest) => mergeRequest.iid)));
+  });
+
+  it("embeds the merge request's diff head pipeline, as Ci::Pipeline, in its full record", async () => {
+    const opened = projectMergeRequests().find((mergeRequest) => mergeRequest.state === 'opened')!;
+    const issueId = opened.closesIssueIds[0] ?? opened.mentionsIssueIds[0]!;
+    const issue = sim.state.issues.get(issueId)!;
+    const related = list(await call(sim, `/projects/1/issues/${issue.iid}/related_merge_requests`, { token: maintainer }));
+    const full = related.find((item) => item['iid'] === opened.iid)!;
+    const head = full['head_pipeline'] as { id: number };
+    expect(head).toMatchObject({ sha: opened.sha, ref: opened.sourceBranch, project_id: 1, before_sha: '0'.repeat(40) });
+    const [listed] = list(await call(sim, `/projects/1/pipelines?sha=${opened.sha}&ref=${encodeURIComponent(opened.sourceBranch)}&per_page=1`, { token: maintainer }));
+    expect(full['pipeline']).toEqual(listed);
+    const detail = record(await call(sim, `/projects/1/pipelines/${head.id}`, { token: maintainer }));
+    expect(head).toEqual(detail);
+  });
 });

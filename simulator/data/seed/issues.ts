@@ -288,6 +288,9 @@ function seedMergeRequests(state: SimulatorState, rng: Rng, project: Project): v
     const finishedMinutesAgo = rng.int(30, createdMinutesAgo);
     const author = rng.pick(authors);
     const branch = `${rng.pick(['fix', 'feature', 'chore'])}/${project.path}-${iid}`;
+    // Every other merge request asks another author for review; chosen by number, so that the
+    // random draws (and so the rest of the demo data) stay as they were.
+    const reviewer = authors[iid % authors.length];
     const mergeRequest: MergeRequest = {
       id: state.nextId('mergeRequests'),
       iid,
@@ -302,6 +305,7 @@ function seedMergeRequests(state: SimulatorState, rng: Rng, project: Project): v
       closedById: mergeState === 'closed' ? author.id : null,
       authorId: author.id,
       assigneeId: rng.chance(0.6) ? rng.pick(authors).id : null,
+      reviewerIds: iid % 2 === 0 && reviewer && reviewer.id !== author.id ? [reviewer.id] : [],
       sourceBranch: branch,
       targetBranch: project.defaultBranch,
       labels: pickSome(rng, LABELS.map(([name]) => name), 2),
