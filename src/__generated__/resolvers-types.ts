@@ -18,7 +18,7 @@ import type { InvitationRecord } from '../resolvers/invitations/record.js';
 import type { UserSchema, UserStatusSchema } from '../datasources/users.js';
 import type { IssueSchema, LabelSchema, IssueLinksSchema, EpicSummarySchema, IterationSchema, UserAgentDetailSchema } from '../datasources/issues.js';
 import type { MilestoneSchema, TimeStatsSchema, ReferencesSchema, TaskCompletionStatusSchema } from '../datasources/issuable-schemas.js';
-import type { MergeRequestSchema, MergeRequestPipelineSchema, DiffRefsSchema, MergeRequestPermissionsSchema } from '../datasources/merge-requests.js';
+import type { MergeRequestSchema, DiffRefsSchema, MergeRequestPermissionsSchema } from '../datasources/merge-requests.js';
 import type { MetricImageSchema } from '../datasources/metric-images.js';
 import type { NoteSchema } from '../datasources/notes.js';
 import type { AwardEmojiSchema } from '../datasources/award-emoji.js';
@@ -7045,6 +7045,7 @@ export type RepositoryCommitsArgs = {
 /** A project's git repository (REST `/projects/:id/repository`). */
 export type RepositoryTreeArgs = {
   path?: InputMaybe<Scalars['String']['input']>;
+  recursive?: InputMaybe<Scalars['Boolean']['input']>;
   ref?: InputMaybe<Scalars['String']['input']>;
 };
 
@@ -11185,7 +11186,7 @@ export type RepositoryResolvers<ContextType = GatewayContext, ParentType extends
   branchNames?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType, RequireFields<RepositoryBranchNamesArgs, 'limit' | 'offset' | 'searchPattern'>>;
   commit?: Resolver<Maybe<ResolversTypes['Commit']>, ParentType, ContextType, RequireFields<RepositoryCommitArgs, 'ref'>>;
   commits?: Resolver<ResolversTypes['CommitConnection'], ParentType, ContextType, Partial<RepositoryCommitsArgs>>;
-  tree?: Resolver<Maybe<ResolversTypes['Tree']>, ParentType, ContextType, RequireFields<RepositoryTreeArgs, 'path'>>;
+  tree?: Resolver<Maybe<ResolversTypes['Tree']>, ParentType, ContextType, RequireFields<RepositoryTreeArgs, 'path' | 'recursive'>>;
 };
 
 export type RepositoryStorageMoveStateResolvers = { CLEANUP_FAILED: 'cleanup failed', FAILED: 'failed', FINISHED: 'finished', INITIAL: 'initial', REPLICATED: 'replicated', SCHEDULED: 'scheduled', STARTED: 'started' };
