@@ -119,7 +119,6 @@ const config: CodegenConfig = {
           UserAgentDetail: '../datasources/issues.js#UserAgentDetailSchema',
           MergeRequest: '../datasources/merge-requests.js#MergeRequestSchema',
           UserStatus: '../datasources/users.js#UserStatusSchema',
-          MergeRequestPipeline: '../datasources/merge-requests.js#MergeRequestPipelineSchema',
           DiffRefs: '../datasources/merge-requests.js#DiffRefsSchema',
           MergeRequestPermissions: '../datasources/merge-requests.js#MergeRequestPermissionsSchema',
           MetricImage: '../datasources/metric-images.js#MetricImageSchema',

@@ -27,6 +27,7 @@ import {
   JOB_KEPT,
   PROJECT_JOB,
   PIPELINE_OF_JOB,
+  PIPELINE_OF_MERGE_REQUEST,
   PIPELINE_LISTED,
   USER_AUTHOR,
   USER_FULL,
@@ -304,6 +305,18 @@ const runners: Record<string, FieldCost> = {
   'Pipeline.iid': { reads: ['iid'] },
   'Pipeline.createdAt': { reads: ['created_at'] },
   'Pipeline.updatedAt': { reads: ['updated_at'] },
+  // Listed pipelines lack these too (Entities::Ci::Pipeline has them): the same pipeline loader.
+  'Pipeline.beforeSha': { reads: ['before_sha'] },
+  'Pipeline.createdByTag': { reads: ['tag'] },
+  'Pipeline.yamlErrors': { reads: ['yaml_errors'] },
+  'Pipeline.yamlErrorMessages': { reads: ['yaml_errors'] },
+  'Pipeline.user': { reads: ['user'], returns: USER_SUMMARY },
+  'Pipeline.startedAt': { reads: ['started_at'] },
+  'Pipeline.finishedAt': { reads: ['finished_at'] },
+  'Pipeline.committedAt': { reads: ['committed_at'] },
+  'Pipeline.duration': { reads: ['duration'] },
+  'Pipeline.queuedDuration': { reads: ['queued_duration'] },
+  'Pipeline.coverage': { reads: ['coverage'] },
   // GET /projects/:id/pipelines, of the project or of the commit's SHA.
   'Project.pipelines': restList(PIPELINE_LISTED),
   'Commit.pipelines': restList(PIPELINE_LISTED),
@@ -476,7 +489,9 @@ const issues: Record<string, FieldCost> = {
   // As an issue's: names only, unless a label is asked for more (one read of the project's labels).
   'MergeRequest.labels': { calls: 1, items: UNBOUNDED_ARRAY_ITEMS, returns: LABEL_LISTED },
   'MergeRequestAssignee.status': oneCall(),
-  'MergeRequestPipeline.user': embedded(USER_SUMMARY),
+  // The head pipeline the record embeds (Entities::Ci::Pipeline and, deprecated, its PipelineBasic).
+  'MergeRequest.headPipeline': embedded(PIPELINE_OF_MERGE_REQUEST),
+  'MergeRequest.pipeline': embedded(PIPELINE_OF_JOB),
   'Milestone.project': embedded(ID_ONLY),
   // A group milestone's group, for its parent.
   'Milestone.subgroupMilestone': oneCall(),

@@ -88,6 +88,22 @@ export const RUNNER_DETAIL = shape([
 export const RUNNER_LOADED = cached(RUNNER_DETAIL);
 /** The pipeline a job or a commit embeds (fixtures/runners/list-runner-jobs.json, commits/get-commit.json). */
 export const PIPELINE_OF_JOB = shape(['id', 'sha', 'ref', 'status']);
+/** A merge request's `head_pipeline` (Entities::Ci::Pipeline; fixtures/issues/list-issue-related-merge-requests.json). */
+export const PIPELINE_OF_MERGE_REQUEST = shape([
+  ...PIPELINE_OF_JOB.keys,
+  'web_url',
+  'before_sha',
+  'tag',
+  'yaml_errors',
+  'user',
+  'created_at',
+  'updated_at',
+  'started_at',
+  'finished_at',
+  'committed_at',
+  'duration',
+  'coverage',
+]);
 /** A pipeline of GET /projects/:id/pipelines (Entities::Ci::PipelineBasic; no documentation example). */
 export const PIPELINE_LISTED = shape(['id', 'iid', 'project_id', 'sha', 'ref', 'status', 'source', 'created_at', 'updated_at', 'web_url']);
 /** A job of a runner's job list (fixtures/runners/list-runner-jobs.json). */

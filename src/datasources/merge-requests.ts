@@ -1,30 +1,9 @@
 import type { MilestoneSchema, ReferencesSchema, TaskCompletionStatusSchema, TimeStatsSchema } from './issuable-schemas.js';
 import type { Page, PageRequest } from './pagination.js';
+import type { PipelineSchema } from './pipelines.js';
 import { restPath } from './path.js';
 import type { RestSession } from './rest-client.js';
 import type { UserSchema } from './users.js';
-
-/** A pipeline as a merge request embeds it (`pipeline`, `head_pipeline`). */
-export interface MergeRequestPipelineSchema {
-  id: number;
-  sha?: string;
-  ref?: string;
-  status?: string;
-  web_url?: string;
-  before_sha?: string;
-  tag?: boolean;
-  yaml_errors?: string | null;
-  user?: UserSchema | null;
-  created_at?: string;
-  updated_at?: string;
-  started_at?: string | null;
-  finished_at?: string | null;
-  committed_at?: string | null;
-  duration?: number | null;
-  /** A decimal string, such as `"46.68"` (rest-conventions §10). */
-  coverage?: string | null;
-  archived?: boolean;
-}
 
 export interface DiffRefsSchema {
   base_sha?: string;
@@ -86,11 +65,19 @@ export interface MergeRequestSchema {
   latest_build_started_at?: string | null;
   latest_build_finished_at?: string | null;
   first_deployed_to_production_at?: string | null;
-  pipeline?: MergeRequestPipelineSchema | null;
-  head_pipeline?: MergeRequestPipelineSchema | null;
+  /** The head pipeline as Entities::Ci::PipelineBasic (deprecated in REST for `head_pipeline`). */
+  pipeline?: PipelineSchema | null;
+  /** The head pipeline as Entities::Ci::Pipeline, for callers who may read pipelines. */
+  head_pipeline?: PipelineSchema | null;
   diff_refs?: DiffRefsSchema | null;
   merge_error?: string | null;
   user?: MergeRequestPermissionsSchema | null;
+}
+
+/** `not[labels]` and `not[milestone]` of a merge request list, in REST's terms. */
+export interface NegatedMergeRequestFilters {
+  labels?: string[] | undefined;
+  milestone?: string | undefined;
 }
 
 /** The filters of a project's merge request list, in REST's terms (`GET /projects/:id/merge_requests`). */
@@ -101,6 +88,7 @@ export interface MergeRequestListFilters {
   milestone?: string | undefined;
   authorUsername?: string | undefined;
   assigneeUsername?: string | undefined;
+  reviewerUsername?: string | undefined;
   sourceBranch?: string | undefined;
   targetBranch?: string | undefined;
   /** `yes` for drafts only, `no` for the others. */
@@ -109,6 +97,10 @@ export interface MergeRequestListFilters {
   createdBefore?: string | undefined;
   updatedAfter?: string | undefined;
   updatedBefore?: string | undefined;
+  mergedAfter?: string | undefined;
+  mergedBefore?: string | undefined;
+  /** `not[...]`: merge requests to leave out. */
+  not?: NegatedMergeRequestFilters | undefined;
   orderBy?: string | undefined;
   sort?: string | undefined;
 }
@@ -125,6 +117,7 @@ export class MergeRequestsApi {
       milestone: filters.milestone,
       author_username: filters.authorUsername,
       assignee_username: filters.assigneeUsername,
+      reviewer_username: filters.reviewerUsername,
       source_branch: filters.sourceBranch,
       target_branch: filters.targetBranch,
       wip: filters.wip,
@@ -132,6 +125,10 @@ export class MergeRequestsApi {
       created_before: filters.createdBefore,
       updated_after: filters.updatedAfter,
       updated_before: filters.updatedBefore,
+      merged_after: filters.mergedAfter,
+      merged_before: filters.mergedBefore,
+      // `not[labels]` is comma-separated too.
+      not: filters.not && { labels: filters.not.labels?.join(','), milestone: filters.not.milestone },
       order_by: filters.orderBy,
       sort: filters.sort,
     });

@@ -8,7 +8,8 @@ import { projectMutations } from './projects/Mutation.js';
 import { projectQueries } from './projects/Query.js';
 import { Invitation } from './invitations/Invitation.js';
 import { invitationMutations } from './invitations/Mutation.js';
-import { CiJob, CiRunnerManager, Pipeline } from './runners/CiJob.js';
+import { CiJob, CiRunnerManager } from './runners/CiJob.js';
+import { Pipeline } from './runners/Pipeline.js';
 import { CiRunner } from './runners/CiRunner.js';
 import { runnerMutations } from './runners/Mutation.js';
 import { runnerManagementMutations } from './runners/management.js';
@@ -56,7 +57,7 @@ import { boardMutations } from './boards/Mutation.js';
 import { groupIssueFields, projectIssueFields } from './issues/fields.js';
 import { Issue } from './issues/Issue.js';
 import { noteAuthorAccessFields } from './issues/note-author-access.js';
-import { MergeRequest, MergeRequestAssignee, MergeRequestPipeline } from './issues/MergeRequest.js';
+import { MergeRequest, MergeRequestAssignee } from './issues/MergeRequest.js';
 import { projectMergeRequestFields } from './issues/project-merge-requests.js';
 import { projectJobFields, projectPipelineBySha } from './runners/project-jobs.js';
 import { issueMutations } from './issues/Mutation.js';
@@ -146,7 +147,6 @@ export const resolvers: Resolvers = {
   MetricImage,
   MergeRequest,
   MergeRequestAssignee,
-  MergeRequestPipeline,
   Note: { ...Note, ...noteAwardEmojiFields, ...noteDiscussionFields, ...noteAuthorAccessFields },
   Todo,
   Board,

@@ -329,7 +329,7 @@ const COMMITS: Record<string, FixtureCase> = {
             iid: '1',
             title: 'Add new file',
             description: '',
-            state: 'OPENED',
+            state: 'opened',
             targetBranch: 'main',
             sourceBranch: 'test-branch',
             author: { username: 'janedoe' },

@@ -27,8 +27,8 @@ const MR_FIELDS = `id iid title description state createdAt updatedAt mergedAt c
   milestone { id iid title state dueDate startDate webUrl } mergeWhenPipelineSucceeds mergeStatus sha mergeCommitSha squashCommitSha userNotesCount
   discussionLocked shouldRemoveSourceBranch forceRemoveSourceBranch reference fullReference: reference(full: true) references { short relative full } webUrl totalTimeSpent humanTotalTimeSpent
   timeStats { timeEstimate totalTimeSpent humanTimeEstimate humanTotalTimeSpent } squash taskCompletionStatus { count completedCount } changesCount
-  latestBuildStartedAt latestBuildFinishedAt firstDeployedToProductionAt pipeline { id sha ref status webUrl }
-  headPipeline { id sha ref status webUrl beforeSha tag yamlErrors user { username } createdAt updatedAt startedAt finishedAt committedAt duration coverage }
+  latestBuildStartedAt latestBuildFinishedAt firstDeployedToProductionAt pipeline { id sha ref status path }
+  headPipeline { id sha ref status path beforeSha createdByTag yamlErrors yamlErrorMessages user { username } createdAt updatedAt startedAt finishedAt committedAt duration coverage }
   diffRefs { baseSha headSha startSha } mergeError userPermissions { canMerge }`;
 const TIME_STATS = 'timeStats { timeEstimate totalTimeSpent humanTimeEstimate humanTotalTimeSpent }';
 
@@ -359,16 +359,20 @@ const CASES: Record<string, FixtureCase> = {
               {
                 id: 'gid://gitlab/MergeRequest/29',
                 iid: '11',
-                state: 'OPENED',
+                state: 'opened',
                 changesCount: '10',
                 workInProgress: false,
                 milestone: { id: 'gid://gitlab/Milestone/27', state: 'active' },
                 mergeStatus: 'cannot_be_merged',
-                pipeline: { id: 'gid://gitlab/Ci::Pipeline/38980952', status: 'success' },
+                pipeline: { id: 'gid://gitlab/Ci::Pipeline/38980952', status: 'SUCCESS', path: '/gitlab-org/gitlab/pipelines/38980952' },
                 headPipeline: {
                   beforeSha: '3c738a37eb23cf4c0ed0d45d6ddde8aad4a8da51',
+                  createdByTag: false,
+                  yamlErrors: false,
+                  yamlErrorMessages: null,
                   duration: 4436,
-                  coverage: '46.68',
+                  coverage: 46.68,
+                  path: '/twitter/flight/pipelines/38980952',
                   user: { username: 'felipa.kuvalis' },
                 },
                 diffRefs: { startSha: 'd052d768f0126e8cddf80afd8b1eb07f406a3fcb' },

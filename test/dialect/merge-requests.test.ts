@@ -216,7 +216,7 @@ describe('merge requests in GitLab style', () => {
   it("lists the project's merge requests with GitLab's filters, page by page, as REST does", async () => {
     const expected = await harness.oracle.get<RestMergeRequest[]>('/projects/1/merge_requests?state=opened&order_by=updated_at&sort=asc&per_page=3', maintainer);
     harness.simulator.resetRequests();
-    const variables = { fullPath: PROJECT, state: 'OPENED', sort: 'UPDATED_ASC', first: 3 };
+    const variables = { fullPath: PROJECT, state: 'opened', sort: 'UPDATED_ASC', first: 3 };
     const result = await harness.gateway.query<ProjectMergeRequestsData>(PROJECT_MERGE_REQUESTS_QUERY, variables, maintainer);
     expect(result.errors).toBeUndefined();
     const calls = restCalls(harness.simulator);

@@ -1,4 +1,4 @@
-import type { MergeRequestAssigneeResolvers, MergeRequestPipelineResolvers, MergeRequestResolvers } from '../../__generated__/resolvers-types.js';
+import type { MergeRequestAssigneeResolvers, MergeRequestResolvers } from '../../__generated__/resolvers-types.js';
 import { arrayConnection } from '../../connections/connection.js';
 import type { MergeRequestSchema } from '../../datasources/merge-requests.js';
 import type { UserSchema } from '../../datasources/users.js';
@@ -38,6 +38,10 @@ export const MergeRequest: MergeRequestResolvers = {
   // REST sends a string (it caps the count as "1000+"); older answers sent a number.
   changesCount: (mergeRequest) => (mergeRequest.changes_count === undefined || mergeRequest.changes_count === null ? null : String(mergeRequest.changes_count)),
   userPermissions: (mergeRequest) => mergeRequest.user ?? null,
+  // The head pipeline is in the merge request's target project; its other fields come from the
+  // pipeline's own record, which older servers' embedded pipelines need (they lack `project_id`).
+  headPipeline: (mergeRequest) => (mergeRequest.head_pipeline ? { project_id: projectIdOf(mergeRequest), ...mergeRequest.head_pipeline } : null),
+  pipeline: (mergeRequest) => (mergeRequest.pipeline ? { project_id: projectIdOf(mergeRequest), ...mergeRequest.pipeline } : null),
 };
 
 /** An assignee is a user like any other: the same fields, from the same records. */
@@ -45,11 +49,4 @@ export const MergeRequestAssignee: MergeRequestAssigneeResolvers = {
   id: UserCore.id,
   webPath: UserCore.webPath,
   status: UserCore.status,
-};
-
-export const MergeRequestPipeline: MergeRequestPipelineResolvers = {
-  id: (pipeline) => toGlobalId('Ci::Pipeline', pipeline.id),
-  coverage: (pipeline) => (pipeline.coverage === undefined || pipeline.coverage === null ? null : String(pipeline.coverage)),
-  // REST gives whole seconds, but a float would not pass GraphQL's Int.
-  duration: (pipeline) => (typeof pipeline.duration === 'number' ? Math.round(pipeline.duration) : null),
 };

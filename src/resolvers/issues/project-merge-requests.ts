@@ -27,6 +27,7 @@ export function mergeRequestListFilters(args: ProjectMergeRequestsArgs): MergeRe
     milestone: optional(args.milestoneTitle),
     authorUsername: optional(args.authorUsername),
     assigneeUsername: optional(args.assigneeUsername),
+    reviewerUsername: optional(args.reviewerUsername),
     sourceBranch: oneBranch(args.sourceBranches, 'sourceBranches'),
     targetBranch: oneBranch(args.targetBranches, 'targetBranches'),
     wip: args.draft === null || args.draft === undefined ? undefined : args.draft ? 'yes' : 'no',
@@ -34,6 +35,9 @@ export function mergeRequestListFilters(args: ProjectMergeRequestsArgs): MergeRe
     createdBefore: optional(args.createdBefore),
     updatedAfter: optional(args.updatedAfter),
     updatedBefore: optional(args.updatedBefore),
+    mergedAfter: optional(args.mergedAfter),
+    mergedBefore: optional(args.mergedBefore),
+    not: args.not ? { labels: optional(args.not.labels), milestone: optional(args.not.milestoneTitle) } : undefined,
     ...restOrderOf(args.sort ?? 'created_desc'),
   };
 }

@@ -1,12 +1,10 @@
-import type { CiJobResolvers, CiRunnerManagerResolvers, PipelineResolvers } from '../../__generated__/resolvers-types.js';
-import { UpstreamShapeError } from '../../errors/graphql-errors.js';
+import type { CiJobResolvers, CiRunnerManagerResolvers } from '../../__generated__/resolvers-types.js';
 import type { JobSchema } from '../../datasources/artifacts.js';
 import type { PipelineSchema } from '../../datasources/pipelines.js';
 import type { PipelineSummarySchema } from '../../datasources/runners.js';
-import { pathOfWebUrl } from '../web-path.js';
 import type { GatewayContext } from '../../server/context.js';
 import { toGlobalId } from '../global-id.js';
-import { jobDetailedStatus, pipelineDetailedStatus } from './detailed-status.js';
+import { jobDetailedStatus } from './detailed-status.js';
 import { browseArtifactsPath, commitPath, jobPath, pipelinePath, refPath, shaOfJob, type JobRecord } from './job-paths.js';
 
 /** A pipeline as a job embeds it, with the path of its page (it needs the job's project). */
@@ -50,22 +48,6 @@ export const CiJob: CiJobResolvers = {
   },
   // The job's project is the pipeline's: its other fields are read from it (full-records.ts).
   pipeline: (job) => (job.pipeline ? { project_id: job.project?.id, ...job.pipeline, path: pipelinePath(job, job.pipeline.id) } : null),
-};
-
-function pathOfPipeline(pipeline: PipelineRecord): string | null {
-  return pipeline.path ?? pathOfWebUrl(pipeline.web_url);
-}
-
-/** REST's job records always carry their pipeline's status; one without is the upstream's fault. */
-function statusOf(pipeline: PipelineRecord): string {
-  if (typeof pipeline.status !== 'string') throw new UpstreamShapeError('a job whose pipeline has no status');
-  return pipeline.status;
-}
-
-export const Pipeline: PipelineResolvers = {
-  id: (pipeline) => toGlobalId('Ci::Pipeline', pipeline.id),
-  detailedStatus: (pipeline) => pipelineDetailedStatus({ id: pipeline.id, status: statusOf(pipeline) }, pathOfPipeline(pipeline)),
-  path: (pipeline) => pathOfPipeline(pipeline),
 };
 
 export const CiRunnerManager: CiRunnerManagerResolvers = {

@@ -1,10 +1,52 @@
-import type { CommitResolvers, ProjectResolvers } from '../../__generated__/resolvers-types.js';
+import type { CommitPipelinesArgs, CommitResolvers, ProjectPipelinesArgs, ProjectResolvers } from '../../__generated__/resolvers-types.js';
 import { restConnection } from '../../connections/connection.js';
+import type { PipelineListFilters } from '../../datasources/pipelines.js';
+import { badUserInput } from '../../errors/graphql-errors.js';
+
+/**
+ * Ci::Pipeline.sources: the values REST's `source` takes. GitLab's GraphQL takes any string and
+ * ignores one it does not know; REST refuses it (400), so the gateway refuses it before the call.
+ */
+export const PIPELINE_SOURCES: ReadonlySet<string> = new Set([
+  'unknown',
+  'push',
+  'web',
+  'trigger',
+  'schedule',
+  'api',
+  'external',
+  'pipeline',
+  'chat',
+  'webide',
+  'merge_request_event',
+  'external_pull_request_event',
+  'parent_pipeline',
+  'ondemand_dast_scan',
+  'ondemand_dast_validation',
+  'security_orchestration_policy',
+]);
+
+/** The list arguments both pipeline lists share, as REST's filters, checked before any call. */
+function listFilters(args: ProjectPipelinesArgs | CommitPipelinesArgs): PipelineListFilters {
+  const source = args.source ?? undefined;
+  if (source !== undefined && !PIPELINE_SOURCES.has(source)) {
+    throw badUserInput(`\`source\` is not a pipeline source REST knows: one of ${[...PIPELINE_SOURCES].join(', ')}.`, 'source');
+  }
+  return {
+    scope: args.scope ?? undefined,
+    ref: args.ref ?? undefined,
+    status: args.status ?? undefined,
+    source,
+    username: args.username ?? undefined,
+    updatedAfter: args.updatedAfter ?? undefined,
+    updatedBefore: args.updatedBefore ?? undefined,
+  };
+}
 
 /** `Project.pipelines`: REST's list with its filters. */
 export const projectPipelineFields: Pick<ProjectResolvers, 'pipelines'> = {
   pipelines(project, args, { api }) {
-    const filters = { scope: args.scope ?? undefined, sha: args.sha ?? undefined, ref: args.ref ?? undefined, status: args.status ?? undefined };
+    const filters = { ...listFilters(args), sha: args.sha ?? undefined };
     return restConnection(args, (page) => api.pipelines.all(project.id, filters, page));
   },
 };
@@ -12,8 +54,8 @@ export const projectPipelineFields: Pick<ProjectResolvers, 'pipelines'> = {
 /** `Commit.pipelines`: the project's pipelines of the commit's SHA; null when the commit names no project. */
 export const commitPipelineFields: Pick<CommitResolvers, 'pipelines'> = {
   pipelines(commit, args, { api }) {
+    const filters = { ...listFilters(args), sha: commit.id };
     if (commit.project_ref === null) return null;
-    const filters = { scope: args.scope ?? undefined, sha: commit.id, ref: args.ref ?? undefined, status: args.status ?? undefined };
     return restConnection(args, (page) => api.pipelines.all(commit.project_ref!, filters, page));
   },
 };

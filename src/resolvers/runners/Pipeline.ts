@@ -1,0 +1,49 @@
+import type { PipelineResolvers } from '../../__generated__/resolvers-types.js';
+import { UpstreamShapeError } from '../../errors/graphql-errors.js';
+import type { GatewayContext } from '../../server/context.js';
+import { FULL_RECORD_LOADERS } from '../full-records.js';
+import { toGlobalId } from '../global-id.js';
+import { readRecordField } from '../record-fields.js';
+import { pathOfWebUrl } from '../web-path.js';
+import type { PipelineRecord } from './CiJob.js';
+import { pipelineDetailedStatus } from './detailed-status.js';
+
+function pathOfPipeline(pipeline: PipelineRecord): string | null {
+  return pipeline.path ?? pathOfWebUrl(pipeline.web_url);
+}
+
+/** REST's job records always carry their pipeline's status; one without is the upstream's fault. */
+function statusOf(pipeline: PipelineRecord): string {
+  if (typeof pipeline.status !== 'string') throw new UpstreamShapeError('a job whose pipeline has no status');
+  return pipeline.status;
+}
+
+/** A key of the pipeline's own record: from the record at hand, else `GET .../pipelines/:pipeline_id` once per request. */
+const recordKey = (pipeline: PipelineRecord, key: string, context: GatewayContext) => readRecordField(pipeline, key, context, FULL_RECORD_LOADERS['Pipeline']);
+
+export const Pipeline: PipelineResolvers = {
+  id: (pipeline) => toGlobalId('Ci::Pipeline', pipeline.id),
+  detailedStatus: (pipeline) => pipelineDetailedStatus({ id: pipeline.id, status: statusOf(pipeline) }, pathOfPipeline(pipeline)),
+  path: (pipeline) => pathOfPipeline(pipeline),
+  createdByTag: async (pipeline, _args, context) => (await recordKey(pipeline, 'tag', context)) === true,
+  // GitLab's `yamlErrors` says whether there are any; `yamlErrorMessages` holds REST's text.
+  yamlErrors: async (pipeline, _args, context) => {
+    const errors = await recordKey(pipeline, 'yaml_errors', context);
+    return typeof errors === 'string' && errors !== '';
+  },
+  yamlErrorMessages: async (pipeline, _args, context) => {
+    const errors = await recordKey(pipeline, 'yaml_errors', context);
+    return typeof errors === 'string' && errors !== '' ? errors : null;
+  },
+  // REST sends whole seconds; a fraction would not pass GraphQL's Int.
+  duration: async (pipeline, _args, context) => {
+    const duration = await recordKey(pipeline, 'duration', context);
+    return typeof duration === 'number' ? Math.round(duration) : null;
+  },
+  // REST's decimal string ("46.68") as GitLab's Float.
+  coverage: async (pipeline, _args, context) => {
+    const coverage = await recordKey(pipeline, 'coverage', context);
+    const value = typeof coverage === 'string' ? Number.parseFloat(coverage) : coverage;
+    return typeof value === 'number' && Number.isFinite(value) ? value : null;
+  },
+};
