@@ -5785,10 +5785,16 @@ export type PersonalAccessTokenEdge = {
  */
 export type Pipeline = {
   __typename?: 'Pipeline';
+  /** Whether the pipeline is waiting for a resource, preparing, pending, running or canceling (GitLab's `active?`). */
+  active: Scalars['Boolean']['output'];
   /** SHA the branch pointed at before the push that made the pipeline (40 zeros when none). */
   beforeSha?: Maybe<Scalars['String']['output']>;
+  /** Path of the pipeline's commit page, `/<project>/-/commit/<sha>`; null when the project is unknown. */
+  commitPath?: Maybe<Scalars['String']['output']>;
   /** When the pipeline's commit was committed, where GitLab recorded it. */
   committedAt?: Maybe<Scalars['Time']['output']>;
+  /** Whether the pipeline has finished: passed, failed, canceled or skipped (GitLab's `complete?`). */
+  complete: Scalars['Boolean']['output'];
   /** Average test coverage of its jobs, in percent. */
   coverage?: Maybe<Scalars['Float']['output']>;
   /** When the pipeline was created. */
@@ -5807,6 +5813,8 @@ export type Pipeline = {
   iid: Scalars['String']['output'];
   /** Path of the pipeline's page, `/<project>/-/pipelines/<id>`; null when the job names no project. */
   path?: Maybe<Scalars['String']['output']>;
+  /** The project the pipeline belongs to; null when the record names none. */
+  project?: Maybe<Project>;
   /** How long the pipeline waited before it started. */
   queuedDuration?: Maybe<Scalars['Duration']['output']>;
   /** Branch or tag of the pipeline. */
@@ -10935,8 +10943,11 @@ export type PersonalAccessTokenEdgeResolvers<ContextType = GatewayContext, Paren
 };
 
 export type PipelineResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Pipeline'] = ResolversParentTypes['Pipeline']> = {
+  active?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   beforeSha?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  commitPath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   committedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  complete?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   coverage?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
   createdByTag?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -10946,6 +10957,7 @@ export type PipelineResolvers<ContextType = GatewayContext, ParentType extends R
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   iid?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   path?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  project?: Resolver<Maybe<ResolversTypes['Project']>, ParentType, ContextType>;
   queuedDuration?: Resolver<Maybe<ResolversTypes['Duration']>, ParentType, ContextType>;
   ref?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   sha?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;

@@ -317,6 +317,7 @@ const runners: Record<string, FieldCost> = {
   'Pipeline.duration': { reads: ['duration'] },
   'Pipeline.queuedDuration': { reads: ['queued_duration'] },
   'Pipeline.coverage': { reads: ['coverage'] },
+  'Pipeline.project': embedded(ID_ONLY),
   // GET /projects/:id/pipelines, of the project or of the commit's SHA.
   'Project.pipelines': restList(PIPELINE_LISTED),
   'Commit.pipelines': restList(PIPELINE_LISTED),

@@ -6,6 +6,7 @@
 import { parse, validate } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { DEMO_TOKENS } from '../../simulator/index.js';
+import { ACTIVE_PIPELINE_STATUSES, COMPLETED_PIPELINE_STATUSES } from '../../src/resolvers/runners/Pipeline.js';
 import { createExecutableSchema } from '../../src/schema/executable.js';
 import { gatewayOverSimulator } from '../support/harness.js';
 import { restCalls } from '../support/rest-oracle.js';
@@ -33,6 +34,25 @@ const PIPELINE_DETAILS_FRAGMENT = `fragment PipelineDetails on Pipeline {
   coverage
   user {
     username
+  }
+}`;
+
+const PIPELINE_STATE_QUERY = `query getPipelineStates($fullPath: ID!, $first: Int) {
+  project(fullPath: $fullPath) {
+    id
+    pipelines(first: $first) {
+      nodes {
+        id
+        status
+        active
+        complete
+        path
+        commitPath
+        project {
+          id
+        }
+      }
+    }
   }
 }`;
 
@@ -130,7 +150,7 @@ describe('pipeline lists with GitLab\'s filters', () => {
 
   it('validates every document against the schema', () => {
     const schema = createExecutableSchema();
-    for (const document of [PROJECT_PIPELINES_QUERY, PIPELINE_DETAILS_QUERY, COMMIT_PIPELINES_QUERY]) expect(validate(schema, parse(document))).toEqual([]);
+    for (const document of [PROJECT_PIPELINES_QUERY, PIPELINE_DETAILS_QUERY, COMMIT_PIPELINES_QUERY, PIPELINE_STATE_QUERY]) expect(validate(schema, parse(document))).toEqual([]);
   });
 
   it('filters a project\'s pipelines by source, username and update time as REST does, one list call each', async () => {
@@ -205,5 +225,49 @@ describe('pipeline lists with GitLab\'s filters', () => {
     expect(restCalls(harness.simulator).filter((call) => call.includes('/pipelines'))).toEqual([]);
     // REST refuses it too.
     expect((await harness.oracle.call('GET', '/projects/1/pipelines?source=carrier_pigeon', admin)).status).toBe(400);
+  });
+
+  // Ci::HasStatus: ACTIVE_STATUSES (with canceling, active wherever GitLab has that status) and COMPLETED_STATUSES.
+  it.each([
+    ['created', false, false],
+    ['waiting_for_resource', true, false],
+    ['preparing', true, false],
+    ['pending', true, false],
+    ['running', true, false],
+    ['canceling', true, false],
+    ['success', false, true],
+    ['failed', false, true],
+    ['canceled', false, true],
+    ['skipped', false, true],
+    ['manual', false, false],
+    ['scheduled', false, false],
+  ])('a %s pipeline is active: %s, complete: %s', (status, active, complete) => {
+    expect(ACTIVE_PIPELINE_STATUSES.has(status)).toBe(active);
+    expect(COMPLETED_PIPELINE_STATUSES.has(status)).toBe(complete);
+  });
+
+  it('covers every status of PipelineStatusEnum in that table', () => {
+    const statuses = createExecutableSchema().getType('PipelineStatusEnum');
+    const values = statuses && 'getValues' in statuses ? statuses.getValues().map((value) => String(value.value)) : [];
+    expect(values.sort()).toEqual(['canceled', 'canceling', 'created', 'failed', 'manual', 'pending', 'preparing', 'running', 'scheduled', 'skipped', 'success', 'waiting_for_resource']);
+  });
+
+  it("derives active, complete, the commit's path and the project from the listed record alone", async () => {
+    const listed = await harness.oracle.get<Array<RestPipeline & { project_id: number; web_url: string }>>('/projects/1/pipelines?per_page=20', admin);
+    harness.simulator.resetRequests();
+    const result = await harness.gateway.query<{ project: { pipelines: { nodes: unknown[] } } }>(PIPELINE_STATE_QUERY, { fullPath: PROJECT, first: 20 }, admin);
+    expect(result.errors).toBeUndefined();
+    expect(result.data!.project.pipelines.nodes).toEqual(
+      listed.map((pipeline) => ({
+        id: `gid://gitlab/Ci::Pipeline/${pipeline.id}`,
+        status: pipeline.status.toUpperCase(),
+        active: ACTIVE_PIPELINE_STATUSES.has(pipeline.status),
+        complete: COMPLETED_PIPELINE_STATUSES.has(pipeline.status),
+        path: `/${PROJECT}/-/pipelines/${pipeline.id}`,
+        commitPath: `/${PROJECT}/-/commit/${pipeline.sha}`,
+        project: { id: `gid://gitlab/Project/${pipeline.project_id}` },
+      })),
+    );
+    expect(restCalls(harness.simulator)).toEqual(['GET /projects/gitlab-org%2Fgitlab', 'GET /projects/1/pipelines']);
   });
 });

@@ -18,6 +18,21 @@ function statusOf(pipeline: PipelineRecord): string {
   return pipeline.status;
 }
 
+/**
+ * Ci::HasStatus::ACTIVE_STATUSES, with `canceling`, which GitLab counts active since it has that
+ * status, and COMPLETED_STATUSES.
+ */
+export const ACTIVE_PIPELINE_STATUSES: ReadonlySet<string> = new Set(['waiting_for_resource', 'preparing', 'pending', 'running', 'canceling']);
+export const COMPLETED_PIPELINE_STATUSES: ReadonlySet<string> = new Set(['success', 'failed', 'canceled', 'skipped']);
+
+/** The commit page beside the pipeline's page: both hang from the project's path. */
+function commitPathOf(pipeline: PipelineRecord): string | null {
+  const page = pathOfPipeline(pipeline);
+  const suffix = `/-/pipelines/${pipeline.id}`;
+  if (!page?.endsWith(suffix) || !pipeline.sha) return null;
+  return `${page.slice(0, -suffix.length)}/-/commit/${pipeline.sha}`;
+}
+
 /** A key of the pipeline's own record: from the record at hand, else `GET .../pipelines/:pipeline_id` once per request. */
 const recordKey = (pipeline: PipelineRecord, key: string, context: GatewayContext) => readRecordField(pipeline, key, context, FULL_RECORD_LOADERS['Pipeline']);
 
@@ -25,6 +40,10 @@ export const Pipeline: PipelineResolvers = {
   id: (pipeline) => toGlobalId('Ci::Pipeline', pipeline.id),
   detailedStatus: (pipeline) => pipelineDetailedStatus({ id: pipeline.id, status: statusOf(pipeline) }, pathOfPipeline(pipeline)),
   path: (pipeline) => pathOfPipeline(pipeline),
+  commitPath: (pipeline) => commitPathOf(pipeline),
+  project: (pipeline) => (typeof pipeline.project_id === 'number' ? { id: pipeline.project_id } : null),
+  active: (pipeline) => ACTIVE_PIPELINE_STATUSES.has(statusOf(pipeline)),
+  complete: (pipeline) => COMPLETED_PIPELINE_STATUSES.has(statusOf(pipeline)),
   createdByTag: async (pipeline, _args, context) => (await recordKey(pipeline, 'tag', context)) === true,
   // GitLab's `yamlErrors` says whether there are any; `yamlErrorMessages` holds REST's text.
   yamlErrors: async (pipeline, _args, context) => {
