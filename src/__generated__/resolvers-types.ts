@@ -4489,7 +4489,8 @@ export type MergeRequest = {
   forceRemoveSourceBranch?: Maybe<Scalars['Boolean']['output']>;
   /**
    * The pipeline of the source branch's head (REST `head_pipeline`), for callers who may read the
-   * project's pipelines; only `GET .../related_merge_requests` records carry it here.
+   * project's pipelines. Records that lack it (lists, `closed_by`) read the merge request's own
+   * record (`GET /projects/:id/merge_requests/:merge_request_iid`), once per merge request and request.
    */
   headPipeline?: Maybe<Pipeline>;
   /** Total time spent in GitLab's human form (`1w 2d 3h 30m`, 8-hour days, 5-day weeks), or null when none. */
@@ -4520,7 +4521,7 @@ export type MergeRequest = {
   /** The milestone, or null. */
   milestone?: Maybe<Milestone>;
   /**
-   * The pipeline of the source branch's head, as REST's `pipeline` (its list fields only; any other is one more read).
+   * The pipeline of the source branch's head, as REST's `pipeline` (read as `headPipeline` is).
    * @deprecated Use `headPipeline`, as the REST API does.
    */
   pipeline?: Maybe<Pipeline>;

@@ -28,6 +28,8 @@ import {
   PROJECT_JOB,
   PIPELINE_OF_JOB,
   PIPELINE_OF_MERGE_REQUEST,
+  MERGE_REQUEST_LISTED,
+  MERGE_REQUEST_RECORD,
   PIPELINE_LISTED,
   USER_AUTHOR,
   USER_FULL,
@@ -359,7 +361,7 @@ const projects: Record<string, FieldCost> = {
   'GroupMember.createdBy': embedded(USER_SUMMARY),
   'GroupMember.group': embedded(ID_ONLY),
   'Project.issues': restList(ISSUE_RECORD),
-  'Project.mergeRequests': restList(),
+  'Project.mergeRequests': restList(MERGE_REQUEST_LISTED),
   'Project.jobs': restList(PROJECT_JOB),
   // The first pipeline of the SHA's list.
   'Project.pipeline': oneCall(PIPELINE_LISTED),
@@ -446,8 +448,9 @@ const issues: Record<string, FieldCost> = {
   // Every page of the issue's discussions (one call up to 100 of them), once per issue and request,
   // shared with Note.discussion through the issueDiscussions loader.
   'Issue.userDiscussionsCount': oneCall(),
-  'Issue.relatedMergeRequests': restList(),
-  'Issue.closedByMergeRequests': restList(),
+  // Related merge requests are whole records (with their pipelines); the closing ones are MergeRequestBasic.
+  'Issue.relatedMergeRequests': restList(MERGE_REQUEST_RECORD),
+  'Issue.closedByMergeRequests': restList(MERGE_REQUEST_LISTED),
   'Issue.participants': restList(USER_SUMMARY),
   'Issue.userAgentDetail': oneCall(),
   // Its `issue_type`; the images only for incidents.
@@ -490,9 +493,10 @@ const issues: Record<string, FieldCost> = {
   // As an issue's: names only, unless a label is asked for more (one read of the project's labels).
   'MergeRequest.labels': { calls: 1, items: UNBOUNDED_ARRAY_ITEMS, returns: LABEL_LISTED },
   'MergeRequestAssignee.status': oneCall(),
-  // The head pipeline the record embeds (Entities::Ci::Pipeline and, deprecated, its PipelineBasic).
-  'MergeRequest.headPipeline': embedded(PIPELINE_OF_MERGE_REQUEST),
-  'MergeRequest.pipeline': embedded(PIPELINE_OF_JOB),
+  // The head pipeline the record embeds (Entities::Ci::Pipeline and, deprecated, its PipelineBasic);
+  // list records lack it: GET /projects/:id/merge_requests/:merge_request_iid through its loader.
+  'MergeRequest.headPipeline': { reads: ['head_pipeline'], loader: 'mergeRequest', returns: PIPELINE_OF_MERGE_REQUEST },
+  'MergeRequest.pipeline': { reads: ['pipeline'], loader: 'mergeRequest', returns: PIPELINE_OF_JOB },
   'Milestone.project': embedded(ID_ONLY),
   // A group milestone's group, for its parent.
   'Milestone.subgroupMilestone': oneCall(),
@@ -549,7 +553,7 @@ const commits: Record<string, FieldCost> = {
   'Commit.comments': restList(),
   'Commit.discussions': restList(),
   'Commit.statuses': restList(),
-  'Commit.mergeRequests': restList(),
+  'Commit.mergeRequests': restList(MERGE_REQUEST_LISTED),
   'Commit.signature': oneCall(),
   // Runner jobs' commits lack `web_url`: their project's page URL, through the project loader.
   'Commit.webUrl': { calls: 1, unlessParentHas: 'web_url' },

@@ -5,6 +5,7 @@ import { boardParentKey, type BoardKey, type BoardSchema } from './boards.js';
 import type { CommitKey, CommitSchema } from './commits.js';
 import type { JobKey, JobSchema } from './artifacts.js';
 import type { PipelineKey, PipelineSchema } from './pipelines.js';
+import type { MergeRequestKey, MergeRequestSchema } from './merge-requests.js';
 import type { GroupSchema, GroupShowOptions } from './groups.js';
 import type { IssueKey, IssueSchema, LabelSchema } from './issues.js';
 import type { MemberRecord, MemberSource } from './members.js';
@@ -53,6 +54,8 @@ export interface Loaders {
   job: DataLoader<JobKey, JobSchema, string>;
   /** A project's pipeline (`GET /projects/:id/pipelines/:pipeline_id`), for what jobs' embedded pipelines leave out. */
   pipeline: DataLoader<PipelineKey, PipelineSchema, string>;
+  /** A project's merge request by iid (`GET /projects/:id/merge_requests/:merge_request_iid`), for what list records leave out. */
+  mergeRequest: DataLoader<MergeRequestKey, MergeRequestSchema, string>;
   /**
    * The caller's own record (`GET /user`), read once per request however many fields ask (the
    * `currentUser` query, permission fields that need the administrator flag), and primed into `user`.
@@ -220,6 +223,7 @@ class RequestLoaders implements Loaders {
   #commit?: Loaders['commit'];
   #job?: Loaders['job'];
   #pipeline?: Loaders['pipeline'];
+  #mergeRequest?: Loaders['mergeRequest'];
   #currentUser?: Promise<UserSchema>;
   #projectWithPermissions?: Loaders['projectWithPermissions'];
   #markdown?: Loaders['markdown'];
@@ -348,6 +352,10 @@ class RequestLoaders implements Loaders {
 
   get pipeline() {
     return (this.#pipeline ??= withinProject((key: PipelineKey) => this.api.pipelines.show(key), (key) => String(key.pipelineId), this.named('pipeline')));
+  }
+
+  get mergeRequest() {
+    return (this.#mergeRequest ??= withinProject((key: MergeRequestKey) => this.api.mergeRequests.show(key), (key) => key.iid, this.named('mergeRequest')));
   }
 
   /** The variants are full group details too, so each also answers the plain group loader. */

@@ -74,6 +74,12 @@ export interface MergeRequestSchema {
   user?: MergeRequestPermissionsSchema | null;
 }
 
+/** A merge request of a project: the key of `GET /projects/:id/merge_requests/:merge_request_iid`. */
+export interface MergeRequestKey {
+  project: number | string;
+  iid: number;
+}
+
 /** `not[labels]` and `not[milestone]` of a merge request list, in REST's terms. */
 export interface NegatedMergeRequestFilters {
   labels?: string[] | undefined;
@@ -107,6 +113,11 @@ export interface MergeRequestListFilters {
 
 export class MergeRequestsApi {
   constructor(private readonly rest: RestSession) {}
+
+  /** The whole record (GitLab's MergeRequest entity), with what list records lack: `head_pipeline`, `diff_refs`, ... */
+  show(key: MergeRequestKey): Promise<MergeRequestSchema> {
+    return this.rest.get<MergeRequestSchema>(restPath`/projects/${key.project}/merge_requests/${key.iid}`);
+  }
 
   forProject(idOrPath: number | string, filters: MergeRequestListFilters, page: PageRequest): Promise<Page<MergeRequestSchema>> {
     return this.rest.getPage<MergeRequestSchema>(restPath`/projects/${idOrPath}/merge_requests`, page, {

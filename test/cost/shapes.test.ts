@@ -67,6 +67,8 @@ const EXAMPLES: Array<[name: keyof typeof shapes, examples: () => Json[] | Promi
   ['RUNNER_JOB', () => runnerJobs],
   ['JOB_KEPT', () => records('job_artifacts/keep-job-artifacts')],
   ['PIPELINE_OF_JOB', () => [...embedded(runnerJobs, 'pipeline'), ...embedded(records('commits/get-commit'), 'last_pipeline')]],
+  ['MERGE_REQUEST_LISTED', () => all('issues/list-issue-closed-by-merge-requests', 'commits/list-commit-merge-requests', 'issues/list-issue-related-merge-requests')],
+  ['MERGE_REQUEST_RECORD', () => records('issues/list-issue-related-merge-requests')],
   ['PIPELINE_OF_MERGE_REQUEST', () => embedded(records('issues/list-issue-related-merge-requests'), 'head_pipeline')],
   // An issue record names its labels; the gateway keeps each name with the issue's project.
   ['LABEL_NAMED', () => issueLists.flatMap((issue) => labelsOfIssue(issue['labels'], issue['project_id'] as number) as unknown as Json[])],

@@ -61,6 +61,21 @@ const MERGE_REQUEST_HEAD_PIPELINES_QUERY = `query issueMergeRequestPipelines($fu
 }
 ${HEAD_PIPELINE_FRAGMENT}`;
 
+const MERGE_REQUEST_LIST_PIPELINES_QUERY = `query getMergeRequestListPipelines($fullPath: ID!, $state: MergeRequestState, $first: Int) {
+  project(fullPath: $fullPath) {
+    id
+    mergeRequests(state: $state, first: $first) {
+      nodes {
+        iid
+        headPipeline {
+          ...HeadPipelineParts
+        }
+      }
+    }
+  }
+}
+${HEAD_PIPELINE_FRAGMENT}`;
+
 const MERGE_REQUEST_LIST_QUERY = `query getMergeRequests(
   $fullPath: ID!
   $state: MergeRequestState
@@ -169,7 +184,7 @@ describe('merge requests with their pipelines and GitLab\'s list filters', () =>
 
   it('validates every document against the schema', () => {
     const schema = createExecutableSchema();
-    for (const document of [MERGE_REQUEST_HEAD_PIPELINES_QUERY, MERGE_REQUEST_LIST_QUERY]) expect(validate(schema, parse(document))).toEqual([]);
+    for (const document of [MERGE_REQUEST_HEAD_PIPELINES_QUERY, MERGE_REQUEST_LIST_QUERY, MERGE_REQUEST_LIST_PIPELINES_QUERY]) expect(validate(schema, parse(document))).toEqual([]);
   });
 
   /** An issue of the project one of whose related merge requests has a head pipeline, as REST lists them. */
@@ -195,6 +210,19 @@ describe('merge requests with their pipelines and GitLab\'s list filters', () =>
       expect(await harness.oracle.get<RestPipeline>(`/projects/1/pipelines/${mergeRequest.head_pipeline!.id}`, maintainer)).toEqual(mergeRequest.head_pipeline);
     }
     expect(restCalls(harness.simulator)).toEqual(['GET /projects/gitlab-org%2Fgitlab', `GET /projects/1/issues/${iid}`, expect.stringMatching(new RegExp(`^GET /projects/1/issues/${iid}/related_merge_requests`))]);
+  });
+
+  it("reads a listed merge request's head pipeline from its own record, once per merge request", async () => {
+    const listed = await harness.oracle.get<RestMergeRequest[]>('/projects/1/merge_requests?state=opened&per_page=5', maintainer);
+    const records = await Promise.all(listed.map((mergeRequest) => harness.oracle.get<RestMergeRequest>(`/projects/1/merge_requests/${mergeRequest.iid}`, maintainer)));
+    expect(records.some((mergeRequest) => mergeRequest.head_pipeline)).toBe(true);
+    harness.simulator.resetRequests();
+    const result = await harness.gateway.query<{ project: { mergeRequests: { nodes: unknown[] } } }>(MERGE_REQUEST_LIST_PIPELINES_QUERY, { fullPath: PROJECT, state: 'opened', first: 5 }, maintainer);
+    expect(result.errors).toBeUndefined();
+    expect(result.data!.project.mergeRequests.nodes).toEqual(records.map((mergeRequest) => ({ iid: String(mergeRequest.iid), headPipeline: mergeRequest.head_pipeline ? asHeadPipeline(mergeRequest.head_pipeline) : null })));
+    const calls = restCalls(harness.simulator);
+    expect(calls.slice(0, 2)).toEqual(['GET /projects/gitlab-org%2Fgitlab', 'GET /projects/1/merge_requests']);
+    expect(calls.slice(2).sort()).toEqual(listed.map((mergeRequest) => `GET /projects/1/merge_requests/${mergeRequest.iid}`).sort());
   });
 
   it('answers every state in lower case, and `all` as no state filter', async () => {

@@ -98,3 +98,15 @@ describe('GET /projects/:id/merge_requests', () => {
     expect(head).toEqual(detail);
   });
 });
+
+describe('GET /projects/:id/merge_requests/:merge_request_iid', () => {
+  it('answers the whole record, with its head pipeline, and 404 for a missing one', async () => {
+    const opened = projectMergeRequests().find((mergeRequest) => mergeRequest.state === 'opened')!;
+    const answer = record(await call(sim, `/projects/gitlab-org%2Fgitlab/merge_requests/${opened.iid}`, { token: maintainer }));
+    expect(answer).toMatchObject({ iid: opened.iid, project_id: 1, changes_count: String(opened.changesCount), head_pipeline: { sha: opened.sha, ref: opened.sourceBranch } });
+    const [listed] = list(await call(sim, `/projects/1/merge_requests?iids[]=${opened.iid}`, { token: maintainer }));
+    expect(answer).toMatchObject(listed!);
+    expect(record(await call(sim, '/projects/1/merge_requests/99999', { token: maintainer }))).toEqual({ message: '404 Not found' });
+    expect((await call(sim, '/projects/5/merge_requests/1', { token: outsider })).status).toBe(404);
+  });
+});

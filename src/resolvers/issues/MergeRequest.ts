@@ -1,6 +1,8 @@
 import type { MergeRequestAssigneeResolvers, MergeRequestResolvers } from '../../__generated__/resolvers-types.js';
 import { arrayConnection } from '../../connections/connection.js';
 import type { MergeRequestSchema } from '../../datasources/merge-requests.js';
+import type { PipelineSchema } from '../../datasources/pipelines.js';
+import type { GatewayContext } from '../../server/context.js';
 import type { UserSchema } from '../../datasources/users.js';
 import { toGlobalId } from '../global-id.js';
 import { UserCore } from '../users/User.js';
@@ -14,6 +16,22 @@ function assigneesOf(mergeRequest: MergeRequestSchema): UserSchema[] {
   if (mergeRequest.assignees) return mergeRequest.assignees;
   return mergeRequest.assignee ? [mergeRequest.assignee] : [];
 }
+
+/**
+ * The record that holds `key`: the parent when it has it (`related_merge_requests` records), else
+ * the merge request's own record, which list records (MergeRequestBasic) need: one
+ * `GET /projects/:id/merge_requests/:merge_request_iid` per merge request and request.
+ */
+function wholeRecordWith(mergeRequest: MergeRequestSchema, key: keyof MergeRequestSchema, context: GatewayContext): Promise<MergeRequestSchema> {
+  if (key in mergeRequest) return Promise.resolve(mergeRequest);
+  return context.loaders.mergeRequest.load({ project: projectIdOf(mergeRequest), iid: mergeRequest.iid });
+}
+
+/**
+ * The head pipeline is in the merge request's target project; the fields it lacks come from the
+ * pipeline's own record, which needs the project (older servers' embedded pipelines omit it).
+ */
+const inTargetProject = (mergeRequest: MergeRequestSchema, pipeline: PipelineSchema | null | undefined) => (pipeline ? { project_id: projectIdOf(mergeRequest), ...pipeline } : null);
 
 export const MergeRequest: MergeRequestResolvers = {
   id: (mergeRequest) => toGlobalId('MergeRequest', mergeRequest.id),
@@ -38,10 +56,8 @@ export const MergeRequest: MergeRequestResolvers = {
   // REST sends a string (it caps the count as "1000+"); older answers sent a number.
   changesCount: (mergeRequest) => (mergeRequest.changes_count === undefined || mergeRequest.changes_count === null ? null : String(mergeRequest.changes_count)),
   userPermissions: (mergeRequest) => mergeRequest.user ?? null,
-  // The head pipeline is in the merge request's target project; its other fields come from the
-  // pipeline's own record, which older servers' embedded pipelines need (they lack `project_id`).
-  headPipeline: (mergeRequest) => (mergeRequest.head_pipeline ? { project_id: projectIdOf(mergeRequest), ...mergeRequest.head_pipeline } : null),
-  pipeline: (mergeRequest) => (mergeRequest.pipeline ? { project_id: projectIdOf(mergeRequest), ...mergeRequest.pipeline } : null),
+  headPipeline: async (mergeRequest, _args, context) => inTargetProject(mergeRequest, (await wholeRecordWith(mergeRequest, 'head_pipeline', context)).head_pipeline),
+  pipeline: async (mergeRequest, _args, context) => inTargetProject(mergeRequest, (await wholeRecordWith(mergeRequest, 'pipeline', context)).pipeline),
 };
 
 /** An assignee is a user like any other: the same fields, from the same records. */
