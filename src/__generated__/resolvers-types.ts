@@ -1357,6 +1357,7 @@ export type CommitPipelinesArgs = {
   last?: InputMaybe<Scalars['Int']['input']>;
   ref?: InputMaybe<Scalars['String']['input']>;
   scope?: InputMaybe<PipelineScopeEnum>;
+  sha?: InputMaybe<Scalars['String']['input']>;
   source?: InputMaybe<Scalars['String']['input']>;
   status?: InputMaybe<PipelineStatusEnum>;
   updatedAfter?: InputMaybe<Scalars['Time']['input']>;

@@ -88,13 +88,13 @@ const PIPELINE_DETAILS_QUERY = `query getPipelineDetails($fullPath: ID!, $first:
 }
 ${PIPELINE_DETAILS_FRAGMENT}`;
 
-const COMMIT_PIPELINES_QUERY = `query getCommitPipelines($fullPath: ID!, $ref: String!, $source: String, $username: String) {
+const COMMIT_PIPELINES_QUERY = `query getCommitPipelines($fullPath: ID!, $ref: String!, $sha: String, $source: String, $username: String) {
   project(fullPath: $fullPath) {
     id
     repository {
       commit(ref: $ref) {
         sha
-        pipelines(source: $source, username: $username) {
+        pipelines(sha: $sha, source: $source, username: $username) {
           count
           nodes {
             ...PipelineSummary
@@ -179,7 +179,8 @@ describe('pipeline lists with GitLab\'s filters', () => {
     const ofSha = await harness.oracle.all<RestPipeline>(`/projects/1/pipelines?sha=${head.id}`, admin);
     expect(ofSha.length).toBeGreaterThan(0);
     const detail = await harness.oracle.get<RestPipelineDetail>(`/projects/1/pipelines/${ofSha[0]!.id}`, admin);
-    for (const variables of [{ source: ofSha[0]!.source }, { username: detail.user!.username }, { username: 'nobody-at-all' }]) {
+    // GitLab's `sha` argument is overridden by the commit's own SHA, as in GitLab.
+    for (const variables of [{ source: ofSha[0]!.source, sha: '0'.repeat(40) }, { username: detail.user!.username }, { username: 'nobody-at-all' }]) {
       const query = 'source' in variables ? `source=${variables.source}` : `username=${variables.username}`;
       const expected = await harness.oracle.all<RestPipeline>(`/projects/1/pipelines?sha=${head.id}&${query}`, admin);
       const result = await harness.gateway.query<{ project: { repository: { commit: { sha: string; pipelines: { count: number; nodes: Summary[] } } } } }>(
