@@ -32,14 +32,18 @@ export function registerUserRoutes(router: Router): void {
   // GitLab's `GET /users`: `username` matches exactly (case-insensitively), `search` is
   // `User.search` (see matchesUserSearch); newest first (order_by id, sort desc). Anonymous callers
   // may only ask for a username, so that nobody lists the instance's users without signing in.
-  router.get('/users', { auth: 'optional', paginated: true, params: { username: p.string(), search: p.string(), active: p.boolean(), blocked: p.boolean() } }, (ctx) => {
-    const { username, search, active, blocked } = ctx.params;
+  // `admins` keeps the administrators only when an administrator asks (UsersFinder#by_admins);
+  // anyone else gets the list as if it were not given.
+  router.get('/users', { auth: 'optional', paginated: true, params: { username: p.string(), search: p.string(), active: p.boolean(), blocked: p.boolean(), admins: p.boolean() } }, (ctx) => {
+    const { username, search, active, blocked, admins } = ctx.params;
+    const onlyAdmins = admins === true && ctx.user?.isAdmin === true;
     if (!ctx.user && !username) throw forbidden('Not authorized to access /api/v4/users');
     const users = [...ctx.state.users.values()]
       .filter((user) => username === undefined || user.username.toLowerCase() === username.toLowerCase())
       .filter((user) => search === undefined || matchesUserSearch(user, search, ctx.user?.isAdmin === true))
       .filter((user) => !active || user.state === 'active')
       .filter((user) => !blocked || user.state === 'blocked')
+      .filter((user) => !onlyAdmins || user.isAdmin)
       .sort((a, b) => b.id - a.id);
     return paginate(ctx, users, (user) => (ctx.user?.isAdmin ? userFull(ctx, user) : userPublic(ctx, user)));
   });

@@ -2803,6 +2803,7 @@ export type GroupMilestonesArgs = {
   includeDescendants?: InputMaybe<Scalars['Boolean']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
   searchTitle?: InputMaybe<Scalars['String']['input']>;
+  sort?: InputMaybe<MilestoneSort>;
   state?: InputMaybe<MilestoneStateEnum>;
   title?: InputMaybe<Scalars['String']['input']>;
 };
@@ -4449,8 +4450,10 @@ export type MemberInterfaceEdge = {
 };
 
 /**
- * A merge request summary (rest-v4-api.md "Merge request summary"), as issue endpoints return it.
- * The fields from `squash` on are given by `relatedMergeRequests` only; elsewhere they are null.
+ * A merge request (rest-v4-api.md "Merge request summary"). The fields from `squash` on are in the
+ * merge request's whole record only (`Project.mergeRequest`, `relatedMergeRequests`): where the record
+ * at hand is a list's summary, they are read from `GET /projects/:id/merge_requests/:merge_request_iid`,
+ * once per merge request and request.
  */
 export type MergeRequest = {
   __typename?: 'MergeRequest';
@@ -4474,6 +4477,11 @@ export type MergeRequest = {
   closedBy?: Maybe<UserCore>;
   /** When it was created. */
   createdAt?: Maybe<Scalars['Time']['output']>;
+  /**
+   * The caller's to-dos on the merge request (REST `GET /todos` of the merge request's project and
+   * target type, filtered to it; one call per project, state and request). Empty for anonymous callers.
+   */
+  currentUserTodos: TodoConnection;
   /** Description, in Markdown. */
   description?: Maybe<Scalars['String']['output']>;
   /** The SHAs the diff is between. */
@@ -4494,6 +4502,8 @@ export type MergeRequest = {
    * record (`GET /projects/:id/merge_requests/:merge_request_iid`), once per merge request and request.
    */
   headPipeline?: Maybe<Pipeline>;
+  /** Time estimated in GitLab's human form (`1w 2d 3h 30m`, 8-hour days, 5-day weeks), or null when none. */
+  humanTimeEstimate?: Maybe<Scalars['String']['output']>;
   /** Total time spent in GitLab's human form (`1w 2d 3h 30m`, 8-hour days, 5-day weeks), or null when none. */
   humanTotalTimeSpent?: Maybe<Scalars['String']['output']>;
   /** Global ID of the merge request, `gid://gitlab/MergeRequest/<id>`. */
@@ -4522,6 +4532,11 @@ export type MergeRequest = {
   /** The milestone, or null. */
   milestone?: Maybe<Milestone>;
   /**
+   * Users who took part: the author, the assignees, the reviewers and the commenters (REST
+   * `GET /projects/:id/merge_requests/:merge_request_iid/participants`).
+   */
+  participants?: Maybe<MergeRequestParticipantConnection>;
+  /**
    * The pipeline of the source branch's head, as REST's `pipeline` (read as `headPipeline` is).
    * @deprecated Use `headPipeline`, as the REST API does.
    */
@@ -4532,6 +4547,11 @@ export type MergeRequest = {
   reference: Scalars['String']['output'];
   /** How the merge request is referenced in Markdown. */
   references?: Maybe<IssuableReferences>;
+  /**
+   * The users asked to review the merge request (REST's `reviewers`, which every record embeds: no
+   * further call).
+   */
+  reviewers?: Maybe<MergeRequestReviewerConnection>;
   /** SHA of the source branch's head. */
   sha?: Maybe<Scalars['String']['output']>;
   /** Whether the source branch is removed after the merge, or null for the project's default. */
@@ -4541,17 +4561,24 @@ export type MergeRequest = {
   /** The project of the source branch. */
   sourceProject?: Maybe<Project>;
   /** Whether the commits are squashed on merge. */
-  squash?: Maybe<Scalars['Boolean']['output']>;
+  squash: Scalars['Boolean']['output'];
   /** SHA of the squash commit, or null. */
   squashCommitSha?: Maybe<Scalars['String']['output']>;
   /** State of the merge request. */
   state: MergeRequestState;
+  /**
+   * Whether the caller gets notifications of the merge request. Only the single read has it: asking
+   * for it of a listed merge request reads that record, once per merge request and request.
+   */
+  subscribed: Scalars['Boolean']['output'];
   /** Branch it merges into. */
   targetBranch?: Maybe<Scalars['String']['output']>;
   /** The project of the target branch. */
   targetProject?: Maybe<Project>;
   /** Checklist progress of the description. */
   taskCompletionStatus?: Maybe<TaskCompletionStatus>;
+  /** Time estimated, in seconds (REST `time_stats`). */
+  timeEstimate: Scalars['Int']['output'];
   /** Time estimated and spent. */
   timeStats?: Maybe<TimeStats>;
   /** Title. */
@@ -4566,6 +4593,8 @@ export type MergeRequest = {
   userNotesCount?: Maybe<Scalars['Int']['output']>;
   /** What the caller may do with it. */
   userPermissions?: Maybe<MergeRequestPermissions>;
+  /** Path of the merge request's page on the instance (`/group/project/-/merge_requests/1`), `webUrl` without its origin. */
+  webPath: Scalars['String']['output'];
   /** URL of the merge request's page. */
   webUrl?: Maybe<Scalars['String']['output']>;
   /**
@@ -4577,8 +4606,10 @@ export type MergeRequest = {
 
 
 /**
- * A merge request summary (rest-v4-api.md "Merge request summary"), as issue endpoints return it.
- * The fields from `squash` on are given by `relatedMergeRequests` only; elsewhere they are null.
+ * A merge request (rest-v4-api.md "Merge request summary"). The fields from `squash` on are in the
+ * merge request's whole record only (`Project.mergeRequest`, `relatedMergeRequests`): where the record
+ * at hand is a list's summary, they are read from `GET /projects/:id/merge_requests/:merge_request_iid`,
+ * once per merge request and request.
  */
 export type MergeRequestAssigneesArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
@@ -4589,8 +4620,25 @@ export type MergeRequestAssigneesArgs = {
 
 
 /**
- * A merge request summary (rest-v4-api.md "Merge request summary"), as issue endpoints return it.
- * The fields from `squash` on are given by `relatedMergeRequests` only; elsewhere they are null.
+ * A merge request (rest-v4-api.md "Merge request summary"). The fields from `squash` on are in the
+ * merge request's whole record only (`Project.mergeRequest`, `relatedMergeRequests`): where the record
+ * at hand is a list's summary, they are read from `GET /projects/:id/merge_requests/:merge_request_iid`,
+ * once per merge request and request.
+ */
+export type MergeRequestCurrentUserTodosArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  state?: InputMaybe<TodoStateEnum>;
+};
+
+
+/**
+ * A merge request (rest-v4-api.md "Merge request summary"). The fields from `squash` on are in the
+ * merge request's whole record only (`Project.mergeRequest`, `relatedMergeRequests`): where the record
+ * at hand is a list's summary, they are read from `GET /projects/:id/merge_requests/:merge_request_iid`,
+ * once per merge request and request.
  */
 export type MergeRequestLabelsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
@@ -4601,11 +4649,41 @@ export type MergeRequestLabelsArgs = {
 
 
 /**
- * A merge request summary (rest-v4-api.md "Merge request summary"), as issue endpoints return it.
- * The fields from `squash` on are given by `relatedMergeRequests` only; elsewhere they are null.
+ * A merge request (rest-v4-api.md "Merge request summary"). The fields from `squash` on are in the
+ * merge request's whole record only (`Project.mergeRequest`, `relatedMergeRequests`): where the record
+ * at hand is a list's summary, they are read from `GET /projects/:id/merge_requests/:merge_request_iid`,
+ * once per merge request and request.
+ */
+export type MergeRequestParticipantsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * A merge request (rest-v4-api.md "Merge request summary"). The fields from `squash` on are in the
+ * merge request's whole record only (`Project.mergeRequest`, `relatedMergeRequests`): where the record
+ * at hand is a list's summary, they are read from `GET /projects/:id/merge_requests/:merge_request_iid`,
+ * once per merge request and request.
  */
 export type MergeRequestReferenceArgs = {
   full?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+/**
+ * A merge request (rest-v4-api.md "Merge request summary"). The fields from `squash` on are in the
+ * merge request's whole record only (`Project.mergeRequest`, `relatedMergeRequests`): where the record
+ * at hand is a list's summary, they are read from `GET /projects/:id/merge_requests/:merge_request_iid`,
+ * once per merge request and request.
+ */
+export type MergeRequestReviewersArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
 };
 
 /**
@@ -4689,11 +4767,129 @@ export type MergeRequestEdge = {
   node: MergeRequest;
 };
 
+/**
+ * A user who took part in a merge request, as GitLab's GraphQL types the members of
+ * `MergeRequest.participants`. REST's participant list gives user summaries; any other field is read
+ * from `GET /users/:id`, once per user and request, as for `UserCore`.
+ */
+export type MergeRequestParticipant = Node & User & {
+  __typename?: 'MergeRequestParticipant';
+  /** URL of the avatar image, or null when none is set. */
+  avatarUrl?: Maybe<Scalars['String']['output']>;
+  /** Short biography. */
+  bio?: Maybe<Scalars['String']['output']>;
+  /** When the account was created. */
+  createdAt?: Maybe<Scalars['Time']['output']>;
+  /** Global ID of the user, `gid://gitlab/User/<id>`. */
+  id: Scalars['ID']['output'];
+  /** Location given by the user. */
+  location?: Maybe<Scalars['String']['output']>;
+  /** Display name. */
+  name: Scalars['String']['output'];
+  /** Organization. */
+  organization?: Maybe<Scalars['String']['output']>;
+  /** Public e-mail address, or null when not set. */
+  publicEmail?: Maybe<Scalars['String']['output']>;
+  /** Account state (`active` seen). */
+  state?: Maybe<Scalars['String']['output']>;
+  /** The user's status: availability, emoji and message (REST `GET /users/:id/status`, once per user and request). */
+  status?: Maybe<UserStatus>;
+  /** Username, unique across the instance. */
+  username: Scalars['String']['output'];
+  /** Path of the user's profile page on the instance (`/<username>`), `webUrl` without its origin. */
+  webPath?: Maybe<Scalars['String']['output']>;
+  /** URL of the user's profile page. */
+  webUrl?: Maybe<Scalars['String']['output']>;
+  /** Website URL. */
+  websiteUrl?: Maybe<Scalars['String']['output']>;
+};
+
+/** The participants of a merge request, a page of REST's participant list. */
+export type MergeRequestParticipantConnection = {
+  __typename?: 'MergeRequestParticipantConnection';
+  /** Number of participants. */
+  count?: Maybe<Scalars['Int']['output']>;
+  /** The participants of this page with their cursors. */
+  edges: Array<MergeRequestParticipantEdge>;
+  /** The participants of this page. */
+  nodes: Array<MergeRequestParticipant>;
+  /** Where this page stands in the list. */
+  pageInfo: PageInfo;
+};
+
+/** A participant with its cursor. */
+export type MergeRequestParticipantEdge = {
+  __typename?: 'MergeRequestParticipantEdge';
+  /** Opaque cursor of this participant in the list. */
+  cursor: Scalars['String']['output'];
+  /** The participant. */
+  node: MergeRequestParticipant;
+};
+
 /** What the caller may do with a merge request. */
 export type MergeRequestPermissions = {
   __typename?: 'MergeRequestPermissions';
   /** Whether the caller may merge it. */
   canMerge?: Maybe<Scalars['Boolean']['output']>;
+};
+
+/**
+ * A user asked to review a merge request, as GitLab's GraphQL types the members of
+ * `MergeRequest.reviewers`. REST's merge request records embed the reviewers' summaries; any other
+ * field is read from `GET /users/:id`, once per user and request, as for `UserCore`.
+ */
+export type MergeRequestReviewer = Node & User & {
+  __typename?: 'MergeRequestReviewer';
+  /** URL of the avatar image, or null when none is set. */
+  avatarUrl?: Maybe<Scalars['String']['output']>;
+  /** Short biography. */
+  bio?: Maybe<Scalars['String']['output']>;
+  /** When the account was created. */
+  createdAt?: Maybe<Scalars['Time']['output']>;
+  /** Global ID of the user, `gid://gitlab/User/<id>`. */
+  id: Scalars['ID']['output'];
+  /** Location given by the user. */
+  location?: Maybe<Scalars['String']['output']>;
+  /** Display name. */
+  name: Scalars['String']['output'];
+  /** Organization. */
+  organization?: Maybe<Scalars['String']['output']>;
+  /** Public e-mail address, or null when not set. */
+  publicEmail?: Maybe<Scalars['String']['output']>;
+  /** Account state (`active` seen). */
+  state?: Maybe<Scalars['String']['output']>;
+  /** The user's status: availability, emoji and message (REST `GET /users/:id/status`, once per user and request). */
+  status?: Maybe<UserStatus>;
+  /** Username, unique across the instance. */
+  username: Scalars['String']['output'];
+  /** Path of the user's profile page on the instance (`/<username>`), `webUrl` without its origin. */
+  webPath?: Maybe<Scalars['String']['output']>;
+  /** URL of the user's profile page. */
+  webUrl?: Maybe<Scalars['String']['output']>;
+  /** Website URL. */
+  websiteUrl?: Maybe<Scalars['String']['output']>;
+};
+
+/** The reviewers of a merge request, a page of the array its REST record embeds. */
+export type MergeRequestReviewerConnection = {
+  __typename?: 'MergeRequestReviewerConnection';
+  /** Number of reviewers. */
+  count?: Maybe<Scalars['Int']['output']>;
+  /** The reviewers of this page with their cursors. */
+  edges: Array<MergeRequestReviewerEdge>;
+  /** The reviewers of this page. */
+  nodes: Array<MergeRequestReviewer>;
+  /** Where this page stands in the list. */
+  pageInfo: PageInfo;
+};
+
+/** A reviewer with its cursor. */
+export type MergeRequestReviewerEdge = {
+  __typename?: 'MergeRequestReviewerEdge';
+  /** Opaque cursor of this reviewer in the list. */
+  cursor: Scalars['String']['output'];
+  /** The reviewer. */
+  node: MergeRequestReviewer;
 };
 
 /**
@@ -4877,6 +5073,43 @@ export type MilestoneEdge = {
   /** The milestone. */
   node: Milestone;
 };
+
+/**
+ * How a milestone list is ordered, as GitLab's MilestonesFinder orders it; ties go to the newest
+ * milestone (highest ID) first. REST's milestone lists take no order argument, so the gateway reads the
+ * whole list (every page of 100, at most 1,000 milestones) and orders it itself.
+ */
+export type MilestoneSort =
+  /** By creation time, oldest first. */
+  | 'created_asc'
+  /** By creation time, newest first. */
+  | 'created_desc'
+  /** By due date, earliest first; milestones without one last. */
+  | 'due_date_asc'
+  /** By due date, latest first; milestones without one last. */
+  | 'due_date_desc'
+  /**
+   * Milestones that have not expired and have a due date first, then those without a due date, then the
+   * expired ones; within each group by due date, earliest first.
+   */
+  | 'expired_last_due_date_asc'
+  /**
+   * Milestones that have not expired and have a due date first, then those without a due date, then the
+   * expired ones; within each group by due date, latest first.
+   */
+  | 'expired_last_due_date_desc'
+  /** By last update, oldest first. */
+  | 'updated_asc'
+  /** By last update, most recent first. */
+  | 'updated_desc'
+  /** By creation time, oldest first. */
+  | 'created_asc'
+  /** By creation time, newest first. */
+  | 'created_desc'
+  /** By last update, oldest first. */
+  | 'updated_asc'
+  /** By last update, most recent first. */
+  | 'updated_desc';
 
 /** State of a milestone (REST `state`), in GitLab's lower-case values. */
 export type MilestoneStateEnum =
@@ -6034,6 +6267,13 @@ export type Project = Node & {
   /** How merge requests are merged (`merge`, `rebase_merge`, `ff`). */
   mergeMethod?: Maybe<Scalars['String']['output']>;
   /**
+   * One merge request of the project by its internal ID (REST
+   * `GET /projects/:id/merge_requests/:merge_request_iid`, read once per merge request and request and
+   * shared with the fields that need the whole record). Null when it does not exist or the caller may
+   * not see it.
+   */
+  mergeRequest?: Maybe<MergeRequest>;
+  /**
    * The project's merge requests (REST `GET /projects/:id/merge_requests`), newest first unless
    * `sort` says otherwise. The filters are REST's: one source or target branch at most.
    */
@@ -6335,6 +6575,16 @@ export type ProjectLabelsArgs = {
  * runners and jobs) carry a few fields; any other field is fetched once per project per request from
  * `GET /projects/:id`. Records of group project lists are full: they answer every field.
  */
+export type ProjectMergeRequestArgs = {
+  iid: Scalars['String']['input'];
+};
+
+
+/**
+ * A project (REST `/projects/:id`, the Project record of rest-v4-api.md). Embedded project records (in
+ * runners and jobs) carry a few fields; any other field is fetched once per project per request from
+ * `GET /projects/:id`. Records of group project lists are full: they answer every field.
+ */
 export type ProjectMergeRequestsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   assigneeUsername?: InputMaybe<Scalars['String']['input']>;
@@ -6373,6 +6623,7 @@ export type ProjectMilestonesArgs = {
   includeAncestors?: InputMaybe<Scalars['Boolean']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
   searchTitle?: InputMaybe<Scalars['String']['input']>;
+  sort?: InputMaybe<MilestoneSort>;
   state?: InputMaybe<MilestoneStateEnum>;
   title?: InputMaybe<Scalars['String']['input']>;
 };
@@ -6796,6 +7047,13 @@ export type Query = {
    * `GET /snippets/:snippet_id/repository_storage_moves`).
    */
   snippetRepositoryStorageMoves: SnippetRepositoryStorageMoveConnection;
+  /**
+   * Users of the instance, newest first (REST `GET /users`, `id` descending). Anonymous callers may
+   * only name users by `usernames`, as REST lists no users to them otherwise (`FORBIDDEN`). With
+   * `usernames` or `ids`, each user is read on its own (`GET /users?username=` or `GET /users/:id`);
+   * a name or ID REST does not know is left out.
+   */
+  users?: Maybe<UserCoreConnection>;
 };
 
 
@@ -6987,6 +7245,20 @@ export type QuerySnippetRepositoryStorageMovesArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
   snippetId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+/** The root of every read. Domains add their fields with `extend type Query`. */
+export type QueryUsersArgs = {
+  active?: InputMaybe<Scalars['Boolean']['input']>;
+  admins?: InputMaybe<Scalars['Boolean']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  ids?: InputMaybe<Array<Scalars['ID']['input']>>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  search?: InputMaybe<Scalars['String']['input']>;
+  usernames?: InputMaybe<Array<Scalars['String']['input']>>;
 };
 
 /** A project's git repository (REST `/projects/:id/repository`). */
@@ -8693,6 +8965,8 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
     | ( GroupSchema )
     | ( IssueSchema )
     | ( UserSchema )
+    | ( Omit<MergeRequestParticipant, 'status'> & { status?: Maybe<_RefType['UserStatus']> } )
+    | ( Omit<MergeRequestReviewer, 'status'> & { status?: Maybe<_RefType['UserStatus']> } )
     | ( ProjectSchema )
     | ( SnippetRepositoryStorageMoveSchema )
     | ( SshKeySchema )
@@ -8700,6 +8974,8 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
   ;
   User:
     | ( UserSchema )
+    | ( Omit<MergeRequestParticipant, 'status'> & { status?: Maybe<_RefType['UserStatus']> } )
+    | ( Omit<MergeRequestReviewer, 'status'> & { status?: Maybe<_RefType['UserStatus']> } )
     | ( UserSchema )
   ;
 };
@@ -8933,7 +9209,13 @@ export type ResolversTypes = {
   MergeRequestConnection: ResolverTypeWrapper<Connection<MergeRequestSchema>>;
   MergeRequestEdge: ResolverTypeWrapper<Edge<MergeRequestSchema>>;
   MergeRequestID: ResolverTypeWrapper<Scalars['MergeRequestID']['output']>;
+  MergeRequestParticipant: ResolverTypeWrapper<Omit<MergeRequestParticipant, 'status'> & { status?: Maybe<ResolversTypes['UserStatus']> }>;
+  MergeRequestParticipantConnection: ResolverTypeWrapper<Omit<MergeRequestParticipantConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['MergeRequestParticipantEdge']>, nodes: Array<ResolversTypes['MergeRequestParticipant']> }>;
+  MergeRequestParticipantEdge: ResolverTypeWrapper<Omit<MergeRequestParticipantEdge, 'node'> & { node: ResolversTypes['MergeRequestParticipant'] }>;
   MergeRequestPermissions: ResolverTypeWrapper<MergeRequestPermissionsSchema>;
+  MergeRequestReviewer: ResolverTypeWrapper<Omit<MergeRequestReviewer, 'status'> & { status?: Maybe<ResolversTypes['UserStatus']> }>;
+  MergeRequestReviewerConnection: ResolverTypeWrapper<Omit<MergeRequestReviewerConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['MergeRequestReviewerEdge']>, nodes: Array<ResolversTypes['MergeRequestReviewer']> }>;
+  MergeRequestReviewerEdge: ResolverTypeWrapper<Omit<MergeRequestReviewerEdge, 'node'> & { node: ResolversTypes['MergeRequestReviewer'] }>;
   MergeRequestSort: null;
   MergeRequestState: null;
   MergeRequestsResolverNegatedParams: MergeRequestsResolverNegatedParams;
@@ -8946,6 +9228,7 @@ export type ResolversTypes = {
   MilestoneConnection: ResolverTypeWrapper<Connection<MilestoneSchema>>;
   MilestoneEdge: ResolverTypeWrapper<Edge<MilestoneSchema>>;
   MilestoneID: ResolverTypeWrapper<Scalars['MilestoneID']['output']>;
+  MilestoneSort: null;
   MilestoneStateEnum: null;
   MilestoneStats: ResolverTypeWrapper<MilestoneStats>;
   MilestoneWildcardId: null;
@@ -9282,7 +9565,13 @@ export type ResolversParentTypes = {
   MergeRequestConnection: Connection<MergeRequestSchema>;
   MergeRequestEdge: Edge<MergeRequestSchema>;
   MergeRequestID: Scalars['MergeRequestID']['output'];
+  MergeRequestParticipant: Omit<MergeRequestParticipant, 'status'> & { status?: Maybe<ResolversParentTypes['UserStatus']> };
+  MergeRequestParticipantConnection: Omit<MergeRequestParticipantConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['MergeRequestParticipantEdge']>, nodes: Array<ResolversParentTypes['MergeRequestParticipant']> };
+  MergeRequestParticipantEdge: Omit<MergeRequestParticipantEdge, 'node'> & { node: ResolversParentTypes['MergeRequestParticipant'] };
   MergeRequestPermissions: MergeRequestPermissionsSchema;
+  MergeRequestReviewer: Omit<MergeRequestReviewer, 'status'> & { status?: Maybe<ResolversParentTypes['UserStatus']> };
+  MergeRequestReviewerConnection: Omit<MergeRequestReviewerConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['MergeRequestReviewerEdge']>, nodes: Array<ResolversParentTypes['MergeRequestReviewer']> };
+  MergeRequestReviewerEdge: Omit<MergeRequestReviewerEdge, 'node'> & { node: ResolversParentTypes['MergeRequestReviewer'] };
   MergeRequestsResolverNegatedParams: MergeRequestsResolverNegatedParams;
   MetricImage: MetricImageSchema;
   MetricImageDeleteInput: MetricImageDeleteInput;
@@ -10599,6 +10888,7 @@ export type MergeRequestResolvers<ContextType = GatewayContext, ParentType exten
   closedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   closedBy?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
   createdAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  currentUserTodos?: Resolver<ResolversTypes['TodoConnection'], ParentType, ContextType, Partial<MergeRequestCurrentUserTodosArgs>>;
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   diffRefs?: Resolver<Maybe<ResolversTypes['DiffRefs']>, ParentType, ContextType>;
   discussionLocked?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
@@ -10607,6 +10897,7 @@ export type MergeRequestResolvers<ContextType = GatewayContext, ParentType exten
   firstDeployedToProductionAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   forceRemoveSourceBranch?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   headPipeline?: Resolver<Maybe<ResolversTypes['Pipeline']>, ParentType, ContextType>;
+  humanTimeEstimate?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   humanTotalTimeSpent?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   iid?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -10619,20 +10910,24 @@ export type MergeRequestResolvers<ContextType = GatewayContext, ParentType exten
   mergeWhenPipelineSucceeds?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   mergedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   milestone?: Resolver<Maybe<ResolversTypes['Milestone']>, ParentType, ContextType>;
+  participants?: Resolver<Maybe<ResolversTypes['MergeRequestParticipantConnection']>, ParentType, ContextType, Partial<MergeRequestParticipantsArgs>>;
   pipeline?: Resolver<Maybe<ResolversTypes['Pipeline']>, ParentType, ContextType>;
   project?: Resolver<ResolversTypes['Project'], ParentType, ContextType>;
   reference?: Resolver<ResolversTypes['String'], ParentType, ContextType, RequireFields<MergeRequestReferenceArgs, 'full'>>;
   references?: Resolver<Maybe<ResolversTypes['IssuableReferences']>, ParentType, ContextType>;
+  reviewers?: Resolver<Maybe<ResolversTypes['MergeRequestReviewerConnection']>, ParentType, ContextType, Partial<MergeRequestReviewersArgs>>;
   sha?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   shouldRemoveSourceBranch?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   sourceBranch?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   sourceProject?: Resolver<Maybe<ResolversTypes['Project']>, ParentType, ContextType>;
-  squash?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  squash?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   squashCommitSha?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   state?: Resolver<ResolversTypes['MergeRequestState'], ParentType, ContextType>;
+  subscribed?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   targetBranch?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   targetProject?: Resolver<Maybe<ResolversTypes['Project']>, ParentType, ContextType>;
   taskCompletionStatus?: Resolver<Maybe<ResolversTypes['TaskCompletionStatus']>, ParentType, ContextType>;
+  timeEstimate?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   timeStats?: Resolver<Maybe<ResolversTypes['TimeStats']>, ParentType, ContextType>;
   title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   totalTimeSpent?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -10640,6 +10935,7 @@ export type MergeRequestResolvers<ContextType = GatewayContext, ParentType exten
   upvotes?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   userNotesCount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   userPermissions?: Resolver<Maybe<ResolversTypes['MergeRequestPermissions']>, ParentType, ContextType>;
+  webPath?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   webUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   workInProgress?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
@@ -10691,8 +10987,68 @@ export interface MergeRequestIdScalarConfig extends GraphQLScalarTypeConfig<Reso
   name: 'MergeRequestID';
 }
 
+export type MergeRequestParticipantResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['MergeRequestParticipant'] = ResolversParentTypes['MergeRequestParticipant']> = {
+  avatarUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  bio?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  createdAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  location?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  organization?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  publicEmail?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  state?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  status?: Resolver<Maybe<ResolversTypes['UserStatus']>, ParentType, ContextType>;
+  username?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  webPath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  webUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  websiteUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type MergeRequestParticipantConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['MergeRequestParticipantConnection'] = ResolversParentTypes['MergeRequestParticipantConnection']> = {
+  count?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  edges?: Resolver<Array<ResolversTypes['MergeRequestParticipantEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['MergeRequestParticipant']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type MergeRequestParticipantEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['MergeRequestParticipantEdge'] = ResolversParentTypes['MergeRequestParticipantEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['MergeRequestParticipant'], ParentType, ContextType>;
+};
+
 export type MergeRequestPermissionsResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['MergeRequestPermissions'] = ResolversParentTypes['MergeRequestPermissions']> = {
   canMerge?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+};
+
+export type MergeRequestReviewerResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['MergeRequestReviewer'] = ResolversParentTypes['MergeRequestReviewer']> = {
+  avatarUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  bio?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  createdAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  location?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  organization?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  publicEmail?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  state?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  status?: Resolver<Maybe<ResolversTypes['UserStatus']>, ParentType, ContextType>;
+  username?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  webPath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  webUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  websiteUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type MergeRequestReviewerConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['MergeRequestReviewerConnection'] = ResolversParentTypes['MergeRequestReviewerConnection']> = {
+  count?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  edges?: Resolver<Array<ResolversTypes['MergeRequestReviewerEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['MergeRequestReviewer']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type MergeRequestReviewerEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['MergeRequestReviewerEdge'] = ResolversParentTypes['MergeRequestReviewerEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['MergeRequestReviewer'], ParentType, ContextType>;
 };
 
 export type MergeRequestSortResolvers = { CREATED_ASC: 'created_asc', CREATED_DESC: 'created_desc', TITLE_ASC: 'title_asc', TITLE_DESC: 'title_desc', UPDATED_ASC: 'updated_asc', UPDATED_DESC: 'updated_desc' };
@@ -10755,6 +11111,8 @@ export type MilestoneEdgeResolvers<ContextType = GatewayContext, ParentType exte
 export interface MilestoneIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['MilestoneID'], any> {
   name: 'MilestoneID';
 }
+
+export type MilestoneSortResolvers = { CREATED_ASC: 'created_asc', CREATED_DESC: 'created_desc', DUE_DATE_ASC: 'due_date_asc', DUE_DATE_DESC: 'due_date_desc', EXPIRED_LAST_DUE_DATE_ASC: 'expired_last_due_date_asc', EXPIRED_LAST_DUE_DATE_DESC: 'expired_last_due_date_desc', UPDATED_ASC: 'updated_asc', UPDATED_DESC: 'updated_desc', created_asc: 'created_asc', created_desc: 'created_desc', updated_asc: 'updated_asc', updated_desc: 'updated_desc' };
 
 export type MilestoneStateEnumResolvers = { active: 'active', closed: 'closed' };
 
@@ -10854,7 +11212,7 @@ export interface NamespaceIdScalarConfig extends GraphQLScalarTypeConfig<Resolve
 export type NamespaceProjectSortResolvers = { ACTIVITY_DESC: 'activity_desc', SIMILARITY: 'similarity', STORAGE: 'storage', STORAGE_SIZE_ASC: 'storage_size_asc', STORAGE_SIZE_DESC: 'storage_size_desc' };
 
 export type NodeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Node'] = ResolversParentTypes['Node']> = {
-  __resolveType: TypeResolveFn<'CiRunner' | 'Group' | 'Issue' | 'MergeRequestAssignee' | 'Project' | 'SnippetRepositoryStorageMove' | 'SshKey' | 'UserCore', ParentType, ContextType>;
+  __resolveType: TypeResolveFn<'CiRunner' | 'Group' | 'Issue' | 'MergeRequestAssignee' | 'MergeRequestParticipant' | 'MergeRequestReviewer' | 'Project' | 'SnippetRepositoryStorageMove' | 'SshKey' | 'UserCore', ParentType, ContextType>;
 };
 
 export type NoteResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Note'] = ResolversParentTypes['Note']> = {
@@ -11034,6 +11392,7 @@ export type ProjectResolvers<ContextType = GatewayContext, ParentType extends Re
   lfsEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   links?: Resolver<Maybe<ResolversTypes['ProjectLinks']>, ParentType, ContextType>;
   mergeMethod?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  mergeRequest?: Resolver<Maybe<ResolversTypes['MergeRequest']>, ParentType, ContextType, RequireFields<ProjectMergeRequestArgs, 'iid'>>;
   mergeRequests?: Resolver<Maybe<ResolversTypes['MergeRequestConnection']>, ParentType, ContextType, RequireFields<ProjectMergeRequestsArgs, 'sort'>>;
   mergeRequestsAccessLevel?: Resolver<Maybe<ResolversTypes['ProjectFeatureAccessLevel']>, ParentType, ContextType>;
   mergeRequestsEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
@@ -11194,6 +11553,7 @@ export type QueryResolvers<ContextType = GatewayContext, ParentType extends Reso
   runners?: Resolver<ResolversTypes['CiRunnerConnection'], ParentType, ContextType, Partial<QueryRunnersArgs>>;
   snippetRepositoryStorageMove?: Resolver<Maybe<ResolversTypes['SnippetRepositoryStorageMove']>, ParentType, ContextType, RequireFields<QuerySnippetRepositoryStorageMoveArgs, 'id'>>;
   snippetRepositoryStorageMoves?: Resolver<ResolversTypes['SnippetRepositoryStorageMoveConnection'], ParentType, ContextType, Partial<QuerySnippetRepositoryStorageMovesArgs>>;
+  users?: Resolver<Maybe<ResolversTypes['UserCoreConnection']>, ParentType, ContextType, RequireFields<QueryUsersArgs, 'admins'>>;
 };
 
 export type RepositoryResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Repository'] = ResolversParentTypes['Repository']> = {
@@ -11521,7 +11881,7 @@ export interface UploadScalarConfig extends GraphQLScalarTypeConfig<ResolversTyp
 }
 
 export type UserResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['User'] = ResolversParentTypes['User']> = {
-  __resolveType: TypeResolveFn<'MergeRequestAssignee' | 'UserCore', ParentType, ContextType>;
+  __resolveType: TypeResolveFn<'MergeRequestAssignee' | 'MergeRequestParticipant' | 'MergeRequestReviewer' | 'UserCore', ParentType, ContextType>;
 };
 
 export type UserAgentDetailResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['UserAgentDetail'] = ResolversParentTypes['UserAgentDetail']> = {
@@ -11865,7 +12225,13 @@ export type Resolvers<ContextType = GatewayContext> = {
   MergeRequestConnection?: MergeRequestConnectionResolvers<ContextType>;
   MergeRequestEdge?: MergeRequestEdgeResolvers<ContextType>;
   MergeRequestID?: GraphQLScalarType;
+  MergeRequestParticipant?: MergeRequestParticipantResolvers<ContextType>;
+  MergeRequestParticipantConnection?: MergeRequestParticipantConnectionResolvers<ContextType>;
+  MergeRequestParticipantEdge?: MergeRequestParticipantEdgeResolvers<ContextType>;
   MergeRequestPermissions?: MergeRequestPermissionsResolvers<ContextType>;
+  MergeRequestReviewer?: MergeRequestReviewerResolvers<ContextType>;
+  MergeRequestReviewerConnection?: MergeRequestReviewerConnectionResolvers<ContextType>;
+  MergeRequestReviewerEdge?: MergeRequestReviewerEdgeResolvers<ContextType>;
   MergeRequestSort?: MergeRequestSortResolvers;
   MergeRequestState?: MergeRequestStateResolvers;
   MetricImage?: MetricImageResolvers<ContextType>;
@@ -11875,6 +12241,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   MilestoneConnection?: MilestoneConnectionResolvers<ContextType>;
   MilestoneEdge?: MilestoneEdgeResolvers<ContextType>;
   MilestoneID?: GraphQLScalarType;
+  MilestoneSort?: MilestoneSortResolvers;
   MilestoneStateEnum?: MilestoneStateEnumResolvers;
   MilestoneStats?: MilestoneStatsResolvers<ContextType>;
   MilestoneWildcardId?: MilestoneWildcardIdResolvers;

@@ -41,6 +41,7 @@ import {
 } from './shapes.js';
 import { TIP_PAGES } from '../resolvers/commits/references.js';
 import { MAX_PROJECT_IDS } from '../resolvers/projects/project-list.js';
+import { MAX_NAMED_USERS } from '../resolvers/users/user-list.js';
 import { windowCost } from './window-cost.js';
 import { BULK_DELETE_LIMIT } from '../resolvers/runners/management.js';
 import { BULK_DESTROY_LIMIT } from '../resolvers/artifacts/destroy.js';
@@ -140,12 +141,29 @@ const queries: Record<string, FieldCost> = {
   'Query.runners': restList(RUNNER_SUMMARY),
   'Query.ownedRunners': restList(RUNNER_SUMMARY),
   'Query.ciJobRouterDiscovery': oneCall(),
+/** How many users `Query.users` names by `usernames` or `ids`; null when it lists instead. */
+const namedUsersOf = (args: FieldArgs): number | null => {
+  const named = Array.isArray(args['usernames']) ? args['usernames'] : Array.isArray(args['ids']) ? args['ids'] : null;
+  return named === null ? null : Math.min(named.length, MAX_NAMED_USERS);
+};
+
+/**
+ * `Query.users`: GET /users?username= per username, GET /users/:id per id (the user loader), or the
+ * REST list's window of summaries.
+ */
+const userListOrNamed: FieldCost = {
+  calls: (args) => namedUsersOf(args) ?? windowCost(args).calls,
+  items: (args) => namedUsersOf(args) ?? windowCost(args).items,
+  returns: (args) => (Array.isArray(args['ids']) ? USER_LOADED : USER_SUMMARY),
+};
+
   'Query.project': oneCall(PROJECT_LOADED),
   'Query.projects': projectListOrIds(PROJECT_LOADED),
   'Query.group': oneCall(GROUP_LOADED),
   'Query.groups': restList(GROUP_RECORD),
   'Query.snippetRepositoryStorageMoves': restList(),
   'Query.snippetRepositoryStorageMove': oneCall(),
+  'Query.users': userListOrNamed,
   'Query.key': oneCall(),
   'Query.keyByFingerprint': oneCall(),
   'Query.issues': restList(ISSUE_RECORD),

@@ -1,3 +1,4 @@
+import type { Page, PageRequest } from './pagination.js';
 import type { RestSession } from './rest-client.js';
 import { restPath } from './path.js';
 
@@ -30,9 +31,30 @@ export interface UserStatusSchema {
   clear_status_at?: string | null;
 }
 
+/** The filters of REST's `GET /users` the gateway passes on. */
+export interface UserListFilters {
+  /** Exactly this username, any case: none or one user. */
+  username?: string | undefined;
+  search?: string | undefined;
+  /** Only administrators; REST honours it for administrators only. */
+  admins?: boolean | undefined;
+  /** Only active users; REST takes `true` only. */
+  active?: boolean | undefined;
+}
+
 /** REST `/users` and `/user`. */
 export class UsersApi {
   constructor(private readonly rest: RestSession) {}
+
+  /** A page of `GET /users`: newest first (REST's default `order_by=id`, `sort=desc`). */
+  all(filters: UserListFilters, page: PageRequest): Promise<Page<UserSchema>> {
+    return this.rest.getPage<UserSchema>(restPath`/users`, page, {
+      username: filters.username,
+      search: filters.search,
+      admins: filters.admins,
+      active: filters.active,
+    });
+  }
 
   show(id: number): Promise<UserSchema> {
     return this.rest.get<UserSchema>(restPath`/users/${id}`);

@@ -43,3 +43,15 @@ describe('GET /users?search= (User.search)', () => {
     expect(ids(await call(sim, '/users?username=developer'))).toEqual([3]);
   });
 });
+
+describe('GET /users?admins=true (UsersFinder#by_admins)', () => {
+  it('keeps only the administrators when an administrator asks', async () => {
+    const admins = [...sim.state.users.values()].filter((user) => user.isAdmin).map((user) => user.id).sort((a, b) => b - a);
+    expect(admins.length).toBeGreaterThan(0);
+    expect(await found('admins=true', admin)).toEqual(admins);
+  });
+
+  it('changes nothing for anyone else', async () => {
+    expect(await found('admins=true', developer)).toEqual(await found('', developer));
+  });
+});

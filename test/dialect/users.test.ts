@@ -1,0 +1,191 @@
+import { parse, validate } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { DEMO_TOKENS, USER_IDS } from '../../simulator/index.js';
+import { buildSchemaFromFiles } from '../../src/schema/sdl.js';
+import { gatewayOverSimulator } from '../support/harness.js';
+import { restCalls } from '../support/rest-oracle.js';
+
+const schema = buildSchemaFromFiles();
+const { admin, developer } = DEMO_TOKENS;
+
+/** The user picker of an issue board, as GitLab's frontend searches users. */
+const USERS_SEARCH = /* GraphQL */ `
+  query usersSearch($search: String!) {
+    users(search: $search) {
+      nodes {
+        username
+        name
+        webUrl
+        avatarUrl
+        id
+      }
+    }
+  }
+`;
+
+const USER_LIST = /* GraphQL */ `
+  fragment UserRow on UserCore {
+    id
+    username
+    name
+    state
+    webPath
+  }
+  query getUserList($search: String, $active: Boolean, $admins: Boolean, $first: Int, $after: String) {
+    users(search: $search, active: $active, admins: $admins, first: $first, after: $after) {
+      count
+      nodes {
+        ...UserRow
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+  }
+`;
+
+const USERS_BY_NAME = /* GraphQL */ `
+  query getUsersByName($usernames: [String!], $ids: [ID!], $active: Boolean, $search: String, $first: Int) {
+    users(usernames: $usernames, ids: $ids, active: $active, search: $search, first: $first) {
+      nodes {
+        id
+        username
+        state
+      }
+    }
+  }
+`;
+
+interface RestUser {
+  id: number;
+  username: string;
+  name: string;
+  state: string;
+  avatar_url: string | null;
+  web_url: string;
+}
+
+interface UserRow {
+  id: string;
+  username: string;
+  name: string;
+  state: string;
+  webPath: string;
+}
+
+interface UserListPage {
+  users: { count: number | null; nodes: UserRow[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
+}
+
+const userGid = (id: number) => `gid://gitlab/User/${id}`;
+const rowOf = (user: RestUser): UserRow => ({
+  id: userGid(user.id),
+  username: user.username,
+  name: user.name,
+  state: user.state,
+  webPath: new URL(user.web_url).pathname,
+});
+
+describe("the users query in GitLab's dialect", () => {
+  it.each([
+    ['users search', USERS_SEARCH],
+    ['user list', USER_LIST],
+    ['users by name', USERS_BY_NAME],
+  ])('the %s document validates against the schema', (_name, document) => {
+    expect(validate(schema, parse(document))).toEqual([]);
+  });
+
+  describe('over real HTTP', () => {
+    const harness = gatewayOverSimulator();
+
+    it('searches users as REST does, in one REST call', async () => {
+      const result = await harness.gateway.query<{ users: { nodes: Array<{ username: string; name: string; webUrl: string; avatarUrl: string | null; id: string }> } }>(USERS_SEARCH, { search: 'a' }, developer);
+      expect(result.errors).toBeUndefined();
+      expect(restCalls(harness.simulator)).toEqual(['GET /users']);
+      const rest = await harness.oracle.all<RestUser>('/users?search=a', developer);
+      expect(rest.length).toBeGreaterThan(1);
+      expect(result.data!.users.nodes).toEqual(
+        rest.slice(0, 20).map((user) => ({ username: user.username, name: user.name, webUrl: user.web_url, avatarUrl: user.avatar_url, id: userGid(user.id) })),
+      );
+    });
+
+    it('pages through every user newest first, one REST call a page', async () => {
+      const rest = await harness.oracle.all<RestUser>('/users', developer);
+      const seen: UserRow[] = [];
+      let after: string | null = null;
+      for (let page = 0; page < 10; page++) {
+        harness.simulator.resetRequests();
+        const result: { data?: UserListPage | null; errors?: unknown } = await harness.gateway.query<UserListPage>(USER_LIST, { first: 5, after }, developer);
+        expect(result.errors).toBeUndefined();
+        expect(result.data!.users.count).toBe(rest.length);
+        expect(restCalls(harness.simulator)).toEqual(['GET /users']);
+        seen.push(...result.data!.users.nodes);
+        if (!result.data!.users.pageInfo.hasNextPage) break;
+        after = result.data!.users.pageInfo.endCursor;
+      }
+      expect(seen).toEqual(rest.map(rowOf));
+    });
+
+    it.each([
+      ['active users', { active: true }, '/users?active=true', developer],
+      ['the administrators, to an administrator', { admins: true }, '/users?admins=true', admin],
+      ['every user when someone else asks for the administrators, as REST and GitLab do', { admins: true }, '/users', developer],
+    ])('lists %s as REST does', async (_name, variables, restPath, token) => {
+      const result = await harness.gateway.query<UserListPage>(USER_LIST, { ...variables, first: 100 }, token);
+      expect(result.errors).toBeUndefined();
+      const rest = await harness.oracle.all<RestUser>(restPath, token);
+      expect(result.data!.users.nodes).toEqual(rest.map(rowOf));
+    });
+
+    it('finds users by username, any case, one REST call each, leaving out names REST does not know', async () => {
+      const result = await harness.gateway.query<{ users: { nodes: Array<{ id: string; username: string; state: string }> } }>(
+        USERS_BY_NAME,
+        { usernames: ['alice', 'DEVELOPER', 'nobody-by-that-name', 'heidi'] },
+        developer,
+      );
+      expect(result.errors).toBeUndefined();
+      expect(result.data!.users.nodes.map((user) => user.id)).toEqual([USER_IDS.heidi, USER_IDS.alice, USER_IDS.developer].map(userGid));
+      expect(restCalls(harness.simulator)).toEqual(Array(4).fill('GET /users'));
+    });
+
+    it('lets anonymous callers name users by username, as REST does', async () => {
+      const result = await harness.gateway.query<{ users: { nodes: Array<{ username: string }> } }>(USERS_BY_NAME, { usernames: ['bob'] });
+      expect(result.errors).toBeUndefined();
+      expect(result.data!.users.nodes.map((user) => user.username)).toEqual(['bob']);
+    });
+
+    it('refuses anonymous callers the list, as REST does', async () => {
+      const result = await harness.gateway.query(USERS_SEARCH, { search: 'bob' });
+      expect(result.errors?.[0]?.extensions?.['code']).toBe('FORBIDDEN');
+    });
+
+    it('reads users named by id through the user loader, newest first, keeping the active ones when asked', async () => {
+      const ids = [USER_IDS.bob, USER_IDS.heidi, 999, USER_IDS.root].map(userGid);
+      const result = await harness.gateway.query<{ users: { nodes: Array<{ id: string; username: string; state: string }> } }>(USERS_BY_NAME, { ids, active: true }, developer);
+      expect(result.errors).toBeUndefined();
+      const expected = [];
+      for (const id of [USER_IDS.heidi, USER_IDS.bob, USER_IDS.root]) {
+        const user = await harness.oracle.get<RestUser>(`/users/${id}`, developer);
+        if (user.state === 'active') expected.push({ id: userGid(user.id), username: user.username, state: user.state });
+      }
+      expect(result.data!.users.nodes).toEqual(expected);
+      expect(expected.map((user) => user.username)).not.toContain('heidi');
+      expect(restCalls(harness.simulator).sort()).toEqual([USER_IDS.bob, USER_IDS.heidi, 999, USER_IDS.root].map((id) => `GET /users/${id}`).sort());
+    });
+
+    it.each([
+      ['both usernames and ids', USERS_BY_NAME, { usernames: ['bob'], ids: [userGid(USER_IDS.bob)] }],
+      ['ids beside a search', USERS_BY_NAME, { ids: [userGid(USER_IDS.bob)], search: 'bob' }],
+      ['an ID of another class', USERS_BY_NAME, { ids: ['gid://gitlab/Project/1'] }],
+      ['users that are not active', USER_LIST, { active: false }],
+      ['an empty search', USER_LIST, { search: ' ' }],
+      ['more than 100 usernames', USERS_BY_NAME, { usernames: Array.from({ length: 101 }, (_, index) => `user${index}`) }],
+      ['a page of more than 100', USERS_BY_NAME, { usernames: ['bob'], first: 101 }],
+    ])('refuses %s before any REST call', async (_name, document, variables) => {
+      const result = await harness.gateway.query(document, variables, admin);
+      expect(result.errors?.[0]?.extensions?.['code']).toBe('BAD_USER_INPUT');
+      expect(restCalls(harness.simulator)).toEqual([]);
+    });
+  });
+});
