@@ -39,7 +39,7 @@ type MilestoneFilters = { iids?: number[] | undefined; state?: string | undefine
 
 /**
  * MilestonesFinder: `title` exact, `search` in title or description, `state` active or closed;
- * ordered by due date (none last), then title.
+ * in its default order (`due_date_asc`): by due date, none last, then the newest (highest id) first.
  */
 function filteredMilestones<T extends Milestone | GroupMilestone>(milestones: T[], filters: MilestoneFilters): T[] {
   const needle = filters.search?.toLowerCase();
@@ -48,7 +48,7 @@ function filteredMilestones<T extends Milestone | GroupMilestone>(milestones: T[
     .filter((milestone) => filters.state === undefined || milestone.state === filters.state)
     .filter((milestone) => filters.title === undefined || milestone.title === filters.title)
     .filter((milestone) => !needle || milestone.title.toLowerCase().includes(needle) || milestone.description.toLowerCase().includes(needle))
-    .sort((a, b) => (a.dueDate ?? '9999').localeCompare(b.dueDate ?? '9999') || a.title.localeCompare(b.title));
+    .sort((a, b) => (a.dueDate ?? '9999').localeCompare(b.dueDate ?? '9999') || b.id - a.id);
 }
 
 function presentMilestone(ctx: RequestContext<unknown>, milestone: Milestone | GroupMilestone) {

@@ -45,6 +45,7 @@ import { MAX_NAMED_USERS } from '../resolvers/users/user-list.js';
 import { windowCost } from './window-cost.js';
 import { BULK_DELETE_LIMIT } from '../resolvers/runners/management.js';
 import { BULK_DESTROY_LIMIT } from '../resolvers/artifacts/destroy.js';
+import { MAX_SORTED_MILESTONE_PAGES } from '../resolvers/issues/milestone-sort.js';
 
 export type FieldArgs = Readonly<Record<string, unknown>>;
 
@@ -97,6 +98,15 @@ const restList = (returns?: RecordShape | ((args: FieldArgs) => RecordShape)): F
 const oneCall = (returns?: FieldCost['returns']): FieldCost => ({ calls: 1, ...(returns ? { returns } : {}) });
 /** A field that only points at an embedded record: no call of its own. */
 const embedded = (returns: RecordShape): FieldCost => ({ returns });
+
+/**
+ * A milestone list: the window's pages in REST's order, or with `sort` every page of the list up to
+ * the ceiling past which it is refused (resolvers/issues/milestone-sort.ts).
+ */
+const milestoneList: FieldCost = {
+  calls: (args) => (args['sort'] ? MAX_SORTED_MILESTONE_PAGES : windowCost(args).calls),
+  items: 'window',
+};
 
 const NODE_SHAPES: Readonly<Record<string, RecordShape>> = {
   CiRunner: RUNNER_LOADED,
@@ -495,9 +505,9 @@ const issues: Record<string, FieldCost> = {
   'Label.descriptionHtml': { calls: 1, unlessParentHas: 'id' },
   'Label.textColor': { calls: 1, unlessParentHas: 'id' },
   'Project.labels': restList(LABEL_LISTED),
-  'Project.milestones': restList(),
+  'Project.milestones': milestoneList,
   'Group.labels': restList(LABEL_LISTED),
-  'Group.milestones': restList(),
+  'Group.milestones': milestoneList,
   // GET /users/:id/status, once per user and request.
   'UserCore.status': oneCall(),
   'MergeRequest.project': embedded(ID_ONLY),

@@ -82,6 +82,18 @@ describe('project and group milestones', () => {
     expect(String(groupMilestone['web_url'])).toMatch(/\/groups\/gitlab-org\/-\/milestones\/1$/);
     expect(list(await call(sim, '/groups/1/milestones', { token: developer }))).toEqual([groupMilestone]);
   });
+
+  it('breaks a due date tie as MilestonesFinder does, newest (highest id) first, whatever the titles', async () => {
+    const v11 = [...sim.state.milestones.values()].find((milestone) => milestone.projectId === 1 && milestone.title === 'v1.1')!;
+    const id = sim.state.nextId('milestones');
+    sim.state.milestones.set(id, { ...v11, id, iid: 99, title: 'zz hotfix' });
+    try {
+      const milestones = list(await call(sim, '/projects/1/milestones', { token: developer }));
+      expect(names(milestones)).toEqual(['v1.0', 'zz hotfix', 'v1.1', 'v2.0']);
+    } finally {
+      sim.state.milestones.delete(id);
+    }
+  });
 });
 
 describe('user status and the user list', () => {

@@ -1,6 +1,8 @@
 import type { GroupResolvers, ProjectResolvers } from '../../__generated__/resolvers-types.js';
 import { restConnection } from '../../connections/connection.js';
+import type { PageRequest } from '../../datasources/pagination.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
+import { sortedMilestoneConnection } from './milestone-sort.js';
 
 function searchTerm(value: string | null | undefined, argumentName: string): string | undefined {
   if (value === null || value === undefined) return undefined;
@@ -10,7 +12,7 @@ function searchTerm(value: string | null | undefined, argumentName: string): str
 
 const optional = <T>(value: T | null | undefined): T | undefined => (value === null ? undefined : value);
 
-/** `Project.labels` and `Project.milestones` (REST `GET /projects/:id/labels`, `.../milestones`). */
+/** `Project.labels` and `Project.milestones` (REST `GET /projects/:id/labels`, `.../milestones`; `sort`: milestone-sort.ts). */
 export const projectLabelFields: Pick<ProjectResolvers, 'labels' | 'milestones'> = {
   labels: (project, args, { api }) => {
     // GitLab's project label list includes the ancestor groups' labels unless told otherwise.
@@ -19,7 +21,9 @@ export const projectLabelFields: Pick<ProjectResolvers, 'labels' | 'milestones'>
   },
   milestones: (project, args, { api }) => {
     const filters = { state: optional(args.state), title: optional(args.title), search: searchTerm(args.searchTitle, 'searchTitle'), includeAncestors: optional(args.includeAncestors) };
-    return restConnection(args, (page) => api.labels.milestonesOfProject(project.id, filters, page));
+    const fetchPage = (page: PageRequest) => api.labels.milestonesOfProject(project.id, filters, page);
+    // REST's own order unless `sort` asks for GitLab's: then the whole list, ordered here.
+    return args.sort ? sortedMilestoneConnection(args, args.sort, fetchPage) : restConnection(args, fetchPage);
   },
 };
 
@@ -42,6 +46,7 @@ export const groupLabelFields: Pick<GroupResolvers, 'labels' | 'milestones'> = {
       includeAncestors: optional(args.includeAncestors),
       includeDescendants: optional(args.includeDescendants),
     };
-    return restConnection(args, (page) => api.labels.milestonesOfGroup(group.id, filters, page));
+    const fetchPage = (page: PageRequest) => api.labels.milestonesOfGroup(group.id, filters, page);
+    return args.sort ? sortedMilestoneConnection(args, args.sort, fetchPage) : restConnection(args, fetchPage);
   },
 };
