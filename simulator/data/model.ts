@@ -523,6 +523,8 @@ export interface MergeRequest {
   assigneeId: number | null;
   /** Users asked to review it. */
   reviewerIds: number[];
+  /** Users who get its notifications (Subscribable: the participants, until they unsubscribe). */
+  subscriberIds: number[];
   sourceBranch: string;
   targetBranch: string;
   labels: string[];

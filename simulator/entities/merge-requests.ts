@@ -64,10 +64,10 @@ export function mergeRequestBasic(ctx: PresentContext, mergeRequest: MergeReques
 }
 
 /**
- * `GET .../related_merge_requests`: GitLab's full MergeRequest entity. `changes_count` is a string,
+ * `GET .../related_merge_requests` and the single read: GitLab's full MergeRequest entity. `changes_count` is a string,
  * because REST caps it as "1000+".
  */
-export function mergeRequestEntity(ctx: PresentContext, mergeRequest: MergeRequest) {
+export function mergeRequestEntity(ctx: PresentContext, mergeRequest: MergeRequest, options: { single?: boolean } = {}) {
   const project = ctx.state.projects.get(mergeRequest.projectId);
   // MergeRequest#diff_head_pipeline, as PipelineBasic (`pipeline`) and as Ci::Pipeline
   // (`head_pipeline`), for callers who may read the project's pipelines.
@@ -85,5 +85,7 @@ export function mergeRequestEntity(ctx: PresentContext, mergeRequest: MergeReque
     diff_refs: { base_sha: mergeRequest.sha, head_sha: mergeRequest.sha, start_sha: mergeRequest.sha },
     merge_error: null,
     user: { can_merge: canMerge && mergeRequest.state === 'opened' },
+    // The single read only: lists present the entity with `include_subscribed: false`.
+    ...(options.single ? { subscribed: ctx.user !== null && mergeRequest.subscriberIds.includes(ctx.user.id) } : {}),
   });
 }

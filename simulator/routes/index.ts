@@ -21,6 +21,7 @@ import { registerMarkdownRoutes } from './markdown.js';
 import { registerMemberRoutes } from './members.js';
 import { registerCredentialsInventoryRoutes } from './credentials-inventory.js';
 import { registerMergeRequestRoutes } from './merge-requests.js';
+import { registerMergeRequestSidebarRoutes } from './merge-request-sidebar.js';
 import { registerProjectJobRoutes } from './project-jobs.js';
 
 export function createRouter(): Router {
@@ -45,6 +46,7 @@ export function createRouter(): Router {
   registerCommitsDomain(router);
   registerCredentialsInventoryRoutes(router);
   registerMergeRequestRoutes(router);
+  registerMergeRequestSidebarRoutes(router);
   registerProjectJobRoutes(router);
   return router;
 }

@@ -2,13 +2,14 @@
 // filters REST takes, newest first unless `order_by`/`sort` say otherwise, as MergeRequestBasic.
 import type { MergeRequest } from '../data/model.js';
 import { mergeRequestBasic, mergeRequestEntity } from '../entities/merge-requests.js';
-import { forbidden, messageError } from '../http/errors.js';
+import { forbidden } from '../http/errors.js';
 import { paginate } from '../http/pagination.js';
 import { p, type ParamsOf } from '../http/params.js';
 import { isParamHash, type ParamHash } from '../http/query.js';
 import { ok } from '../http/response.js';
 import type { RequestContext, Router } from '../http/router.js';
 import { visibleProject } from './lookup.js';
+import { visibleMergeRequest } from './merge-request-access.js';
 
 const listParams = {
   id: p.string().required(),
@@ -130,10 +131,7 @@ export function registerMergeRequestRoutes(router: Router): void {
 
   // One merge request as GitLab's MergeRequest entity, with its head pipeline (lib/api/merge_requests.rb).
   router.get('/projects/:id/merge_requests/:merge_request_iid', { auth: 'optional', params: { id: p.string().required(), merge_request_iid: p.integer().required() } }, (ctx) => {
-    const project = visibleProject(ctx, ctx.params.id);
-    if (!project.mergeRequestsEnabled) throw forbidden();
-    const mergeRequest = [...ctx.state.mergeRequests.values()].find((candidate) => candidate.projectId === project.id && candidate.iid === ctx.params.merge_request_iid);
-    if (!mergeRequest) throw messageError(404, '404 Not found');
-    return ok(mergeRequestEntity(ctx, mergeRequest));
+    const { mergeRequest } = visibleMergeRequest(ctx, ctx.params.id, ctx.params.merge_request_iid);
+    return ok(mergeRequestEntity(ctx, mergeRequest, { single: true }));
   });
 }

@@ -8965,8 +8965,8 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
     | ( GroupSchema )
     | ( IssueSchema )
     | ( UserSchema )
-    | ( Omit<MergeRequestParticipant, 'status'> & { status?: Maybe<_RefType['UserStatus']> } )
-    | ( Omit<MergeRequestReviewer, 'status'> & { status?: Maybe<_RefType['UserStatus']> } )
+    | ( UserSchema )
+    | ( UserSchema )
     | ( ProjectSchema )
     | ( SnippetRepositoryStorageMoveSchema )
     | ( SshKeySchema )
@@ -8974,8 +8974,8 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
   ;
   User:
     | ( UserSchema )
-    | ( Omit<MergeRequestParticipant, 'status'> & { status?: Maybe<_RefType['UserStatus']> } )
-    | ( Omit<MergeRequestReviewer, 'status'> & { status?: Maybe<_RefType['UserStatus']> } )
+    | ( UserSchema )
+    | ( UserSchema )
     | ( UserSchema )
   ;
 };
@@ -9209,13 +9209,13 @@ export type ResolversTypes = {
   MergeRequestConnection: ResolverTypeWrapper<Connection<MergeRequestSchema>>;
   MergeRequestEdge: ResolverTypeWrapper<Edge<MergeRequestSchema>>;
   MergeRequestID: ResolverTypeWrapper<Scalars['MergeRequestID']['output']>;
-  MergeRequestParticipant: ResolverTypeWrapper<Omit<MergeRequestParticipant, 'status'> & { status?: Maybe<ResolversTypes['UserStatus']> }>;
-  MergeRequestParticipantConnection: ResolverTypeWrapper<Omit<MergeRequestParticipantConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['MergeRequestParticipantEdge']>, nodes: Array<ResolversTypes['MergeRequestParticipant']> }>;
-  MergeRequestParticipantEdge: ResolverTypeWrapper<Omit<MergeRequestParticipantEdge, 'node'> & { node: ResolversTypes['MergeRequestParticipant'] }>;
+  MergeRequestParticipant: ResolverTypeWrapper<UserSchema>;
+  MergeRequestParticipantConnection: ResolverTypeWrapper<Connection<UserSchema>>;
+  MergeRequestParticipantEdge: ResolverTypeWrapper<Edge<UserSchema>>;
   MergeRequestPermissions: ResolverTypeWrapper<MergeRequestPermissionsSchema>;
-  MergeRequestReviewer: ResolverTypeWrapper<Omit<MergeRequestReviewer, 'status'> & { status?: Maybe<ResolversTypes['UserStatus']> }>;
-  MergeRequestReviewerConnection: ResolverTypeWrapper<Omit<MergeRequestReviewerConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['MergeRequestReviewerEdge']>, nodes: Array<ResolversTypes['MergeRequestReviewer']> }>;
-  MergeRequestReviewerEdge: ResolverTypeWrapper<Omit<MergeRequestReviewerEdge, 'node'> & { node: ResolversTypes['MergeRequestReviewer'] }>;
+  MergeRequestReviewer: ResolverTypeWrapper<UserSchema>;
+  MergeRequestReviewerConnection: ResolverTypeWrapper<Connection<UserSchema>>;
+  MergeRequestReviewerEdge: ResolverTypeWrapper<Edge<UserSchema>>;
   MergeRequestSort: null;
   MergeRequestState: null;
   MergeRequestsResolverNegatedParams: MergeRequestsResolverNegatedParams;
@@ -9565,13 +9565,13 @@ export type ResolversParentTypes = {
   MergeRequestConnection: Connection<MergeRequestSchema>;
   MergeRequestEdge: Edge<MergeRequestSchema>;
   MergeRequestID: Scalars['MergeRequestID']['output'];
-  MergeRequestParticipant: Omit<MergeRequestParticipant, 'status'> & { status?: Maybe<ResolversParentTypes['UserStatus']> };
-  MergeRequestParticipantConnection: Omit<MergeRequestParticipantConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['MergeRequestParticipantEdge']>, nodes: Array<ResolversParentTypes['MergeRequestParticipant']> };
-  MergeRequestParticipantEdge: Omit<MergeRequestParticipantEdge, 'node'> & { node: ResolversParentTypes['MergeRequestParticipant'] };
+  MergeRequestParticipant: UserSchema;
+  MergeRequestParticipantConnection: Connection<UserSchema>;
+  MergeRequestParticipantEdge: Edge<UserSchema>;
   MergeRequestPermissions: MergeRequestPermissionsSchema;
-  MergeRequestReviewer: Omit<MergeRequestReviewer, 'status'> & { status?: Maybe<ResolversParentTypes['UserStatus']> };
-  MergeRequestReviewerConnection: Omit<MergeRequestReviewerConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['MergeRequestReviewerEdge']>, nodes: Array<ResolversParentTypes['MergeRequestReviewer']> };
-  MergeRequestReviewerEdge: Omit<MergeRequestReviewerEdge, 'node'> & { node: ResolversParentTypes['MergeRequestReviewer'] };
+  MergeRequestReviewer: UserSchema;
+  MergeRequestReviewerConnection: Connection<UserSchema>;
+  MergeRequestReviewerEdge: Edge<UserSchema>;
   MergeRequestsResolverNegatedParams: MergeRequestsResolverNegatedParams;
   MetricImage: MetricImageSchema;
   MetricImageDeleteInput: MetricImageDeleteInput;

@@ -390,6 +390,8 @@ const projects: Record<string, FieldCost> = {
   'GroupMember.group': embedded(ID_ONLY),
   'Project.issues': restList(ISSUE_RECORD),
   'Project.mergeRequests': restList(MERGE_REQUEST_LISTED),
+  // GET /projects/:id/merge_requests/:merge_request_iid through the mergeRequest loader: the whole record.
+  'Project.mergeRequest': oneCall(MERGE_REQUEST_RECORD),
   'Project.jobs': restList(PROJECT_JOB),
   // The first pipeline of the SHA's list.
   'Project.pipeline': oneCall(PIPELINE_LISTED),
@@ -525,6 +527,25 @@ const issues: Record<string, FieldCost> = {
   // list records lack it: GET /projects/:id/merge_requests/:merge_request_iid through its loader.
   'MergeRequest.headPipeline': { reads: ['head_pipeline'], loader: 'mergeRequest', returns: PIPELINE_OF_MERGE_REQUEST },
   'MergeRequest.pipeline': { reads: ['pipeline'], loader: 'mergeRequest', returns: PIPELINE_OF_JOB },
+  // What only the whole record has, read as the head pipeline is; `subscribed` is the single read's
+  // only, and `reviewers` in no documentation example, so either may cost that read.
+  'MergeRequest.squash': { reads: ['squash'], loader: 'mergeRequest' },
+  'MergeRequest.taskCompletionStatus': { reads: ['task_completion_status'], loader: 'mergeRequest' },
+  'MergeRequest.changesCount': { reads: ['changes_count'], loader: 'mergeRequest' },
+  'MergeRequest.latestBuildStartedAt': { reads: ['latest_build_started_at'], loader: 'mergeRequest' },
+  'MergeRequest.latestBuildFinishedAt': { reads: ['latest_build_finished_at'], loader: 'mergeRequest' },
+  'MergeRequest.firstDeployedToProductionAt': { reads: ['first_deployed_to_production_at'], loader: 'mergeRequest' },
+  'MergeRequest.diffRefs': { reads: ['diff_refs'], loader: 'mergeRequest' },
+  'MergeRequest.mergeError': { reads: ['merge_error'], loader: 'mergeRequest' },
+  'MergeRequest.userPermissions': { reads: ['user'], loader: 'mergeRequest' },
+  'MergeRequest.subscribed': { reads: ['subscribed'], loader: 'mergeRequest' },
+  'MergeRequest.reviewers': { reads: ['reviewers'], loader: 'mergeRequest', items: MAX_ASSIGNEES, returns: USER_SUMMARY },
+  'MergeRequestReviewer.status': oneCall(),
+  // GET /projects/:id/merge_requests/:merge_request_iid/participants, paginated.
+  'MergeRequest.participants': restList(USER_SUMMARY),
+  'MergeRequestParticipant.status': oneCall(),
+  // GET /todos of the project's merge requests, once per project and state, filtered here.
+  'MergeRequest.currentUserTodos': { calls: 1, items: 'window' },
   'Milestone.project': embedded(ID_ONLY),
   // A group milestone's group, for its parent.
   'Milestone.subgroupMilestone': oneCall(),

@@ -91,7 +91,20 @@ export const PIPELINE_OF_JOB = shape(['id', 'sha', 'ref', 'status']);
 /** A merge request as lists, commits and `closed_by` give it (MergeRequestBasic): no pipeline. */
 export const MERGE_REQUEST_LISTED = shape(['id', 'iid', 'project_id', 'target_project_id', 'sha', 'source_branch']);
 /** A merge request's whole record (`related_merge_requests`; GitLab's MergeRequest entity), with its pipelines. */
-export const MERGE_REQUEST_RECORD = shape([...MERGE_REQUEST_LISTED.keys, 'pipeline', 'head_pipeline']);
+export const MERGE_REQUEST_RECORD = shape([
+  ...MERGE_REQUEST_LISTED.keys,
+  'pipeline',
+  'head_pipeline',
+  'squash',
+  'task_completion_status',
+  'changes_count',
+  'latest_build_started_at',
+  'latest_build_finished_at',
+  'first_deployed_to_production_at',
+  'diff_refs',
+  'merge_error',
+  'user',
+]);
 /** A merge request's `head_pipeline` (Entities::Ci::Pipeline; fixtures/issues/list-issue-related-merge-requests.json). */
 export const PIPELINE_OF_MERGE_REQUEST = shape([
   ...PIPELINE_OF_JOB.keys,

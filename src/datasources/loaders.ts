@@ -46,7 +46,7 @@ export interface Loaders {
    * give an issue's label names their details.
    */
   projectLabels: DataLoader<{ project: number | string }, LabelSchema[], string>;
-  /** The caller's to-dos on a project's issues, by state (`GET /todos?project_id=&type=Issue`). */
+  /** The caller's to-dos on a project's issues (or merge requests), by target type and state (`GET /todos?project_id=&type=`). */
   projectIssueTodos: DataLoader<ProjectTodosKey, TodoSchema[], string>;
   /** A commit's detail by project and SHA, branch or tag (`GET /projects/:id/repository/commits/:sha`). */
   commit: DataLoader<CommitKey, CommitSchema, string>;
@@ -337,7 +337,7 @@ class RequestLoaders implements Loaders {
   get projectIssueTodos() {
     return (this.#projectIssueTodos ??= withinProject(
       (key: ProjectTodosKey) => this.api.todos.ofProjectIssues(key),
-      (key) => key.state ?? 'pending',
+      (key) => `${key.targetType ?? 'Issue'}:${key.state ?? 'pending'}`,
       this.named('projectIssueTodos'),
     ));
   }

@@ -40,6 +40,8 @@ export interface MergeRequestSchema {
   author?: UserSchema;
   assignee?: UserSchema | null;
   assignees?: UserSchema[];
+  /** Users asked to review it (MergeRequestBasic and the whole record alike). */
+  reviewers?: UserSchema[];
   source_project_id?: number;
   target_project_id?: number;
   labels?: string[];
@@ -72,6 +74,8 @@ export interface MergeRequestSchema {
   diff_refs?: DiffRefsSchema | null;
   merge_error?: string | null;
   user?: MergeRequestPermissionsSchema | null;
+  /** Whether the caller gets its notifications: the single read's only (lists leave it out). */
+  subscribed?: boolean;
 }
 
 /** A merge request of a project: the key of `GET /projects/:id/merge_requests/:merge_request_iid`. */
@@ -117,6 +121,22 @@ export class MergeRequestsApi {
   /** The whole record (GitLab's MergeRequest entity), with what list records lack: `head_pipeline`, `diff_refs`, ... */
   show(key: MergeRequestKey): Promise<MergeRequestSchema> {
     return this.rest.get<MergeRequestSchema>(restPath`/projects/${key.project}/merge_requests/${key.iid}`);
+  }
+
+  /** Who took part: the author, the assignees, the reviewers and the commenters. */
+  participants(key: MergeRequestKey, page: PageRequest): Promise<Page<UserSchema>> {
+    return this.rest.getPage<UserSchema>(restPath`/projects/${key.project}/merge_requests/${key.iid}/participants`, page);
+  }
+
+  /**
+   * `POST .../subscribe` or `.../unsubscribe`: the merge request, or null when it already was so
+   * (REST 304, no body).
+   */
+  async setSubscription(key: MergeRequestKey, subscribed: boolean): Promise<MergeRequestSchema | null> {
+    const response = subscribed
+      ? await this.rest.post<MergeRequestSchema | null>(restPath`/projects/${key.project}/merge_requests/${key.iid}/subscribe`)
+      : await this.rest.post<MergeRequestSchema | null>(restPath`/projects/${key.project}/merge_requests/${key.iid}/unsubscribe`);
+    return response.status === 304 ? null : response.body;
   }
 
   forProject(idOrPath: number | string, filters: MergeRequestListFilters, page: PageRequest): Promise<Page<MergeRequestSchema>> {

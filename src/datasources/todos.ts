@@ -21,10 +21,12 @@ export interface TodoSchema {
 /** The to-do a creation made, or `null` when the caller already had one (REST 304, no body). */
 export type TodoCreation = { created: true; todo: TodoSchema } | { created: false; todo: null };
 
-/** The to-dos of one project's issues in one state (`undefined`: REST's default, pending). */
+/** The to-dos of one project's issues (or merge requests) in one state (`undefined`: REST's default, pending). */
 export interface ProjectTodosKey {
   project: number;
   state?: string | undefined;
+  /** REST's `type` of the targets: `Issue` unless said. */
+  targetType?: 'Issue' | 'MergeRequest' | undefined;
 }
 
 /** REST to-dos: the caller's list, creation on issues, and marking one done. */
@@ -32,11 +34,12 @@ export class TodosApi {
   constructor(private readonly rest: RestSession) {}
 
   /**
-   * The caller's to-dos on a project's issues (`GET /todos?project_id=&type=Issue`), the first 100:
+   * The caller's to-dos on a project's issues (`GET /todos?project_id=&type=Issue`, or another
+   * target type), the first 100:
    * REST cannot filter by issue, so the caller filters the page.
    */
   ofProjectIssues(key: ProjectTodosKey): Promise<TodoSchema[]> {
-    return this.rest.getList<TodoSchema>(restPath`/todos`, { project_id: key.project, type: 'Issue', state: key.state, per_page: 100 });
+    return this.rest.getList<TodoSchema>(restPath`/todos`, { project_id: key.project, type: key.targetType ?? 'Issue', state: key.state, per_page: 100 });
   }
 
   /** `POST /todos/:id/mark_as_done`: the to-do, now done. */

@@ -17,6 +17,8 @@ export const FULL_RECORD_LOADERS: Readonly<Record<string, FullRecordLoader>> = {
   },
   UserCore: (user, { loaders }) => loaders.user.load(user.id),
   MergeRequestAssignee: (user, { loaders }) => loaders.user.load(user.id),
+  MergeRequestReviewer: (user, { loaders }) => loaders.user.load(user.id),
+  MergeRequestParticipant: (user, { loaders }) => loaders.user.load(user.id),
   // List and single reads are whole issue records (`_links` marks them): a field they lack is one
   // REST does not send, so only an embedded issue (a to-do's target) fetches its record.
   Issue: (issue, { loaders }) => {

@@ -57,7 +57,7 @@ import { boardMutations } from './boards/Mutation.js';
 import { groupIssueFields, projectIssueFields } from './issues/fields.js';
 import { Issue } from './issues/Issue.js';
 import { noteAuthorAccessFields } from './issues/note-author-access.js';
-import { MergeRequest, MergeRequestAssignee } from './issues/MergeRequest.js';
+import { MergeRequest, MergeRequestAssignee, MergeRequestParticipant, MergeRequestReviewer } from './issues/MergeRequest.js';
 import { projectMergeRequestFields } from './issues/project-merge-requests.js';
 import { projectJobFields, projectPipelineBySha } from './runners/project-jobs.js';
 import { issueMutations } from './issues/Mutation.js';
@@ -147,6 +147,8 @@ export const resolvers: Resolvers = {
   MetricImage,
   MergeRequest,
   MergeRequestAssignee,
+  MergeRequestReviewer,
+  MergeRequestParticipant,
   Note: { ...Note, ...noteAwardEmojiFields, ...noteDiscussionFields, ...noteAuthorAccessFields },
   Todo,
   Board,

@@ -318,7 +318,12 @@ function seedMergeRequests(state: SimulatorState, rng: Rng, project: Project): v
       changesCount: rng.int(1, 40),
       closesIssueIds: closes,
       mentionsIssueIds: mentions,
+      subscriberIds: [],
     };
+    // Its participants are subscribed (Subscribable#subscribed? without a subscription of their
+    // own); derived after the draws above, so the rest of the demo data stays as it was.
+    const participantIds = [mergeRequest.authorId, mergeRequest.assigneeId, ...mergeRequest.reviewerIds].filter((id) => id !== null);
+    mergeRequest.subscriberIds = [...new Set(participantIds)];
     state.mergeRequests.set(mergeRequest.id, mergeRequest);
   }
 }

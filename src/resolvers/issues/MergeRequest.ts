@@ -1,30 +1,20 @@
-import type { MergeRequestAssigneeResolvers, MergeRequestResolvers } from '../../__generated__/resolvers-types.js';
+import type { MergeRequestAssigneeResolvers, MergeRequestParticipantResolvers, MergeRequestResolvers, MergeRequestReviewerResolvers } from '../../__generated__/resolvers-types.js';
 import { arrayConnection } from '../../connections/connection.js';
 import type { MergeRequestSchema } from '../../datasources/merge-requests.js';
 import type { PipelineSchema } from '../../datasources/pipelines.js';
-import type { GatewayContext } from '../../server/context.js';
 import type { UserSchema } from '../../datasources/users.js';
 import { toGlobalId } from '../global-id.js';
+import { pathOfWebUrl } from '../web-path.js';
 import { UserCore } from '../users/User.js';
 import { formatHumanDuration } from './human-duration.js';
 import { asksForLabelDetails, labelsOfIssue, withLabelDetails } from './labels.js';
-
-const projectIdOf = (mergeRequest: MergeRequestSchema): number => mergeRequest.target_project_id ?? mergeRequest.project_id;
+import { projectIdOf, wholeRecordField, wholeRecordWith } from './merge-request-record.js';
+import { mergeRequestSidebarFields } from './merge-request-sidebar.js';
 
 /** The assignees REST embeds; a record that names only its first (`assignee`) gives that one. */
 function assigneesOf(mergeRequest: MergeRequestSchema): UserSchema[] {
   if (mergeRequest.assignees) return mergeRequest.assignees;
   return mergeRequest.assignee ? [mergeRequest.assignee] : [];
-}
-
-/**
- * The record that holds `key`: the parent when it has it (`related_merge_requests` records), else
- * the merge request's own record, which list records (MergeRequestBasic) need: one
- * `GET /projects/:id/merge_requests/:merge_request_iid` per merge request and request.
- */
-function wholeRecordWith(mergeRequest: MergeRequestSchema, key: keyof MergeRequestSchema, context: GatewayContext): Promise<MergeRequestSchema> {
-  if (key in mergeRequest) return Promise.resolve(mergeRequest);
-  return context.loaders.mergeRequest.load({ project: projectIdOf(mergeRequest), iid: mergeRequest.iid });
 }
 
 /**
@@ -49,20 +39,39 @@ export const MergeRequest: MergeRequestResolvers = {
   // GitLab's `to_reference(full:)`: `!1`, or `group/project!1`.
   reference: (mergeRequest, { full }) =>
     full ? (mergeRequest.references?.full ?? `!${mergeRequest.iid}`) : (mergeRequest.references?.short ?? mergeRequest.reference ?? `!${mergeRequest.iid}`),
+  webPath: (mergeRequest) => pathOfWebUrl(mergeRequest.web_url) ?? '',
+  timeEstimate: (mergeRequest) => mergeRequest.time_stats?.time_estimate ?? 0,
   totalTimeSpent: (mergeRequest) => mergeRequest.time_stats?.total_time_spent ?? 0,
   // Computed from the seconds by GitLab's rules, as for issues.
+  humanTimeEstimate: (mergeRequest) => formatHumanDuration(mergeRequest.time_stats?.time_estimate ?? 0),
   humanTotalTimeSpent: (mergeRequest) => formatHumanDuration(mergeRequest.time_stats?.total_time_spent ?? 0),
   workInProgress: (mergeRequest) => mergeRequest.work_in_progress ?? mergeRequest.draft ?? null,
+  // The fields only the whole record has: read from it when the record at hand is a list's summary.
+  squash: async (mergeRequest, _args, context) => (await wholeRecordField(mergeRequest, 'squash', context)) ?? false,
+  taskCompletionStatus: (mergeRequest, _args, context) => wholeRecordField(mergeRequest, 'task_completion_status', context),
   // REST sends a string (it caps the count as "1000+"); older answers sent a number.
-  changesCount: (mergeRequest) => (mergeRequest.changes_count === undefined || mergeRequest.changes_count === null ? null : String(mergeRequest.changes_count)),
-  userPermissions: (mergeRequest) => mergeRequest.user ?? null,
+  changesCount: async (mergeRequest, _args, context) => {
+    const count = await wholeRecordField(mergeRequest, 'changes_count', context);
+    return count === null ? null : String(count);
+  },
+  latestBuildStartedAt: (mergeRequest, _args, context) => wholeRecordField(mergeRequest, 'latest_build_started_at', context),
+  latestBuildFinishedAt: (mergeRequest, _args, context) => wholeRecordField(mergeRequest, 'latest_build_finished_at', context),
+  firstDeployedToProductionAt: (mergeRequest, _args, context) => wholeRecordField(mergeRequest, 'first_deployed_to_production_at', context),
+  diffRefs: (mergeRequest, _args, context) => wholeRecordField(mergeRequest, 'diff_refs', context),
+  mergeError: (mergeRequest, _args, context) => wholeRecordField(mergeRequest, 'merge_error', context),
+  userPermissions: (mergeRequest, _args, context) => wholeRecordField(mergeRequest, 'user', context),
+  ...mergeRequestSidebarFields,
   headPipeline: async (mergeRequest, _args, context) => inTargetProject(mergeRequest, (await wholeRecordWith(mergeRequest, 'head_pipeline', context)).head_pipeline),
   pipeline: async (mergeRequest, _args, context) => inTargetProject(mergeRequest, (await wholeRecordWith(mergeRequest, 'pipeline', context)).pipeline),
 };
 
-/** An assignee is a user like any other: the same fields, from the same records. */
-export const MergeRequestAssignee: MergeRequestAssigneeResolvers = {
+/** An assignee, a reviewer or a participant is a user like any other: the same fields, from the same records. */
+const userOfMergeRequest = {
   id: UserCore.id,
   webPath: UserCore.webPath,
   status: UserCore.status,
 };
+
+export const MergeRequestAssignee: MergeRequestAssigneeResolvers = userOfMergeRequest;
+export const MergeRequestReviewer: MergeRequestReviewerResolvers = userOfMergeRequest;
+export const MergeRequestParticipant: MergeRequestParticipantResolvers = userOfMergeRequest;

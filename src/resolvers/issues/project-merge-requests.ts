@@ -2,6 +2,7 @@ import type { MergeRequestSort, ProjectMergeRequestsArgs, ProjectResolvers } fro
 import { badUserInput } from '../../errors/graphql-errors.js';
 import { restConnection } from '../../connections/connection.js';
 import type { MergeRequestListFilters } from '../../datasources/merge-requests.js';
+import { nullWhenNotFound } from '../lookups.js';
 import { checkIid } from './key.js';
 
 /** GitLab's MergeRequestSort as REST's `order_by` and `sort` (`created_desc` -> `created_at`, `desc`). */
@@ -42,9 +43,11 @@ export function mergeRequestListFilters(args: ProjectMergeRequestsArgs): MergeRe
   };
 }
 
-export const projectMergeRequestFields: Pick<ProjectResolvers, 'mergeRequests'> = {
+export const projectMergeRequestFields: Pick<ProjectResolvers, 'mergeRequests' | 'mergeRequest'> = {
   mergeRequests(project, args, { api }) {
     const filters = mergeRequestListFilters(args);
     return restConnection(args, (page) => api.mergeRequests.forProject(project.id, filters, page));
   },
+  // REST's single read, through the loader that fields needing the whole record share.
+  mergeRequest: (project, { iid }, { loaders }) => nullWhenNotFound(loaders.mergeRequest.load({ project: project.id, iid: checkIid(iid) })),
 };
