@@ -183,6 +183,19 @@ export interface ProjectPresentation {
   customAttributes?: boolean;
 }
 
+/**
+ * REST's `can_create_merge_request_in`, GitLab's ProjectPolicy `create_merge_request_in`: guest
+ * access (a member, or any signed-in caller of a public or internal project) and `download_code`
+ * (Reporters and above, or the same non-members), with merge requests and the repository on.
+ * Administrators count as Owners. The demo's repositories are on for everyone who sees a project.
+ */
+function canCreateMergeRequestIn(ctx: PresentContext, project: Project, level: number): boolean {
+  if (!ctx.user || !project.mergeRequestsEnabled) return false;
+  const effective = ctx.user.isAdmin ? AccessLevel.OWNER : level;
+  const nonMemberAccess = project.visibility === 'public' || project.visibility === 'internal';
+  return (effective >= AccessLevel.GUEST || nonMemberAccess) && (effective >= AccessLevel.REPORTER || nonMemberAccess);
+}
+
 /** The full project record of GET /projects/:id and of project lists (`permissions` only in the former). */
 export function projectRecord(ctx: PresentContext, project: Project, presentation: ProjectPresentation = { permissions: true }) {
   const { state, origin, user } = ctx;
@@ -239,7 +252,7 @@ export function projectRecord(ctx: PresentContext, project: Project, presentatio
     wiki_enabled: project.wikiEnabled,
     jobs_enabled: project.jobsEnabled,
     snippets_enabled: project.snippetsEnabled,
-    can_create_merge_request_in: level >= AccessLevel.DEVELOPER,
+    can_create_merge_request_in: canCreateMergeRequestIn(ctx, project, level),
     issues_access_level: enabled(project.issuesEnabled),
     repository_access_level: 'enabled',
     merge_requests_access_level: enabled(project.mergeRequestsEnabled),

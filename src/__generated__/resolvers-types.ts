@@ -264,6 +264,57 @@ export type AwardEmojiTogglePayload = {
   toggledOn: Scalars['Boolean']['output'];
 };
 
+/** A file of a tree. */
+export type Blob = Entry & {
+  __typename?: 'Blob';
+  /** The file's path. */
+  flatPath: Scalars['String']['output'];
+  /** ID of the entry. */
+  id: Scalars['ID']['output'];
+  /**
+   * The Git LFS object the file points at, when the file is an LFS pointer (its `oid sha256:`), read
+   * from REST `GET .../repository/blobs/:sha` once per blob and request, only when selected; null
+   * for every other file.
+   */
+  lfsOid?: Maybe<Scalars['String']['output']>;
+  /** The file's mode in git's octal notation (`100644`, `100755`, `120000`). */
+  mode?: Maybe<Scalars['String']['output']>;
+  /** Name of the file. */
+  name: Scalars['String']['output'];
+  /** Path of the file from the repository's root. */
+  path: Scalars['String']['output'];
+  /** SHA of the file's blob. */
+  sha: Scalars['String']['output'];
+  /** Always `blob`. */
+  type: EntryType;
+  /** Path of the file's page on the instance (`/<project>/-/blob/<ref>/<path>`). */
+  webPath?: Maybe<Scalars['String']['output']>;
+  /** URL of the file's page on the instance. */
+  webUrl?: Maybe<Scalars['String']['output']>;
+};
+
+/** Files of a tree. */
+export type BlobConnection = {
+  __typename?: 'BlobConnection';
+  /** Number of files. */
+  count?: Maybe<Scalars['Int']['output']>;
+  /** The files with their cursors. */
+  edges?: Maybe<Array<Maybe<BlobEdge>>>;
+  /** The files. */
+  nodes?: Maybe<Array<Maybe<Blob>>>;
+  /** Pagination information. */
+  pageInfo: PageInfo;
+};
+
+/** A file with its cursor. */
+export type BlobEdge = {
+  __typename?: 'BlobEdge';
+  /** Cursor of the file. */
+  cursor: Scalars['String']['output'];
+  /** The file. */
+  node?: Maybe<Blob>;
+};
+
 /**
  * An issue board of a project or a group (REST "Issue board"). The scope fields (milestone, assignee,
  * labels, weight) are PREMIUM.
@@ -2381,6 +2432,35 @@ export type EnterpriseUserSshKeyEdge = {
   /** The key. */
   node: EnterpriseUserSshKey;
 };
+
+/** An entry of a directory (REST's tree entry). */
+export type Entry = {
+  /**
+   * Path of the entry with the chain of directories below it that each hold only one directory
+   * collapsed into it (`app/assets` when `app` holds only `assets`), as GitLab's file browser shows
+   * it; the path itself for files, submodules and the entries of a recursive tree.
+   */
+  flatPath: Scalars['String']['output'];
+  /** ID of the entry: `gid://gitlab/Gitlab::Graphql::Representation::TreeEntry/<sha>`. */
+  id: Scalars['ID']['output'];
+  /** Name of the entry. */
+  name: Scalars['String']['output'];
+  /** Path of the entry from the repository's root. */
+  path: Scalars['String']['output'];
+  /** SHA of the entry's object (REST `id`): the tree's or blob's, or a submodule's commit. */
+  sha: Scalars['String']['output'];
+  /** Type of the entry. */
+  type: EntryType;
+};
+
+/** Type of a tree entry, as git names it. */
+export type EntryType =
+  /** A file. */
+  | 'blob'
+  /** A submodule (a gitlink to a commit of another repository). */
+  | 'commit'
+  /** A directory. */
+  | 'tree';
 
 /** An epic of a group, as an issue embeds it (PREMIUM). */
 export type Epic = {
@@ -6847,7 +6927,11 @@ export type ProjectPermissions = {
   createIssue: Scalars['Boolean']['output'];
   /** Whether the caller may create a merge request from a branch of this project: Developers and above, with merge requests on. */
   createMergeRequestFrom: Scalars['Boolean']['output'];
-  /** Whether the caller may create a merge request whose target is this project (REST `can_create_merge_request_in`). */
+  /**
+   * Whether the caller may create a merge request whose target is this project (REST
+   * `can_create_merge_request_in`): a member, or a signed-in caller of a public or internal project,
+   * who may download the code, with merge requests on.
+   */
   createMergeRequestIn: Scalars['Boolean']['output'];
   /** Whether the caller may run pipelines: Developers and above, with CI/CD on. */
   createPipeline: Scalars['Boolean']['output'];
@@ -6857,6 +6941,12 @@ export type ProjectPermissions = {
   createWiki: Scalars['Boolean']['output'];
   /** Whether the caller may download the code: with the repository on, Reporters and above, or anyone who sees a public or internal project. */
   downloadCode: Scalars['Boolean']['output'];
+  /**
+   * Whether the caller may fork the project: Reporters and above, or any signed-in caller of a public
+   * project (an internal one, unless external), with forking and the repository available to them (a
+   * private repository from Reporter on in a private project, from Guest on otherwise).
+   */
+  forkProject: Scalars['Boolean']['output'];
   /** Whether the caller may push: Developers and above. */
   pushCode: Scalars['Boolean']['output'];
   /** Whether the caller may delete protected branches: Maintainers and above. */
@@ -7261,6 +7351,13 @@ export type QueryUsersArgs = {
   usernames?: InputMaybe<Array<Scalars['String']['input']>>;
 };
 
+/** Kind of a ref: a branch or a tag. */
+export type RefType =
+  /** A branch (`refs/heads/`). */
+  | 'heads'
+  /** A tag (`refs/tags/`). */
+  | 'tags';
+
 /** A project's git repository (REST `/projects/:id/repository`). */
 export type Repository = {
   __typename?: 'Repository';
@@ -7283,9 +7380,11 @@ export type Repository = {
    * list has at most 100 commits.
    */
   commits: CommitConnection;
+  /** Whether the repository has no commits (REST's project record, `empty_repo`). */
+  empty: Scalars['Boolean']['output'];
   /**
    * A directory of the repository at a ref (GitLab's file browser); the default branch when `ref` is
-   * omitted. Only its `lastCommit` is served.
+   * omitted: its last commit and its entries.
    */
   tree?: Maybe<Tree>;
 };
@@ -7329,6 +7428,7 @@ export type RepositoryTreeArgs = {
   path?: InputMaybe<Scalars['String']['input']>;
   recursive?: InputMaybe<Scalars['Boolean']['input']>;
   ref?: InputMaybe<Scalars['String']['input']>;
+  refType?: InputMaybe<RefType>;
 };
 
 /**
@@ -7949,6 +8049,54 @@ export type SubgroupCreationLevel =
   /** Owners only (`owner`). */
   | 'owner';
 
+/** A submodule of a tree. */
+export type Submodule = Entry & {
+  __typename?: 'Submodule';
+  /** The submodule's path. */
+  flatPath: Scalars['String']['output'];
+  /** ID of the entry: `gid://gitlab/Gitlab::Graphql::Representation::SubmoduleTreeEntry/<sha>`. */
+  id: Scalars['ID']['output'];
+  /** Name of the submodule's directory. */
+  name: Scalars['String']['output'];
+  /** Path of the submodule from the repository's root. */
+  path: Scalars['String']['output'];
+  /** SHA of the submodule's commit. */
+  sha: Scalars['String']['output'];
+  /** The submodule's commit on that project's tree page; null when the project is not on this instance, github.com or gitlab.com. */
+  treeUrl?: Maybe<Scalars['String']['output']>;
+  /** Always `commit`. */
+  type: EntryType;
+  /**
+   * Where the submodule's project is, from its URL in `.gitmodules` at the tree's ref (read through
+   * REST's root tree listing and `GET .../repository/blobs/:sha`), as GitLab's SubmoduleHelper
+   * derives it: a project of this instance by its path, github.com and gitlab.com by their URL,
+   * another http(s), git or ssh URL as it is; null otherwise.
+   */
+  webUrl?: Maybe<Scalars['String']['output']>;
+};
+
+/** Submodules of a tree. */
+export type SubmoduleConnection = {
+  __typename?: 'SubmoduleConnection';
+  /** Number of submodules. */
+  count?: Maybe<Scalars['Int']['output']>;
+  /** The submodules with their cursors. */
+  edges?: Maybe<Array<Maybe<SubmoduleEdge>>>;
+  /** The submodules. */
+  nodes?: Maybe<Array<Maybe<Submodule>>>;
+  /** Pagination information. */
+  pageInfo: PageInfo;
+};
+
+/** A submodule with its cursor. */
+export type SubmoduleEdge = {
+  __typename?: 'SubmoduleEdge';
+  /** Cursor of the submodule. */
+  cursor: Scalars['String']['output'];
+  /** The submodule. */
+  node?: Maybe<Submodule>;
+};
+
 /** Input of `submoduleUpdate` (REST `PUT /projects/:id/repository/submodules/:submodule`). */
 export type SubmoduleUpdateInput = {
   /** Branch to commit the update to. */
@@ -8254,11 +8402,90 @@ export type TodoTargetEnum =
 /** A directory of a repository at a ref. */
 export type Tree = {
   __typename?: 'Tree';
+  /** The directory's files (REST `GET .../repository/tree`, its `blob` entries, in git's order). */
+  blobs: BlobConnection;
   /**
    * The last commit that changed something under the directory (REST
    * `GET .../repository/commits?ref_name=<ref>&path=<path>&per_page=1`); null when none did.
    */
   lastCommit?: Maybe<Commit>;
+  /** The directory's submodules (REST `GET .../repository/tree`, its `commit` entries). */
+  submodules: SubmoduleConnection;
+  /**
+   * The directory's subdirectories (REST `GET .../repository/tree`, its `tree` entries, in git's
+   * order). The listing is read once per tree and request for `trees`, `blobs` and `submodules`.
+   */
+  trees: TreeEntryConnection;
+};
+
+
+/** A directory of a repository at a ref. */
+export type TreeBlobsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** A directory of a repository at a ref. */
+export type TreeSubmodulesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** A directory of a repository at a ref. */
+export type TreeTreesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** A subdirectory of a tree. */
+export type TreeEntry = Entry & {
+  __typename?: 'TreeEntry';
+  /** Path with the directories that each hold only one directory collapsed into it. */
+  flatPath: Scalars['String']['output'];
+  /** ID of the entry. */
+  id: Scalars['ID']['output'];
+  /** Name of the directory. */
+  name: Scalars['String']['output'];
+  /** Path of the directory from the repository's root. */
+  path: Scalars['String']['output'];
+  /** SHA of the directory's tree object. */
+  sha: Scalars['String']['output'];
+  /** Always `tree`. */
+  type: EntryType;
+  /** Path of the directory's page on the instance (`/<project>/-/tree/<ref>/<path>`). */
+  webPath?: Maybe<Scalars['String']['output']>;
+  /** URL of the directory's page on the instance. */
+  webUrl?: Maybe<Scalars['String']['output']>;
+};
+
+/** Subdirectories of a tree. */
+export type TreeEntryConnection = {
+  __typename?: 'TreeEntryConnection';
+  /** Number of subdirectories. */
+  count?: Maybe<Scalars['Int']['output']>;
+  /** The subdirectories with their cursors. */
+  edges?: Maybe<Array<Maybe<TreeEntryEdge>>>;
+  /** The subdirectories. */
+  nodes?: Maybe<Array<Maybe<TreeEntry>>>;
+  /** Pagination information. */
+  pageInfo: PageInfo;
+};
+
+/** A subdirectory with its cursor. */
+export type TreeEntryEdge = {
+  __typename?: 'TreeEntryEdge';
+  /** Cursor of the subdirectory. */
+  cursor: Scalars['String']['output'];
+  /** The subdirectory. */
+  node?: Maybe<TreeEntry>;
 };
 
 /**
@@ -8956,6 +9183,11 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
     | ( SshSignatureSchema )
     | ( X509SignatureSchema )
   ;
+  Entry:
+    | ( Blob )
+    | ( Submodule )
+    | ( TreeEntry )
+  ;
   MemberInterface:
     | ( MemberRecord )
     | ( MemberRecord )
@@ -8998,6 +9230,9 @@ export type ResolversTypes = {
   AwardEmojiTogglePayload: ResolverTypeWrapper<Omit<AwardEmojiTogglePayload, 'awardEmoji'> & { awardEmoji?: Maybe<ResolversTypes['AwardEmoji']> }>;
   AwardableID: ResolverTypeWrapper<Scalars['AwardableID']['output']>;
   BigInt: ResolverTypeWrapper<Scalars['BigInt']['output']>;
+  Blob: ResolverTypeWrapper<Blob>;
+  BlobConnection: ResolverTypeWrapper<BlobConnection>;
+  BlobEdge: ResolverTypeWrapper<BlobEdge>;
   Board: ResolverTypeWrapper<BoardSchema>;
   BoardConnection: ResolverTypeWrapper<Connection<BoardSchema>>;
   BoardEdge: ResolverTypeWrapper<Edge<BoardSchema>>;
@@ -9107,6 +9342,8 @@ export type ResolversTypes = {
   EnterpriseUserSshKey: ResolverTypeWrapper<EnterpriseUserSshKeySchema>;
   EnterpriseUserSshKeyConnection: ResolverTypeWrapper<Connection<EnterpriseUserSshKeySchema>>;
   EnterpriseUserSshKeyEdge: ResolverTypeWrapper<Edge<EnterpriseUserSshKeySchema>>;
+  Entry: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['Entry']>;
+  EntryType: null;
   Epic: ResolverTypeWrapper<EpicSummarySchema>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   GpgSignature: ResolverTypeWrapper<GpgSignatureSchema>;
@@ -9271,6 +9508,7 @@ export type ResolversTypes = {
   PromoteToEpicInput: PromoteToEpicInput;
   PromoteToEpicPayload: ResolverTypeWrapper<Omit<PromoteToEpicPayload, 'note'> & { note?: Maybe<ResolversTypes['Note']> }>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  RefType: null;
   Repository: ResolverTypeWrapper<RepositoryRecord>;
   RepositoryStorageMoveState: null;
   ResourceAccessToken: ResolverTypeWrapper<ResourceAccessTokenSchema>;
@@ -9314,6 +9552,9 @@ export type ResolversTypes = {
   SshSignature: ResolverTypeWrapper<SshSignatureSchema>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   SubgroupCreationLevel: null;
+  Submodule: ResolverTypeWrapper<Submodule>;
+  SubmoduleConnection: ResolverTypeWrapper<SubmoduleConnection>;
+  SubmoduleEdge: ResolverTypeWrapper<SubmoduleEdge>;
   SubmoduleUpdateInput: SubmoduleUpdateInput;
   SubmoduleUpdatePayload: ResolverTypeWrapper<Omit<SubmoduleUpdatePayload, 'commit'> & { commit?: Maybe<ResolversTypes['Commit']> }>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
@@ -9336,6 +9577,9 @@ export type ResolversTypes = {
   TodoTargetEnum: null;
   TodoableID: ResolverTypeWrapper<Scalars['TodoableID']['output']>;
   Tree: ResolverTypeWrapper<TreeRecord>;
+  TreeEntry: ResolverTypeWrapper<TreeEntry>;
+  TreeEntryConnection: ResolverTypeWrapper<TreeEntryConnection>;
+  TreeEntryEdge: ResolverTypeWrapper<TreeEntryEdge>;
   UpdateBoardInput: UpdateBoardInput;
   UpdateBoardListInput: UpdateBoardListInput;
   UpdateBoardListPayload: ResolverTypeWrapper<Omit<UpdateBoardListPayload, 'list'> & { list?: Maybe<ResolversTypes['BoardList']> }>;
@@ -9387,6 +9631,9 @@ export type ResolversParentTypes = {
   AwardEmojiTogglePayload: Omit<AwardEmojiTogglePayload, 'awardEmoji'> & { awardEmoji?: Maybe<ResolversParentTypes['AwardEmoji']> };
   AwardableID: Scalars['AwardableID']['output'];
   BigInt: Scalars['BigInt']['output'];
+  Blob: Blob;
+  BlobConnection: BlobConnection;
+  BlobEdge: BlobEdge;
   Board: BoardSchema;
   BoardConnection: Connection<BoardSchema>;
   BoardEdge: Edge<BoardSchema>;
@@ -9481,6 +9728,7 @@ export type ResolversParentTypes = {
   EnterpriseUserSshKey: EnterpriseUserSshKeySchema;
   EnterpriseUserSshKeyConnection: Connection<EnterpriseUserSshKeySchema>;
   EnterpriseUserSshKeyEdge: Edge<EnterpriseUserSshKeySchema>;
+  Entry: ResolversInterfaceTypes<ResolversParentTypes>['Entry'];
   Epic: EpicSummarySchema;
   Float: Scalars['Float']['output'];
   GpgSignature: GpgSignatureSchema;
@@ -9654,6 +9902,9 @@ export type ResolversParentTypes = {
   SshKey: SshKeySchema;
   SshSignature: SshSignatureSchema;
   String: Scalars['String']['output'];
+  Submodule: Submodule;
+  SubmoduleConnection: SubmoduleConnection;
+  SubmoduleEdge: SubmoduleEdge;
   SubmoduleUpdateInput: SubmoduleUpdateInput;
   SubmoduleUpdatePayload: Omit<SubmoduleUpdatePayload, 'commit'> & { commit?: Maybe<ResolversParentTypes['Commit']> };
   Subscription: Record<PropertyKey, never>;
@@ -9673,6 +9924,9 @@ export type ResolversParentTypes = {
   TodoMarkDonePayload: Omit<TodoMarkDonePayload, 'todo'> & { todo: ResolversParentTypes['Todo'] };
   TodoableID: Scalars['TodoableID']['output'];
   Tree: TreeRecord;
+  TreeEntry: TreeEntry;
+  TreeEntryConnection: TreeEntryConnection;
+  TreeEntryEdge: TreeEntryEdge;
   UpdateBoardInput: UpdateBoardInput;
   UpdateBoardListInput: UpdateBoardListInput;
   UpdateBoardListPayload: Omit<UpdateBoardListPayload, 'list'> & { list?: Maybe<ResolversParentTypes['BoardList']> };
@@ -9761,6 +10015,32 @@ export interface AwardableIdScalarConfig extends GraphQLScalarTypeConfig<Resolve
 export interface BigIntScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['BigInt'], any> {
   name: 'BigInt';
 }
+
+export type BlobResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Blob'] = ResolversParentTypes['Blob']> = {
+  flatPath?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  lfsOid?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  mode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  path?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  sha?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['EntryType'], ParentType, ContextType>;
+  webPath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  webUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type BlobConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['BlobConnection'] = ResolversParentTypes['BlobConnection']> = {
+  count?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  edges?: Resolver<Maybe<Array<Maybe<ResolversTypes['BlobEdge']>>>, ParentType, ContextType>;
+  nodes?: Resolver<Maybe<Array<Maybe<ResolversTypes['Blob']>>>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type BlobEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['BlobEdge'] = ResolversParentTypes['BlobEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<Maybe<ResolversTypes['Blob']>, ParentType, ContextType>;
+};
 
 export type BoardResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Board'] = ResolversParentTypes['Board']> = {
   assignee?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
@@ -10389,6 +10669,12 @@ export type EnterpriseUserSshKeyEdgeResolvers<ContextType = GatewayContext, Pare
   cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node?: Resolver<ResolversTypes['EnterpriseUserSshKey'], ParentType, ContextType>;
 };
+
+export type EntryResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Entry'] = ResolversParentTypes['Entry']> = {
+  __resolveType: TypeResolveFn<'Blob' | 'Submodule' | 'TreeEntry', ParentType, ContextType>;
+};
+
+export type EntryTypeResolvers = { blob: 'blob', commit: 'commit', tree: 'tree' };
 
 export type EpicResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Epic'] = ResolversParentTypes['Epic']> = {
   group?: Resolver<Maybe<ResolversTypes['Group']>, ParentType, ContextType>;
@@ -11497,6 +11783,7 @@ export type ProjectPermissionsResolvers<ContextType = GatewayContext, ParentType
   createSnippet?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   createWiki?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   downloadCode?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  forkProject?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   pushCode?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   pushToDeleteProtectedBranch?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   readProject?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -11556,10 +11843,13 @@ export type QueryResolvers<ContextType = GatewayContext, ParentType extends Reso
   users?: Resolver<Maybe<ResolversTypes['UserCoreConnection']>, ParentType, ContextType, RequireFields<QueryUsersArgs, 'admins'>>;
 };
 
+export type RefTypeResolvers = { HEADS: 'heads', TAGS: 'tags' };
+
 export type RepositoryResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Repository'] = ResolversParentTypes['Repository']> = {
   branchNames?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType, RequireFields<RepositoryBranchNamesArgs, 'limit' | 'offset' | 'searchPattern'>>;
   commit?: Resolver<Maybe<ResolversTypes['Commit']>, ParentType, ContextType, RequireFields<RepositoryCommitArgs, 'ref'>>;
   commits?: Resolver<ResolversTypes['CommitConnection'], ParentType, ContextType, Partial<RepositoryCommitsArgs>>;
+  empty?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   tree?: Resolver<Maybe<ResolversTypes['Tree']>, ParentType, ContextType, RequireFields<RepositoryTreeArgs, 'path' | 'recursive'>>;
 };
 
@@ -11754,6 +12044,30 @@ export type SshSignatureResolvers<ContextType = GatewayContext, ParentType exten
 
 export type SubgroupCreationLevelResolvers = { MAINTAINER: 'maintainer', OWNER: 'owner' };
 
+export type SubmoduleResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Submodule'] = ResolversParentTypes['Submodule']> = {
+  flatPath?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  path?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  sha?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  treeUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['EntryType'], ParentType, ContextType>;
+  webUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type SubmoduleConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['SubmoduleConnection'] = ResolversParentTypes['SubmoduleConnection']> = {
+  count?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  edges?: Resolver<Maybe<Array<Maybe<ResolversTypes['SubmoduleEdge']>>>, ParentType, ContextType>;
+  nodes?: Resolver<Maybe<Array<Maybe<ResolversTypes['Submodule']>>>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type SubmoduleEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['SubmoduleEdge'] = ResolversParentTypes['SubmoduleEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<Maybe<ResolversTypes['Submodule']>, ParentType, ContextType>;
+};
+
 export type SubmoduleUpdatePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['SubmoduleUpdatePayload'] = ResolversParentTypes['SubmoduleUpdatePayload']> = {
   clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   commit?: Resolver<Maybe<ResolversTypes['Commit']>, ParentType, ContextType>;
@@ -11849,7 +12163,34 @@ export interface TodoableIdScalarConfig extends GraphQLScalarTypeConfig<Resolver
 }
 
 export type TreeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Tree'] = ResolversParentTypes['Tree']> = {
+  blobs?: Resolver<ResolversTypes['BlobConnection'], ParentType, ContextType, Partial<TreeBlobsArgs>>;
   lastCommit?: Resolver<Maybe<ResolversTypes['Commit']>, ParentType, ContextType>;
+  submodules?: Resolver<ResolversTypes['SubmoduleConnection'], ParentType, ContextType, Partial<TreeSubmodulesArgs>>;
+  trees?: Resolver<ResolversTypes['TreeEntryConnection'], ParentType, ContextType, Partial<TreeTreesArgs>>;
+};
+
+export type TreeEntryResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['TreeEntry'] = ResolversParentTypes['TreeEntry']> = {
+  flatPath?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  path?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  sha?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['EntryType'], ParentType, ContextType>;
+  webPath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  webUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type TreeEntryConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['TreeEntryConnection'] = ResolversParentTypes['TreeEntryConnection']> = {
+  count?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  edges?: Resolver<Maybe<Array<Maybe<ResolversTypes['TreeEntryEdge']>>>, ParentType, ContextType>;
+  nodes?: Resolver<Maybe<Array<Maybe<ResolversTypes['TreeEntry']>>>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type TreeEntryEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['TreeEntryEdge'] = ResolversParentTypes['TreeEntryEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<Maybe<ResolversTypes['TreeEntry']>, ParentType, ContextType>;
 };
 
 export type UpdateBoardListPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['UpdateBoardListPayload'] = ResolversParentTypes['UpdateBoardListPayload']> = {
@@ -12056,6 +12397,9 @@ export type Resolvers<ContextType = GatewayContext> = {
   AwardEmojiTogglePayload?: AwardEmojiTogglePayloadResolvers<ContextType>;
   AwardableID?: GraphQLScalarType;
   BigInt?: GraphQLScalarType;
+  Blob?: BlobResolvers<ContextType>;
+  BlobConnection?: BlobConnectionResolvers<ContextType>;
+  BlobEdge?: BlobEdgeResolvers<ContextType>;
   Board?: BoardResolvers<ContextType>;
   BoardConnection?: BoardConnectionResolvers<ContextType>;
   BoardEdge?: BoardEdgeResolvers<ContextType>;
@@ -12146,6 +12490,8 @@ export type Resolvers<ContextType = GatewayContext> = {
   EnterpriseUserSshKey?: EnterpriseUserSshKeyResolvers<ContextType>;
   EnterpriseUserSshKeyConnection?: EnterpriseUserSshKeyConnectionResolvers<ContextType>;
   EnterpriseUserSshKeyEdge?: EnterpriseUserSshKeyEdgeResolvers<ContextType>;
+  Entry?: EntryResolvers<ContextType>;
+  EntryType?: EntryTypeResolvers;
   Epic?: EpicResolvers<ContextType>;
   GpgSignature?: GpgSignatureResolvers<ContextType>;
   Group?: GroupResolvers<ContextType>;
@@ -12280,6 +12626,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   ProjectTransferPayload?: ProjectTransferPayloadResolvers<ContextType>;
   PromoteToEpicPayload?: PromoteToEpicPayloadResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  RefType?: RefTypeResolvers;
   Repository?: RepositoryResolvers<ContextType>;
   RepositoryStorageMoveState?: RepositoryStorageMoveStateResolvers;
   ResourceAccessToken?: ResourceAccessTokenResolvers<ContextType>;
@@ -12309,6 +12656,9 @@ export type Resolvers<ContextType = GatewayContext> = {
   SshKeyUsageType?: SshKeyUsageTypeResolvers;
   SshSignature?: SshSignatureResolvers<ContextType>;
   SubgroupCreationLevel?: SubgroupCreationLevelResolvers;
+  Submodule?: SubmoduleResolvers<ContextType>;
+  SubmoduleConnection?: SubmoduleConnectionResolvers<ContextType>;
+  SubmoduleEdge?: SubmoduleEdgeResolvers<ContextType>;
   SubmoduleUpdatePayload?: SubmoduleUpdatePayloadResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
   TaskCompletionStatus?: TaskCompletionStatusResolvers<ContextType>;
@@ -12327,6 +12677,9 @@ export type Resolvers<ContextType = GatewayContext> = {
   TodoTargetEnum?: TodoTargetEnumResolvers;
   TodoableID?: GraphQLScalarType;
   Tree?: TreeResolvers<ContextType>;
+  TreeEntry?: TreeEntryResolvers<ContextType>;
+  TreeEntryConnection?: TreeEntryConnectionResolvers<ContextType>;
+  TreeEntryEdge?: TreeEntryEdgeResolvers<ContextType>;
   UpdateBoardListPayload?: UpdateBoardListPayloadResolvers<ContextType>;
   UpdateBoardPayload?: UpdateBoardPayloadResolvers<ContextType>;
   UpdateIssuePayload?: UpdateIssuePayloadResolvers<ContextType>;

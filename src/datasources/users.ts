@@ -20,6 +20,8 @@ export interface UserSchema {
   organization?: string | null;
   /** `GET /user` and administrators' reads: whether the user is an instance administrator. */
   is_admin?: boolean;
+  /** `GET /user` and administrators' reads: whether the user is external (no access to internal projects). */
+  external?: boolean;
 }
 
 /** `GET /users/:id/status`. */

@@ -192,7 +192,8 @@ describe("GitLab's frontend documents for projects, groups and commits", () => {
         createIssue: level >= 10,
         downloadCode: level >= 20 || rest.visibility === 'public' || (rest.visibility === 'internal' && token !== undefined),
         pushCode: level >= 30,
-        createMergeRequestIn: level >= 30,
+        // GitLab's create_merge_request_in: guest access and download_code, which any signed-in caller has in a public project.
+        createMergeRequestIn: token !== undefined && rest.visibility === 'public',
         createMergeRequestFrom: level >= 30,
         adminProject: level >= 40,
         archiveProject: level >= 50,

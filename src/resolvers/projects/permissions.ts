@@ -19,6 +19,8 @@ const OWNER = 50;
 export interface ProjectAbilities {
   level: number;
   signedIn: boolean;
+  /** An external user (GitLab's `internal_access` leaves them out of internal projects they are not in). */
+  external: boolean;
   project: ProjectSchema;
 }
 
@@ -32,7 +34,7 @@ export async function projectAbilities(project: ProjectSchema, context: GatewayC
   // Anonymous callers have no `permissions` anywhere; the record only needs its visibility and features.
   const full = caller ? await withPermissions(project, context) : ((await FULL_RECORD_LOADERS['Project']!(project, context)) as ProjectSchema);
   const access = Math.max(full.permissions?.project_access?.access_level ?? 0, full.permissions?.group_access?.access_level ?? 0);
-  return { level: caller?.isAdmin ? OWNER : access, signedIn: caller !== null, project: full };
+  return { level: caller?.isAdmin ? OWNER : access, signedIn: caller !== null, external: caller?.isExternal === true, project: full };
 }
 
 /** A feature is on for members unless it is `disabled`; `private` keeps it from non-members. */
@@ -46,6 +48,40 @@ function openToNonMembers(abilities: ProjectAbilities, level: ProjectFeatureAcce
   const { visibility } = abilities.project;
   const visible = visibility === 'public' || (visibility === 'internal' && abilities.signedIn);
   return visible && level !== 'private' && level !== 'disabled';
+}
+
+/**
+ * GitLab's ProjectFeature#feature_available? for the caller: a `private` feature is available to
+ * members of at least `privateMinimum` (administrators count as Owners), an `enabled` or `public`
+ * one to everyone who sees the project, a `disabled` one to nobody. A record that does not say
+ * counts as `enabled`, the default of every feature.
+ */
+function featureAvailable(abilities: ProjectAbilities, level: ProjectFeatureAccessLevel | undefined, privateMinimum: number): boolean {
+  if (level === 'disabled') return false;
+  if (level === 'private') return abilities.level >= privateMinimum;
+  return true;
+}
+
+/**
+ * GitLab's `public_user_access`: a signed-in caller of a public project, or of an internal one
+ * unless external. It grants non-members guest access and, with it, forking.
+ */
+function publicUserAccess(abilities: ProjectAbilities): boolean {
+  const { visibility } = abilities.project;
+  return abilities.signedIn && (visibility === 'public' || (visibility === 'internal' && !abilities.external));
+}
+
+/**
+ * GitLab's ProjectPolicy `fork_project`: `(public_user_access | reporter_access) & forking_allowed`,
+ * prevented by `repository_disabled`. A private repository is the members' from Guest on, or from
+ * Reporter on in a private project (PRIVATE_FEATURES_MIN_ACCESS_LEVEL_FOR_PRIVATE_PROJECT).
+ */
+export function mayForkProject(abilities: ProjectAbilities): boolean {
+  const { project } = abilities;
+  const forkingAllowed = featureAvailable(abilities, project.forking_access_level, GUEST);
+  const repositoryMinimum = project.visibility === 'private' ? REPORTER : GUEST;
+  const repositoryAllowed = featureAvailable(abilities, project.repository_access_level, repositoryMinimum);
+  return (publicUserAccess(abilities) || abilities.level >= REPORTER) && forkingAllowed && repositoryAllowed;
 }
 
 const atLeast = (minimum: number) => (abilities: ProjectAbilities) => abilities.level >= minimum;
@@ -70,6 +106,7 @@ export const ProjectPermissions: ProjectPermissionsResolvers = {
   pushCode: (a) => a.level >= DEVELOPER && repositoryOn(a) && a.project.archived !== true,
   // REST answers this one itself (`can_create_merge_request_in`), for the caller.
   createMergeRequestIn: (a) => a.project.can_create_merge_request_in === true,
+  forkProject: mayForkProject,
   createMergeRequestFrom: (a) => a.level >= DEVELOPER && mergeRequestsOn(a) && a.project.archived !== true,
   createWiki: (a) => a.level >= DEVELOPER && wikiOn(a) && a.project.archived !== true,
   updateWiki: (a) => a.level >= DEVELOPER && wikiOn(a) && a.project.archived !== true,

@@ -1,0 +1,146 @@
+import { parse, validate } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { DEMO_TOKENS } from '../../simulator/index.js';
+import type { ProjectFeatureAccessLevel, ProjectSchema } from '../../src/datasources/projects.js';
+import { mayForkProject, type ProjectAbilities } from '../../src/resolvers/projects/permissions.js';
+import { buildSchemaFromFiles } from '../../src/schema/sdl.js';
+import { gatewayOverSimulator } from '../support/harness.js';
+import { restCalls } from '../support/rest-oracle.js';
+
+const schema = buildSchemaFromFiles();
+const { admin, maintainer, developer, guest, outsider } = DEMO_TOKENS;
+
+/** The repository page's permissions, as GitLab's frontend asks for them. */
+const REPOSITORY_PERMISSIONS = /* GraphQL */ `
+  query Permissions($projectPath: ID!) {
+    project(fullPath: $projectPath) {
+      userPermissions {
+        pushCode
+        forkProject
+        createMergeRequestIn
+      }
+    }
+  }
+`;
+
+const PROJECT_INFO = /* GraphQL */ `
+  fragment ProjectInfoPermissions on ProjectPermissions {
+    pushCode
+    downloadCode
+    createMergeRequestIn
+    forkProject
+  }
+  query getProjectInfo($projectPath: ID!) {
+    project(fullPath: $projectPath) {
+      id
+      userPermissions {
+        ...ProjectInfoPermissions
+      }
+    }
+  }
+`;
+
+type Visibility = 'public' | 'internal' | 'private';
+
+interface RestProject {
+  id: number;
+  visibility: Visibility;
+  merge_requests_access_level: ProjectFeatureAccessLevel;
+  can_create_merge_request_in?: boolean;
+  permissions?: { project_access: { access_level: number } | null; group_access: { access_level: number } | null };
+}
+
+const abilities = (
+  visibility: Visibility,
+  level: number,
+  features: { forking?: ProjectFeatureAccessLevel; repository?: ProjectFeatureAccessLevel } = {},
+  caller: { signedIn?: boolean; external?: boolean } = {},
+): ProjectAbilities => {
+  const project: ProjectSchema = { id: 1, visibility };
+  if (features.forking) project.forking_access_level = features.forking;
+  if (features.repository) project.repository_access_level = features.repository;
+  return { level, signedIn: caller.signedIn ?? true, external: caller.external ?? false, project };
+};
+
+const [NONE, GUEST, REPORTER, DEVELOPER, OWNER] = [0, 10, 20, 30, 50];
+
+describe("a project's fork and merge request permissions in GitLab's dialect", () => {
+  it.each([
+    ['repository permissions', REPOSITORY_PERMISSIONS],
+    ['project info', PROJECT_INFO],
+  ])('the %s document validates against the schema', (_name, document) => {
+    expect(validate(schema, parse(document))).toEqual([]);
+  });
+
+  // GitLab's ProjectPolicy: (public_user_access | reporter_access) & forking_allowed, prevented by
+  // repository_disabled; each row changes one condition.
+  it.each([
+    ['an anonymous caller of a public project', abilities('public', NONE, {}, { signedIn: false }), false],
+    ['a signed-in non-member of a public project', abilities('public', NONE), true],
+    ['a signed-in non-member of an internal project', abilities('internal', NONE), true],
+    ['an external non-member of an internal project', abilities('internal', NONE, {}, { external: true }), false],
+    ['an external Reporter of an internal project', abilities('internal', REPORTER, {}, { external: true }), true],
+    ['a Guest of a private project', abilities('private', GUEST), false],
+    ['a Reporter of a private project', abilities('private', REPORTER), true],
+    ['a Developer of a private project', abilities('private', DEVELOPER), true],
+    ['an administrator (an Owner) of a private project', abilities('private', OWNER), true],
+    ['a Reporter with forking disabled', abilities('private', REPORTER, { forking: 'disabled' }), false],
+    ['a non-member of a public project with forking private', abilities('public', NONE, { forking: 'private' }), false],
+    ['a Guest of a public project with forking private', abilities('public', GUEST, { forking: 'private' }), true],
+    ['a Reporter with forking enabled', abilities('private', REPORTER, { forking: 'enabled' }), true],
+    ['a Reporter with the repository disabled', abilities('public', REPORTER, { repository: 'disabled' }), false],
+    ['a non-member of a public project with the repository private', abilities('public', NONE, { repository: 'private' }), false],
+    ['a Guest of a public project with the repository private', abilities('public', GUEST, { repository: 'private' }), true],
+    ['a Guest of an internal project with the repository private', abilities('internal', GUEST, { repository: 'private' }), true],
+    ['a Reporter of a private project with the repository private', abilities('private', REPORTER, { repository: 'private' }), true],
+    ['an administrator with the repository private', abilities('private', OWNER, { repository: 'private' }), true],
+  ])('forkProject for %s is %s as GitLab decides', (_name, input, expected) => {
+    expect(mayForkProject(input)).toBe(expected);
+  });
+
+  describe('over real HTTP', () => {
+    const harness = gatewayOverSimulator();
+
+    const cases = ['gitlab-org/gitlab', 'gitlab-org/omnibus-gitlab', 'gitlab-org/security-fixes', 'opensource/tools/linter'].flatMap((path) =>
+      (
+        [
+          ['admin', admin],
+          ['maintainer', maintainer],
+          ['developer', developer],
+          ['guest', guest],
+          ['outsider', outsider],
+          ['anonymous', undefined],
+        ] as const
+      ).map(([who, token]) => [path, who, token] as const),
+    );
+
+    it.each(cases)('answers %s for the %s from one REST read of the project and of the caller', async (path, _who, token) => {
+      const read = await harness.oracle.call<RestProject>('GET', `/projects/${encodeURIComponent(path)}`, token);
+      const result = await harness.gateway.query<{ project: { id: string; userPermissions: Record<string, boolean> } | null }>(PROJECT_INFO, { projectPath: path }, token);
+      expect(result.errors).toBeUndefined();
+      if (read.status !== 200) {
+        // The private project hides from outsiders and anonymous callers, the internal one from anonymous callers.
+        const hidden = path === 'gitlab-org/security-fixes' ? token === undefined || token === outsider : path === 'gitlab-org/omnibus-gitlab' && token === undefined;
+        expect(hidden).toBe(true);
+        expect(result.data!.project).toBeNull();
+        return;
+      }
+      const rest = read.body;
+      const me = token ? await harness.oracle.get<{ is_admin?: boolean }>('/user', token) : null;
+      const level = me?.is_admin ? OWNER : Math.max(rest.permissions?.project_access?.access_level ?? 0, rest.permissions?.group_access?.access_level ?? 0);
+      const signedIn = token !== undefined;
+      const nonMemberAccess = signedIn && rest.visibility !== 'private';
+      // The demo's forking and repository features are on for everyone who sees a project.
+      const downloadCode = level >= REPORTER || rest.visibility === 'public' || (rest.visibility === 'internal' && signedIn);
+      expect(result.data!.project!.userPermissions).toEqual({
+        pushCode: level >= DEVELOPER,
+        downloadCode,
+        createMergeRequestIn: rest.can_create_merge_request_in === true,
+        forkProject: level >= REPORTER || nonMemberAccess,
+      });
+      // GitLab's create_merge_request_in, which REST's can_create_merge_request_in answers.
+      expect(rest.can_create_merge_request_in === true).toBe(signedIn && (level >= GUEST || nonMemberAccess) && downloadCode && rest.merge_requests_access_level !== 'disabled');
+      expect(restCalls(harness.simulator).sort()).toEqual((signedIn ? [`GET /projects/${encodeURIComponent(path)}`, 'GET /user'] : [`GET /projects/${encodeURIComponent(path)}`]).sort());
+    });
+  });
+});
