@@ -283,7 +283,7 @@ describe("GitLab's merge request sidebar", () => {
         mergeError: record.merge_error,
         subscribed: record.subscribed,
         timeEstimate: record.time_stats.time_estimate,
-        humanTimeEstimate: record.time_stats.time_estimate === 0 ? null : expect.any(String),
+        humanTimeEstimate: record.time_stats.time_estimate === 0 ? null : (expect.any(String) as unknown),
         diffRefs: { baseSha: record.diff_refs.base_sha, headSha: record.diff_refs.head_sha, startSha: record.diff_refs.start_sha },
         taskCompletionStatus: { count: record.task_completion_status.count, completedCount: record.task_completion_status.completed_count },
         userPermissions: { canMerge: record.user.can_merge },
