@@ -77,3 +77,45 @@ describe('POST /projects/:id/merge_requests/:merge_request_iid/subscribe and /un
     }
   });
 });
+
+describe('PUT /projects/:id/merge_requests/:merge_request_iid', () => {
+  const projectMilestone = () => [...sim.state.milestones.values()].find((milestone) => 'projectId' in milestone && milestone.projectId === 1)!;
+
+  it('sets and clears the milestone (0 or null), answering the whole merge request', async () => {
+    const mergeRequest = projectMergeRequests()[0]!;
+    const base = `/projects/1/merge_requests/${mergeRequest.iid}`;
+    const milestone = projectMilestone();
+    const set = await call(sim, base, { method: 'PUT', token: maintainer, json: { milestone_id: milestone.id } });
+    expect(set.status).toBe(200);
+    expect(record(set)).toMatchObject({ iid: mergeRequest.iid, milestone: { id: milestone.id, title: milestone.title }, subscribed: expect.any(Boolean) as unknown });
+    expect(record(await call(sim, base, { token: maintainer }))['milestone']).toMatchObject({ id: milestone.id });
+    expect(record(await call(sim, base, { method: 'PUT', token: maintainer, json: { milestone_id: 0 } }))['milestone']).toBeNull();
+    await call(sim, base, { method: 'PUT', token: maintainer, json: { milestone_id: milestone.id } });
+    expect(record(await call(sim, base, { method: 'PUT', token: maintainer, json: { milestone_id: null } }))['milestone']).toBeNull();
+  });
+
+  it('clears the milestone when it belongs to no group above the project (filter_milestone)', async () => {
+    const mergeRequest = projectMergeRequests()[1]!;
+    const elsewhere = [...sim.state.milestones.values()].find((milestone) => 'projectId' in milestone && milestone.projectId !== 1)!;
+    const answer = await call(sim, `/projects/1/merge_requests/${mergeRequest.iid}`, { method: 'PUT', token: maintainer, json: { milestone_id: elsewhere.id } });
+    expect(answer.status).toBe(200);
+    expect(record(answer)['milestone']).toBeNull();
+  });
+
+  it('refuses a request with no attribute (400), a caller who may not update it (403) and an unknown merge request (404)', async () => {
+    const mergeRequest = projectMergeRequests()[0]!;
+    const empty = await call(sim, `/projects/1/merge_requests/${mergeRequest.iid}`, { method: 'PUT', token: maintainer, json: {} });
+    expect(empty.status).toBe(400);
+    expect(empty.body).toEqual({ error: 'title, description, milestone_id, state_event are missing, at least one parameter must be provided' });
+    const guestCanSee = [...sim.state.mergeRequests.values()].find((candidate) => candidate.projectId === 1 && candidate.authorId !== USER_IDS.guest && candidate.assigneeId !== USER_IDS.guest)!;
+    expect((await call(sim, `/projects/1/merge_requests/${guestCanSee.iid}`, { method: 'PUT', token: DEMO_TOKENS.guest, json: { title: 'No' } })).status).toBe(403);
+    expect((await call(sim, '/projects/1/merge_requests/999999', { method: 'PUT', token: maintainer, json: { title: 'No' } })).status).toBe(404);
+  });
+
+  it('closes and reopens it', async () => {
+    const mergeRequest = projectMergeRequests().find((candidate) => candidate.state === 'opened')!;
+    const base = `/projects/1/merge_requests/${mergeRequest.iid}`;
+    expect(record(await call(sim, base, { method: 'PUT', token: maintainer, json: { state_event: 'close' } }))).toMatchObject({ state: 'closed', closed_by: { id: USER_IDS.maintainer } });
+    expect(record(await call(sim, base, { method: 'PUT', token: maintainer, json: { state_event: 'reopen' } }))).toMatchObject({ state: 'opened', closed_at: null });
+  });
+});

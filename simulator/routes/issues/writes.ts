@@ -68,7 +68,7 @@ function resolveLabels(state: SimulatorState, project: Project, names: readonly 
 }
 
 /** A milestone of the project or of a group above it, or null (IssuableBaseService#filter_milestone). */
-function resolveMilestone(state: SimulatorState, project: Project, id: number | null): number | null {
+export function resolveMilestone(state: SimulatorState, project: Project, id: number | null): number | null {
   if (id === null || id === 0) return null;
   const milestone = milestoneById(state, id);
   if (!milestone) return null;
