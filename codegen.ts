@@ -100,6 +100,7 @@ const config: CodegenConfig = {
           ProjectPermissions: '../resolvers/projects/permissions.js#ProjectAbilities',
           GroupPermissions: '../resolvers/groups/permissions.js#GroupAbilities',
           MemberInterface: '../datasources/members.js#MemberRecord',
+          ProjectFeatureAccess: '../datasources/projects.js#ProjectFeatureAccessLevel as ProjectFeatureAccessRecord',
           GroupMember: '../datasources/members.js#MemberRecord',
           ProjectMember: '../datasources/members.js#MemberRecord',
           AccessLevel: '../datasources/members.js#AccessLevelValue',

@@ -7,13 +7,14 @@ import type { DetailedStatusRecord } from '../resolvers/runners/detailed-status.
 import type { CommitRecord, RepositoryRecord } from '../resolvers/commits/record.js';
 import type { CommitStatsSchema, CommitRefSchema, DiffSchema, CommitCommentSchema, DiscussionSchema, CommitSignatureSchema, GpgSignatureSchema, X509SignatureSchema, X509CertificateSchema, X509IssuerSchema, SshSignatureSchema } from '../datasources/commits.js';
 import type { CommitStatusSchema } from '../datasources/commit-statuses.js';
-import type { ProjectSchema, NamespaceSchema, ProjectLinksSchema, ContainerExpirationPolicySchema, ProjectStatisticsSchema } from '../datasources/projects.js';
+import type { ProjectSchema, NamespaceSchema, ProjectLinksSchema, ContainerExpirationPolicySchema, ProjectStatisticsSchema, ProjectFeatureAccessLevel as ProjectFeatureAccessRecord } from '../datasources/projects.js';
 import type { GroupSchema, GroupStatisticsSchema } from '../datasources/groups.js';
 import type { GroupShareSchema, CustomAttributeSchema } from '../datasources/namespace-schemas.js';
 import type { ProjectAbilities } from '../resolvers/projects/permissions.js';
 import type { GroupAbilities } from '../resolvers/groups/permissions.js';
 import type { MemberRecord, AccessLevelValue } from '../datasources/members.js';
 import type { CommitReferencesRecord, TreeRecord } from '../resolvers/commits/references.js';
+import type { TreeEntryRecord } from '../resolvers/commits/tree-entries.js';
 import type { InvitationRecord } from '../resolvers/invitations/record.js';
 import type { UserSchema, UserStatusSchema } from '../datasources/users.js';
 import type { IssueSchema, LabelSchema, IssueLinksSchema, EpicSummarySchema, IterationSchema, UserAgentDetailSchema } from '../datasources/issues.js';
@@ -4973,6 +4974,61 @@ export type MergeRequestReviewerEdge = {
 };
 
 /**
+ * Input of `mergeRequestSetMilestone` (REST `PUT /projects/:id/merge_requests/:merge_request_iid`
+ * with `milestone_id`).
+ */
+export type MergeRequestSetMilestoneInput = {
+  /** A unique identifier for the client performing the mutation. */
+  clientMutationId?: InputMaybe<Scalars['String']['input']>;
+  /** Internal ID of the merge request. */
+  iid: Scalars['String']['input'];
+  /**
+   * The milestone to set, of the project or of a group above it; null takes the milestone away. As
+   * in GitLab, a milestone from anywhere else leaves the merge request with none.
+   */
+  milestoneId?: InputMaybe<Scalars['MilestoneID']['input']>;
+  /** Full path of the merge request's project. */
+  projectPath: Scalars['ID']['input'];
+};
+
+/** Result of `mergeRequestSetMilestone`. */
+export type MergeRequestSetMilestonePayload = {
+  __typename?: 'MergeRequestSetMilestonePayload';
+  /** The client's identifier of the mutation, echoed. */
+  clientMutationId?: Maybe<Scalars['String']['output']>;
+  /** Why REST refused the change (its 400 reasons); empty when it was made. */
+  errors: Array<Scalars['String']['output']>;
+  /** The merge request after the change, or null when refused. */
+  mergeRequest?: Maybe<MergeRequest>;
+};
+
+/**
+ * Input of `mergeRequestSetSubscription` (REST `POST .../merge_requests/:merge_request_iid/subscribe`
+ * or `.../unsubscribe`).
+ */
+export type MergeRequestSetSubscriptionInput = {
+  /** A unique identifier for the client performing the mutation. */
+  clientMutationId?: InputMaybe<Scalars['String']['input']>;
+  /** Internal ID of the merge request. */
+  iid: Scalars['String']['input'];
+  /** Full path of the merge request's project. */
+  projectPath: Scalars['ID']['input'];
+  /** Whether the caller is to get notifications of the merge request. */
+  subscribedState: Scalars['Boolean']['input'];
+};
+
+/** Result of `mergeRequestSetSubscription`. */
+export type MergeRequestSetSubscriptionPayload = {
+  __typename?: 'MergeRequestSetSubscriptionPayload';
+  /** The client's identifier of the mutation, echoed. */
+  clientMutationId?: Maybe<Scalars['String']['output']>;
+  /** Always empty: being subscribed already (REST 304) is not an error. */
+  errors: Array<Scalars['String']['output']>;
+  /** The merge request after the change. */
+  mergeRequest?: Maybe<MergeRequest>;
+};
+
+/**
  * Order of a merge request list, as GitLab names it; the gateway sends REST's `order_by` and `sort`.
  * GitLab's other orders (merge or close time, priority, milestone due date) have no REST counterpart.
  */
@@ -5327,6 +5383,10 @@ export type Mutation = {
    * an unknown token.
    */
   managedResourceAccessTokenRotate?: Maybe<ManagedResourceAccessTokenRotatePayload>;
+  /** Sets or takes away a merge request's milestone (REST `PUT .../merge_requests/:merge_request_iid`). */
+  mergeRequestSetMilestone?: Maybe<MergeRequestSetMilestonePayload>;
+  /** Subscribes the caller to a merge request's notifications, or unsubscribes them (REST `POST .../subscribe`, `.../unsubscribe`). */
+  mergeRequestSetSubscription?: Maybe<MergeRequestSetSubscriptionPayload>;
   /** Delete an image of an incident (REST `DELETE .../metric_images/:image_id`). */
   metricImageDelete?: Maybe<MetricImageDeletePayload>;
   /**
@@ -5613,6 +5673,18 @@ export type MutationManagedPersonalAccessTokenRotateArgs = {
 /** The root of every write. Domains add their fields with `extend type Mutation`. */
 export type MutationManagedResourceAccessTokenRotateArgs = {
   input: ManagedResourceAccessTokenRotateInput;
+};
+
+
+/** The root of every write. Domains add their fields with `extend type Mutation`. */
+export type MutationMergeRequestSetMilestoneArgs = {
+  input: MergeRequestSetMilestoneInput;
+};
+
+
+/** The root of every write. Domains add their fields with `extend type Mutation`. */
+export type MutationMergeRequestSetSubscriptionArgs = {
+  input: MergeRequestSetSubscriptionInput;
 };
 
 
@@ -6244,7 +6316,7 @@ export type Project = Node & {
   /** Job timeout in seconds. */
   buildTimeout?: Maybe<Scalars['Int']['output']>;
   /** Who may use CI/CD. */
-  buildsAccessLevel?: Maybe<ProjectFeatureAccessLevel>;
+  buildsAccessLevel?: Maybe<ProjectFeatureAccess>;
   /** Whether the caller may create merge requests in the project. */
   canCreateMergeRequestIn?: Maybe<Scalars['Boolean']['output']>;
   /** Path of the CI configuration file, or null for the default. */
@@ -6287,7 +6359,7 @@ export type Project = Node & {
   /** Whether the repository is empty. */
   emptyRepo?: Maybe<Scalars['Boolean']['output']>;
   /** Who may fork. */
-  forkingAccessLevel?: Maybe<ProjectFeatureAccessLevel>;
+  forkingAccessLevel?: Maybe<ProjectFeatureAccess>;
   /** Number of forks. */
   forksCount?: Maybe<Scalars['Int']['output']>;
   /** Full path of the project (`path_with_namespace`), for example `gitlab-org/gitlab`. */
@@ -6318,7 +6390,7 @@ export type Project = Node & {
    */
   issues: IssueConnection;
   /** Who may use issues. */
-  issuesAccessLevel?: Maybe<ProjectFeatureAccessLevel>;
+  issuesAccessLevel?: Maybe<ProjectFeatureAccess>;
   /** Whether the issues feature is on. */
   issuesEnabled?: Maybe<Scalars['Boolean']['output']>;
   /**
@@ -6359,7 +6431,7 @@ export type Project = Node & {
    */
   mergeRequests?: Maybe<MergeRequestConnection>;
   /** Who may use merge requests. */
-  mergeRequestsAccessLevel?: Maybe<ProjectFeatureAccessLevel>;
+  mergeRequestsAccessLevel?: Maybe<ProjectFeatureAccess>;
   /** Whether the merge requests feature is on. */
   mergeRequestsEnabled?: Maybe<Scalars['Boolean']['output']>;
   /** The project's milestones (REST `GET /projects/:id/milestones`). */
@@ -6379,7 +6451,7 @@ export type Project = Node & {
   /** The owner, for projects in a personal namespace; null for group projects. */
   owner?: Maybe<UserCore>;
   /** Who may see the pages. */
-  pagesAccessLevel?: Maybe<ProjectFeatureAccessLevel>;
+  pagesAccessLevel?: Maybe<ProjectFeatureAccess>;
   /** Path of the project within its namespace. */
   path: Scalars['String']['output'];
   /**
@@ -6415,7 +6487,7 @@ export type Project = Node & {
   /** The project's git repository: its commits, branches and tree. */
   repository?: Maybe<Repository>;
   /** Who may use the repository. */
-  repositoryAccessLevel?: Maybe<ProjectFeatureAccessLevel>;
+  repositoryAccessLevel?: Maybe<ProjectFeatureAccess>;
   /** Storage shard of the repository. */
   repositoryStorage?: Maybe<Scalars['String']['output']>;
   /** Whether users may ask for access. */
@@ -6433,7 +6505,7 @@ export type Project = Node & {
   /** Groups the project is shared with. */
   sharedWithGroups?: Maybe<Array<SharedWithGroup>>;
   /** Who may use snippets. */
-  snippetsAccessLevel?: Maybe<ProjectFeatureAccessLevel>;
+  snippetsAccessLevel?: Maybe<ProjectFeatureAccess>;
   /** Whether snippets are on. */
   snippetsEnabled?: Maybe<Scalars['Boolean']['output']>;
   /** URL to clone the repository over SSH. */
@@ -6465,7 +6537,7 @@ export type Project = Node & {
   /** URL of the project's page. */
   webUrl?: Maybe<Scalars['String']['output']>;
   /** Who may use the wiki. */
-  wikiAccessLevel?: Maybe<ProjectFeatureAccessLevel>;
+  wikiAccessLevel?: Maybe<ProjectFeatureAccess>;
   /** Whether the wiki is on. */
   wikiEnabled?: Maybe<Scalars['Boolean']['output']>;
   /**
@@ -6839,15 +6911,27 @@ export type ProjectEdge = {
   node: Project;
 };
 
+/**
+ * Who may use one feature of a project, as GitLab's GraphQL shapes it: the level as GitLab stores it
+ * (`ProjectFeature`'s integer) and by name, both from REST's `*_access_level` string.
+ */
+export type ProjectFeatureAccess = {
+  __typename?: 'ProjectFeatureAccess';
+  /** The level as an integer: 0 disabled, 10 private, 20 enabled, 30 public (pages only). */
+  integerValue?: Maybe<Scalars['Int']['output']>;
+  /** The level by name. */
+  stringValue?: Maybe<ProjectFeatureAccessLevel>;
+};
+
 /** Who may use one feature of a project (REST `*_access_level`). */
 export type ProjectFeatureAccessLevel =
-  /** Off for everyone (`disabled`). */
+  /** Off for everyone (`disabled`, integer 0). */
   | 'disabled'
-  /** Everyone who can see the project (`enabled`). */
+  /** Everyone who can see the project (`enabled`, integer 20). */
   | 'enabled'
-  /** Only project members (`private`). */
+  /** Only project members (`private`, integer 10). */
   | 'private'
-  /** Everyone, signed in or not; pages only (`public`). */
+  /** Everyone, signed in or not (`public`, integer 30): REST gives it for pages only, and GitLab's GraphQL lacks it. */
   | 'public';
 
 /** REST API links of a project's resources (REST `_links`). */
@@ -9184,9 +9268,9 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
     | ( X509SignatureSchema )
   ;
   Entry:
-    | ( Blob )
-    | ( Submodule )
-    | ( TreeEntry )
+    | ( TreeEntryRecord )
+    | ( TreeEntryRecord )
+    | ( TreeEntryRecord )
   ;
   MemberInterface:
     | ( MemberRecord )
@@ -9230,9 +9314,9 @@ export type ResolversTypes = {
   AwardEmojiTogglePayload: ResolverTypeWrapper<Omit<AwardEmojiTogglePayload, 'awardEmoji'> & { awardEmoji?: Maybe<ResolversTypes['AwardEmoji']> }>;
   AwardableID: ResolverTypeWrapper<Scalars['AwardableID']['output']>;
   BigInt: ResolverTypeWrapper<Scalars['BigInt']['output']>;
-  Blob: ResolverTypeWrapper<Blob>;
-  BlobConnection: ResolverTypeWrapper<BlobConnection>;
-  BlobEdge: ResolverTypeWrapper<BlobEdge>;
+  Blob: ResolverTypeWrapper<TreeEntryRecord>;
+  BlobConnection: ResolverTypeWrapper<Connection<TreeEntryRecord>>;
+  BlobEdge: ResolverTypeWrapper<Edge<TreeEntryRecord>>;
   Board: ResolverTypeWrapper<BoardSchema>;
   BoardConnection: ResolverTypeWrapper<Connection<BoardSchema>>;
   BoardEdge: ResolverTypeWrapper<Edge<BoardSchema>>;
@@ -9342,7 +9426,7 @@ export type ResolversTypes = {
   EnterpriseUserSshKey: ResolverTypeWrapper<EnterpriseUserSshKeySchema>;
   EnterpriseUserSshKeyConnection: ResolverTypeWrapper<Connection<EnterpriseUserSshKeySchema>>;
   EnterpriseUserSshKeyEdge: ResolverTypeWrapper<Edge<EnterpriseUserSshKeySchema>>;
-  Entry: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['Entry']>;
+  Entry: ResolverTypeWrapper<TreeEntryRecord>;
   EntryType: null;
   Epic: ResolverTypeWrapper<EpicSummarySchema>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
@@ -9453,6 +9537,10 @@ export type ResolversTypes = {
   MergeRequestReviewer: ResolverTypeWrapper<UserSchema>;
   MergeRequestReviewerConnection: ResolverTypeWrapper<Connection<UserSchema>>;
   MergeRequestReviewerEdge: ResolverTypeWrapper<Edge<UserSchema>>;
+  MergeRequestSetMilestoneInput: MergeRequestSetMilestoneInput;
+  MergeRequestSetMilestonePayload: ResolverTypeWrapper<Omit<MergeRequestSetMilestonePayload, 'mergeRequest'> & { mergeRequest?: Maybe<ResolversTypes['MergeRequest']> }>;
+  MergeRequestSetSubscriptionInput: MergeRequestSetSubscriptionInput;
+  MergeRequestSetSubscriptionPayload: ResolverTypeWrapper<Omit<MergeRequestSetSubscriptionPayload, 'mergeRequest'> & { mergeRequest?: Maybe<ResolversTypes['MergeRequest']> }>;
   MergeRequestSort: null;
   MergeRequestState: null;
   MergeRequestsResolverNegatedParams: MergeRequestsResolverNegatedParams;
@@ -9496,6 +9584,7 @@ export type ResolversTypes = {
   ProjectConnection: ResolverTypeWrapper<Connection<ProjectSchema>>;
   ProjectCreationLevel: null;
   ProjectEdge: ResolverTypeWrapper<Edge<ProjectSchema>>;
+  ProjectFeatureAccess: ResolverTypeWrapper<ProjectFeatureAccessRecord>;
   ProjectFeatureAccessLevel: null;
   ProjectID: ResolverTypeWrapper<Scalars['ProjectID']['output']>;
   ProjectLinks: ResolverTypeWrapper<ProjectLinksSchema>;
@@ -9552,9 +9641,9 @@ export type ResolversTypes = {
   SshSignature: ResolverTypeWrapper<SshSignatureSchema>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   SubgroupCreationLevel: null;
-  Submodule: ResolverTypeWrapper<Submodule>;
-  SubmoduleConnection: ResolverTypeWrapper<SubmoduleConnection>;
-  SubmoduleEdge: ResolverTypeWrapper<SubmoduleEdge>;
+  Submodule: ResolverTypeWrapper<TreeEntryRecord>;
+  SubmoduleConnection: ResolverTypeWrapper<Connection<TreeEntryRecord>>;
+  SubmoduleEdge: ResolverTypeWrapper<Edge<TreeEntryRecord>>;
   SubmoduleUpdateInput: SubmoduleUpdateInput;
   SubmoduleUpdatePayload: ResolverTypeWrapper<Omit<SubmoduleUpdatePayload, 'commit'> & { commit?: Maybe<ResolversTypes['Commit']> }>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
@@ -9577,9 +9666,9 @@ export type ResolversTypes = {
   TodoTargetEnum: null;
   TodoableID: ResolverTypeWrapper<Scalars['TodoableID']['output']>;
   Tree: ResolverTypeWrapper<TreeRecord>;
-  TreeEntry: ResolverTypeWrapper<TreeEntry>;
-  TreeEntryConnection: ResolverTypeWrapper<TreeEntryConnection>;
-  TreeEntryEdge: ResolverTypeWrapper<TreeEntryEdge>;
+  TreeEntry: ResolverTypeWrapper<TreeEntryRecord>;
+  TreeEntryConnection: ResolverTypeWrapper<Connection<TreeEntryRecord>>;
+  TreeEntryEdge: ResolverTypeWrapper<Edge<TreeEntryRecord>>;
   UpdateBoardInput: UpdateBoardInput;
   UpdateBoardListInput: UpdateBoardListInput;
   UpdateBoardListPayload: ResolverTypeWrapper<Omit<UpdateBoardListPayload, 'list'> & { list?: Maybe<ResolversTypes['BoardList']> }>;
@@ -9631,9 +9720,9 @@ export type ResolversParentTypes = {
   AwardEmojiTogglePayload: Omit<AwardEmojiTogglePayload, 'awardEmoji'> & { awardEmoji?: Maybe<ResolversParentTypes['AwardEmoji']> };
   AwardableID: Scalars['AwardableID']['output'];
   BigInt: Scalars['BigInt']['output'];
-  Blob: Blob;
-  BlobConnection: BlobConnection;
-  BlobEdge: BlobEdge;
+  Blob: TreeEntryRecord;
+  BlobConnection: Connection<TreeEntryRecord>;
+  BlobEdge: Edge<TreeEntryRecord>;
   Board: BoardSchema;
   BoardConnection: Connection<BoardSchema>;
   BoardEdge: Edge<BoardSchema>;
@@ -9728,7 +9817,7 @@ export type ResolversParentTypes = {
   EnterpriseUserSshKey: EnterpriseUserSshKeySchema;
   EnterpriseUserSshKeyConnection: Connection<EnterpriseUserSshKeySchema>;
   EnterpriseUserSshKeyEdge: Edge<EnterpriseUserSshKeySchema>;
-  Entry: ResolversInterfaceTypes<ResolversParentTypes>['Entry'];
+  Entry: TreeEntryRecord;
   Epic: EpicSummarySchema;
   Float: Scalars['Float']['output'];
   GpgSignature: GpgSignatureSchema;
@@ -9820,6 +9909,10 @@ export type ResolversParentTypes = {
   MergeRequestReviewer: UserSchema;
   MergeRequestReviewerConnection: Connection<UserSchema>;
   MergeRequestReviewerEdge: Edge<UserSchema>;
+  MergeRequestSetMilestoneInput: MergeRequestSetMilestoneInput;
+  MergeRequestSetMilestonePayload: Omit<MergeRequestSetMilestonePayload, 'mergeRequest'> & { mergeRequest?: Maybe<ResolversParentTypes['MergeRequest']> };
+  MergeRequestSetSubscriptionInput: MergeRequestSetSubscriptionInput;
+  MergeRequestSetSubscriptionPayload: Omit<MergeRequestSetSubscriptionPayload, 'mergeRequest'> & { mergeRequest?: Maybe<ResolversParentTypes['MergeRequest']> };
   MergeRequestsResolverNegatedParams: MergeRequestsResolverNegatedParams;
   MetricImage: MetricImageSchema;
   MetricImageDeleteInput: MetricImageDeleteInput;
@@ -9853,6 +9946,7 @@ export type ResolversParentTypes = {
   Project: ProjectSchema;
   ProjectConnection: Connection<ProjectSchema>;
   ProjectEdge: Edge<ProjectSchema>;
+  ProjectFeatureAccess: ProjectFeatureAccessRecord;
   ProjectID: Scalars['ProjectID']['output'];
   ProjectLinks: ProjectLinksSchema;
   ProjectMember: MemberRecord;
@@ -9902,9 +9996,9 @@ export type ResolversParentTypes = {
   SshKey: SshKeySchema;
   SshSignature: SshSignatureSchema;
   String: Scalars['String']['output'];
-  Submodule: Submodule;
-  SubmoduleConnection: SubmoduleConnection;
-  SubmoduleEdge: SubmoduleEdge;
+  Submodule: TreeEntryRecord;
+  SubmoduleConnection: Connection<TreeEntryRecord>;
+  SubmoduleEdge: Edge<TreeEntryRecord>;
   SubmoduleUpdateInput: SubmoduleUpdateInput;
   SubmoduleUpdatePayload: Omit<SubmoduleUpdatePayload, 'commit'> & { commit?: Maybe<ResolversParentTypes['Commit']> };
   Subscription: Record<PropertyKey, never>;
@@ -9924,9 +10018,9 @@ export type ResolversParentTypes = {
   TodoMarkDonePayload: Omit<TodoMarkDonePayload, 'todo'> & { todo: ResolversParentTypes['Todo'] };
   TodoableID: Scalars['TodoableID']['output'];
   Tree: TreeRecord;
-  TreeEntry: TreeEntry;
-  TreeEntryConnection: TreeEntryConnection;
-  TreeEntryEdge: TreeEntryEdge;
+  TreeEntry: TreeEntryRecord;
+  TreeEntryConnection: Connection<TreeEntryRecord>;
+  TreeEntryEdge: Edge<TreeEntryRecord>;
   UpdateBoardInput: UpdateBoardInput;
   UpdateBoardListInput: UpdateBoardListInput;
   UpdateBoardListPayload: Omit<UpdateBoardListPayload, 'list'> & { list?: Maybe<ResolversParentTypes['BoardList']> };
@@ -11337,6 +11431,18 @@ export type MergeRequestReviewerEdgeResolvers<ContextType = GatewayContext, Pare
   node?: Resolver<ResolversTypes['MergeRequestReviewer'], ParentType, ContextType>;
 };
 
+export type MergeRequestSetMilestonePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['MergeRequestSetMilestonePayload'] = ResolversParentTypes['MergeRequestSetMilestonePayload']> = {
+  clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  mergeRequest?: Resolver<Maybe<ResolversTypes['MergeRequest']>, ParentType, ContextType>;
+};
+
+export type MergeRequestSetSubscriptionPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['MergeRequestSetSubscriptionPayload'] = ResolversParentTypes['MergeRequestSetSubscriptionPayload']> = {
+  clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  mergeRequest?: Resolver<Maybe<ResolversTypes['MergeRequest']>, ParentType, ContextType>;
+};
+
 export type MergeRequestSortResolvers = { CREATED_ASC: 'created_asc', CREATED_DESC: 'created_desc', TITLE_ASC: 'title_asc', TITLE_DESC: 'title_desc', UPDATED_ASC: 'updated_asc', UPDATED_DESC: 'updated_desc' };
 
 export type MergeRequestStateResolvers = { all: 'all', closed: 'closed', locked: 'locked', merged: 'merged', opened: 'opened' };
@@ -11446,6 +11552,8 @@ export type MutationResolvers<ContextType = GatewayContext, ParentType extends R
   jobArtifactsKeep?: Resolver<Maybe<ResolversTypes['JobArtifactsKeepPayload']>, ParentType, ContextType, RequireFields<MutationJobArtifactsKeepArgs, 'input'>>;
   managedPersonalAccessTokenRotate?: Resolver<Maybe<ResolversTypes['ManagedPersonalAccessTokenRotatePayload']>, ParentType, ContextType, RequireFields<MutationManagedPersonalAccessTokenRotateArgs, 'input'>>;
   managedResourceAccessTokenRotate?: Resolver<Maybe<ResolversTypes['ManagedResourceAccessTokenRotatePayload']>, ParentType, ContextType, RequireFields<MutationManagedResourceAccessTokenRotateArgs, 'input'>>;
+  mergeRequestSetMilestone?: Resolver<Maybe<ResolversTypes['MergeRequestSetMilestonePayload']>, ParentType, ContextType, RequireFields<MutationMergeRequestSetMilestoneArgs, 'input'>>;
+  mergeRequestSetSubscription?: Resolver<Maybe<ResolversTypes['MergeRequestSetSubscriptionPayload']>, ParentType, ContextType, RequireFields<MutationMergeRequestSetSubscriptionArgs, 'input'>>;
   metricImageDelete?: Resolver<Maybe<ResolversTypes['MetricImageDeletePayload']>, ParentType, ContextType, RequireFields<MutationMetricImageDeleteArgs, 'input'>>;
   metricImageUpload?: Resolver<Maybe<ResolversTypes['MetricImageUploadPayload']>, ParentType, ContextType, RequireFields<MutationMetricImageUploadArgs, 'input'>>;
   projectTransfer?: Resolver<Maybe<ResolversTypes['ProjectTransferPayload']>, ParentType, ContextType, RequireFields<MutationProjectTransferArgs, 'input'>>;
@@ -11642,7 +11750,7 @@ export type ProjectResolvers<ContextType = GatewayContext, ParentType extends Re
   boards?: Resolver<Maybe<ResolversTypes['BoardConnection']>, ParentType, ContextType, Partial<ProjectBoardsArgs>>;
   buildCoverageRegex?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   buildTimeout?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
-  buildsAccessLevel?: Resolver<Maybe<ResolversTypes['ProjectFeatureAccessLevel']>, ParentType, ContextType>;
+  buildsAccessLevel?: Resolver<Maybe<ResolversTypes['ProjectFeatureAccess']>, ParentType, ContextType>;
   canCreateMergeRequestIn?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   ciConfigPath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   ciDefaultGitDepth?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
@@ -11658,7 +11766,7 @@ export type ProjectResolvers<ContextType = GatewayContext, ParentType extends Re
   descriptionHtml?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   emailsDisabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   emptyRepo?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
-  forkingAccessLevel?: Resolver<Maybe<ResolversTypes['ProjectFeatureAccessLevel']>, ParentType, ContextType>;
+  forkingAccessLevel?: Resolver<Maybe<ResolversTypes['ProjectFeatureAccess']>, ParentType, ContextType>;
   forksCount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   fullPath?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   group?: Resolver<Maybe<ResolversTypes['Group']>, ParentType, ContextType>;
@@ -11668,7 +11776,7 @@ export type ProjectResolvers<ContextType = GatewayContext, ParentType extends Re
   invitations?: Resolver<ResolversTypes['InvitationConnection'], ParentType, ContextType, Partial<ProjectInvitationsArgs>>;
   issue?: Resolver<Maybe<ResolversTypes['Issue']>, ParentType, ContextType, Partial<ProjectIssueArgs>>;
   issues?: Resolver<ResolversTypes['IssueConnection'], ParentType, ContextType, Partial<ProjectIssuesArgs>>;
-  issuesAccessLevel?: Resolver<Maybe<ResolversTypes['ProjectFeatureAccessLevel']>, ParentType, ContextType>;
+  issuesAccessLevel?: Resolver<Maybe<ResolversTypes['ProjectFeatureAccess']>, ParentType, ContextType>;
   issuesEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   jobArtifacts?: Resolver<Maybe<ResolversTypes['CiJobArtifactsDownload']>, ParentType, ContextType, RequireFields<ProjectJobArtifactsArgs, 'jobId'>>;
   jobs?: Resolver<Maybe<ResolversTypes['CiJobConnection']>, ParentType, ContextType, Partial<ProjectJobsArgs>>;
@@ -11680,7 +11788,7 @@ export type ProjectResolvers<ContextType = GatewayContext, ParentType extends Re
   mergeMethod?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   mergeRequest?: Resolver<Maybe<ResolversTypes['MergeRequest']>, ParentType, ContextType, RequireFields<ProjectMergeRequestArgs, 'iid'>>;
   mergeRequests?: Resolver<Maybe<ResolversTypes['MergeRequestConnection']>, ParentType, ContextType, RequireFields<ProjectMergeRequestsArgs, 'sort'>>;
-  mergeRequestsAccessLevel?: Resolver<Maybe<ResolversTypes['ProjectFeatureAccessLevel']>, ParentType, ContextType>;
+  mergeRequestsAccessLevel?: Resolver<Maybe<ResolversTypes['ProjectFeatureAccess']>, ParentType, ContextType>;
   mergeRequestsEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   milestones?: Resolver<Maybe<ResolversTypes['MilestoneConnection']>, ParentType, ContextType, Partial<ProjectMilestonesArgs>>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -11690,7 +11798,7 @@ export type ProjectResolvers<ContextType = GatewayContext, ParentType extends Re
   onlyAllowMergeIfPipelineSucceeds?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   openIssuesCount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   owner?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
-  pagesAccessLevel?: Resolver<Maybe<ResolversTypes['ProjectFeatureAccessLevel']>, ParentType, ContextType>;
+  pagesAccessLevel?: Resolver<Maybe<ResolversTypes['ProjectFeatureAccess']>, ParentType, ContextType>;
   path?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   pipeline?: Resolver<Maybe<ResolversTypes['Pipeline']>, ParentType, ContextType, Partial<ProjectPipelineArgs>>;
   pipelines?: Resolver<Maybe<ResolversTypes['PipelineConnection']>, ParentType, ContextType, Partial<ProjectPipelinesArgs>>;
@@ -11701,14 +11809,14 @@ export type ProjectResolvers<ContextType = GatewayContext, ParentType extends Re
   refJobArtifacts?: Resolver<Maybe<ResolversTypes['CiJobArtifactsDownload']>, ParentType, ContextType, RequireFields<ProjectRefJobArtifactsArgs, 'jobName' | 'refName'>>;
   removeSourceBranchAfterMerge?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   repository?: Resolver<Maybe<ResolversTypes['Repository']>, ParentType, ContextType>;
-  repositoryAccessLevel?: Resolver<Maybe<ResolversTypes['ProjectFeatureAccessLevel']>, ParentType, ContextType>;
+  repositoryAccessLevel?: Resolver<Maybe<ResolversTypes['ProjectFeatureAccess']>, ParentType, ContextType>;
   repositoryStorage?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   requestAccessEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   resolveOutdatedDiffDiscussions?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   runners?: Resolver<ResolversTypes['CiRunnerConnection'], ParentType, ContextType, Partial<ProjectRunnersArgs>>;
   sharedRunnersEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   sharedWithGroups?: Resolver<Maybe<Array<ResolversTypes['SharedWithGroup']>>, ParentType, ContextType>;
-  snippetsAccessLevel?: Resolver<Maybe<ResolversTypes['ProjectFeatureAccessLevel']>, ParentType, ContextType>;
+  snippetsAccessLevel?: Resolver<Maybe<ResolversTypes['ProjectFeatureAccess']>, ParentType, ContextType>;
   snippetsEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   sshUrlToRepo?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   starCount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
@@ -11719,7 +11827,7 @@ export type ProjectResolvers<ContextType = GatewayContext, ParentType extends Re
   userPermissions?: Resolver<ResolversTypes['ProjectPermissions'], ParentType, ContextType>;
   visibility?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   webUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  wikiAccessLevel?: Resolver<Maybe<ResolversTypes['ProjectFeatureAccessLevel']>, ParentType, ContextType>;
+  wikiAccessLevel?: Resolver<Maybe<ResolversTypes['ProjectFeatureAccess']>, ParentType, ContextType>;
   wikiEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   wikiPage?: Resolver<Maybe<ResolversTypes['WikiPage']>, ParentType, ContextType, RequireFields<ProjectWikiPageArgs, 'slug'>>;
   wikiPages?: Resolver<ResolversTypes['WikiPageConnection'], ParentType, ContextType, Partial<ProjectWikiPagesArgs>>;
@@ -11738,6 +11846,11 @@ export type ProjectCreationLevelResolvers = { DEVELOPER: 'developer', MAINTAINER
 export type ProjectEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ProjectEdge'] = ResolversParentTypes['ProjectEdge']> = {
   cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node?: Resolver<ResolversTypes['Project'], ParentType, ContextType>;
+};
+
+export type ProjectFeatureAccessResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ProjectFeatureAccess'] = ResolversParentTypes['ProjectFeatureAccess']> = {
+  integerValue?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  stringValue?: Resolver<Maybe<ResolversTypes['ProjectFeatureAccessLevel']>, ParentType, ContextType>;
 };
 
 export type ProjectFeatureAccessLevelResolvers = { DISABLED: 'disabled', ENABLED: 'enabled', PRIVATE: 'private', PUBLIC: 'public' };
@@ -12578,6 +12691,8 @@ export type Resolvers<ContextType = GatewayContext> = {
   MergeRequestReviewer?: MergeRequestReviewerResolvers<ContextType>;
   MergeRequestReviewerConnection?: MergeRequestReviewerConnectionResolvers<ContextType>;
   MergeRequestReviewerEdge?: MergeRequestReviewerEdgeResolvers<ContextType>;
+  MergeRequestSetMilestonePayload?: MergeRequestSetMilestonePayloadResolvers<ContextType>;
+  MergeRequestSetSubscriptionPayload?: MergeRequestSetSubscriptionPayloadResolvers<ContextType>;
   MergeRequestSort?: MergeRequestSortResolvers;
   MergeRequestState?: MergeRequestStateResolvers;
   MetricImage?: MetricImageResolvers<ContextType>;
@@ -12616,6 +12731,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   ProjectConnection?: ProjectConnectionResolvers<ContextType>;
   ProjectCreationLevel?: ProjectCreationLevelResolvers;
   ProjectEdge?: ProjectEdgeResolvers<ContextType>;
+  ProjectFeatureAccess?: ProjectFeatureAccessResolvers<ContextType>;
   ProjectFeatureAccessLevel?: ProjectFeatureAccessLevelResolvers;
   ProjectID?: GraphQLScalarType;
   ProjectLinks?: ProjectLinksResolvers<ContextType>;

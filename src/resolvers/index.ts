@@ -4,6 +4,7 @@ import { groupMutations } from './groups/Mutation.js';
 import { groupQueries } from './groups/Query.js';
 import { Node, nodeQueries } from './node.js';
 import { Namespace, Project, ProjectStatistics } from './projects/Project.js';
+import { ProjectFeatureAccess } from './projects/feature-access.js';
 import { projectMutations } from './projects/Mutation.js';
 import { projectQueries } from './projects/Query.js';
 import { Invitation } from './invitations/Invitation.js';
@@ -166,6 +167,7 @@ export const resolvers: Resolvers = {
   CommitStatus,
   Discussion,
   CommitSignature,
+  ProjectFeatureAccess,
   X509Certificate,
   PersonalAccessToken,
   ResourceAccessToken,

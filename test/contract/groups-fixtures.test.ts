@@ -243,8 +243,9 @@ const CASES: Record<string, FixtureCase> = {
       { method: 'GET', path: '/groups/h5bp/projects/shared', body: fixture('list-group-shared-projects') },
     ],
     query: `{ group(fullPath: "h5bp") { sharedProjects { count nodes { ${EMBEDDED_PROJECT_FIELDS} readmeUrl emptyRepo resolveOutdatedDiffDiscussions
-      containerExpirationPolicy { cadence enabled keepN olderThan nameRegex nameRegexKeep nextRunAt } canCreateMergeRequestIn issuesAccessLevel
-      repositoryAccessLevel mergeRequestsAccessLevel forkingAccessLevel wikiAccessLevel buildsAccessLevel snippetsAccessLevel pagesAccessLevel
+      containerExpirationPolicy { cadence enabled keepN olderThan nameRegex nameRegexKeep nextRunAt } canCreateMergeRequestIn issuesAccessLevel { stringValue }
+      repositoryAccessLevel { stringValue } mergeRequestsAccessLevel { stringValue } forkingAccessLevel { stringValue } wikiAccessLevel { stringValue }
+      buildsAccessLevel { stringValue } snippetsAccessLevel { stringValue } pagesAccessLevel { integerValue stringValue }
       emailsDisabled lfsEnabled importStatus ciDefaultGitDepth ciForwardDeploymentEnabled buildTimeout autoCancelPendingPipelines ciConfigPath
       onlyAllowMergeIfPipelineSucceeds onlyAllowMergeIfAllDiscussionsAreResolved removeSourceBranchAfterMerge printingMergeRequestLinkEnabled
       mergeMethod suggestionCommitMessage autoDevopsEnabled autoDevopsDeployStrategy autocloseReferencedIssues repositoryStorage
@@ -257,7 +258,7 @@ const CASES: Record<string, FixtureCase> = {
             {
               id: 'gid://gitlab/Project/8',
               containerExpirationPolicy: { cadence: '7d', enabled: true, keepN: null, nextRunAt: '2020-05-04T06:13:22.654Z' },
-              pagesAccessLevel: 'ENABLED',
+              pagesAccessLevel: { integerValue: 20, stringValue: 'ENABLED' },
               importStatus: 'failed',
               sharedWithGroups: [{ group: { id: 'gid://gitlab/Group/24', fullPath: 'Commit451' }, groupAccessLevel: 'DEVELOPER', expiresAt: null }],
               links: { self: 'https://gitlab.com/api/v4/projects/8', clusterAgents: null },

@@ -2,6 +2,7 @@ import { parse, validate } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { DEMO_TOKENS } from '../../simulator/index.js';
 import type { ProjectFeatureAccessLevel, ProjectSchema } from '../../src/datasources/projects.js';
+import { ProjectFeatureAccess } from '../../src/resolvers/projects/feature-access.js';
 import { mayForkProject, type ProjectAbilities } from '../../src/resolvers/projects/permissions.js';
 import { buildSchemaFromFiles } from '../../src/schema/sdl.js';
 import { gatewayOverSimulator } from '../support/harness.js';
@@ -40,6 +41,54 @@ const PROJECT_INFO = /* GraphQL */ `
   }
 `;
 
+/** A project list row's feature levels, as GitLab's project fragments select them. */
+const PROJECT_FEATURES = /* GraphQL */ `
+  fragment ProjectFeatures on Project {
+    issuesAccessLevel {
+      integerValue
+      stringValue
+    }
+    repositoryAccessLevel {
+      integerValue
+      stringValue
+    }
+    mergeRequestsAccessLevel {
+      integerValue
+      stringValue
+    }
+    forkingAccessLevel {
+      integerValue
+      stringValue
+    }
+    wikiAccessLevel {
+      integerValue
+      stringValue
+    }
+    buildsAccessLevel {
+      integerValue
+      stringValue
+    }
+    snippetsAccessLevel {
+      integerValue
+      stringValue
+    }
+    pagesAccessLevel {
+      integerValue
+      stringValue
+    }
+  }
+  query getProjectFeatures($projectPath: ID!) {
+    project(fullPath: $projectPath) {
+      id
+      ...ProjectFeatures
+    }
+  }
+`;
+
+const FEATURES = ['issues', 'repository', 'merge_requests', 'forking', 'wiki', 'builds', 'snippets', 'pages'] as const;
+const camel = (name: string) => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+const INTEGER: Readonly<Record<ProjectFeatureAccessLevel, number>> = { disabled: 0, private: 10, enabled: 20, public: 30 };
+
 type Visibility = 'public' | 'internal' | 'private';
 
 interface RestProject {
@@ -68,6 +117,7 @@ describe("a project's fork and merge request permissions in GitLab's dialect", (
   it.each([
     ['repository permissions', REPOSITORY_PERMISSIONS],
     ['project info', PROJECT_INFO],
+    ['project features', PROJECT_FEATURES],
   ])('the %s document validates against the schema', (_name, document) => {
     expect(validate(schema, parse(document))).toEqual([]);
   });
@@ -98,8 +148,35 @@ describe("a project's fork and merge request permissions in GitLab's dialect", (
     expect(mayForkProject(input)).toBe(expected);
   });
 
+  it.each([
+    ['disabled', 0, 'disabled'],
+    ['private', 10, 'private'],
+    ['enabled', 20, 'enabled'],
+    ['public', 30, 'public'],
+  ] as const)("reads REST's %s as GitLab's ProjectFeatureAccess %i, by name the enum value of %s", (level, integerValue, stringValue) => {
+    const resolve = (field: 'integerValue' | 'stringValue') => (ProjectFeatureAccess[field] as unknown as (parent: ProjectFeatureAccessLevel) => unknown)(level);
+    expect([resolve('integerValue'), resolve('stringValue')]).toEqual([integerValue, stringValue]);
+  });
+
   describe('over real HTTP', () => {
     const harness = gatewayOverSimulator();
+
+    it.each(['gitlab-org/gitlab', 'gitlab-org/security-fixes', 'opensource/tools/linter', 'design/brand-assets'])(
+      "answers every feature level of %s as GitLab's ProjectFeatureAccess, from the one REST read of the project",
+      async (path) => {
+        const result = await harness.gateway.query<{ project: Record<string, { integerValue: number; stringValue: string }> }>(PROJECT_FEATURES, { projectPath: path }, admin);
+        expect(result.errors).toBeUndefined();
+        expect(restCalls(harness.simulator)).toEqual([`GET /projects/${encodeURIComponent(path)}`]);
+        const rest = await harness.oracle.get<Record<string, ProjectFeatureAccessLevel>>(`/projects/${encodeURIComponent(path)}`, admin);
+        const expected = Object.fromEntries(
+          FEATURES.map((feature) => {
+            const level = rest[`${feature}_access_level`]!;
+            return [`${camel(feature)}AccessLevel`, { integerValue: INTEGER[level], stringValue: level.toUpperCase() }];
+          }),
+        );
+        expect(result.data!.project).toEqual({ id: `gid://gitlab/Project/${String(rest['id'])}`, ...expected });
+      },
+    );
 
     const cases = ['gitlab-org/gitlab', 'gitlab-org/omnibus-gitlab', 'gitlab-org/security-fixes', 'opensource/tools/linter'].flatMap((path) =>
       (

@@ -392,8 +392,9 @@ describe('groups and projects over real HTTP', () => {
         `{ project(fullPath: "gitlab-org/gitlab") { id fullPath name nameWithNamespace path description defaultBranch topics tagList visibility archived webUrl
              httpUrlToRepo sshUrlToRepo readmeUrl avatarUrl starCount forksCount openIssuesCount creator { username } owner { username } publicJobs
              sharedWithGroups { groupFullPath } requestAccessEnabled issuesEnabled mergeRequestsEnabled wikiEnabled jobsEnabled snippetsEnabled
-             sharedRunnersEnabled lfsEnabled emailsDisabled issuesAccessLevel repositoryAccessLevel mergeRequestsAccessLevel forkingAccessLevel
-             wikiAccessLevel buildsAccessLevel snippetsAccessLevel pagesAccessLevel links { self issues mergeRequests repoBranches labels events members clusterAgents }
+             sharedRunnersEnabled lfsEnabled emailsDisabled issuesAccessLevel { integerValue stringValue } repositoryAccessLevel { stringValue }
+             mergeRequestsAccessLevel { stringValue } forkingAccessLevel { stringValue } wikiAccessLevel { stringValue } buildsAccessLevel { stringValue }
+             snippetsAccessLevel { stringValue } pagesAccessLevel { integerValue stringValue } links { self issues mergeRequests repoBranches labels events members clusterAgents }
              emptyRepo resolveOutdatedDiffDiscussions containerRegistryEnabled containerExpirationPolicy { cadence enabled keepN olderThan nameRegex nameRegexKeep nextRunAt }
              canCreateMergeRequestIn importStatus ciDefaultGitDepth ciForwardDeploymentEnabled buildTimeout autoCancelPendingPipelines buildCoverageRegex ciConfigPath
              onlyAllowMergeIfPipelineSucceeds onlyAllowMergeIfAllDiscussionsAreResolved removeSourceBranchAfterMerge printingMergeRequestLinkEnabled mergeMethod
@@ -412,8 +413,8 @@ describe('groups and projects over real HTTP', () => {
         readmeUrl: rest['readme_url'],
         creator: { username: 'root' },
         owner: null,
-        issuesAccessLevel: 'ENABLED',
-        pagesAccessLevel: 'PUBLIC',
+        issuesAccessLevel: { integerValue: 20, stringValue: 'ENABLED' },
+        pagesAccessLevel: { integerValue: 30, stringValue: 'PUBLIC' },
         links: { self: rest._links['self'], mergeRequests: rest._links['merge_requests'], clusterAgents: rest._links['cluster_agents'] },
         containerExpirationPolicy: { cadence: rest.container_expiration_policy['cadence'], keepN: rest.container_expiration_policy['keep_n'] },
         ciDefaultGitDepth: rest['ci_default_git_depth'],
