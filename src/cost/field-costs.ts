@@ -244,6 +244,10 @@ const mutations: Record<string, FieldCost> = {
   'Mutation.issueSetDueDate': oneCall(ISSUE_RECORD),
   // The (un)subscribe, and the issue when REST answered 304.
   'Mutation.issueSetSubscription': { calls: 2, returns: ISSUE_RECORD },
+  // PUT .../merge_requests/:merge_request_iid, answering the whole record.
+  'Mutation.mergeRequestSetMilestone': oneCall(MERGE_REQUEST_RECORD),
+  // POST .../subscribe or .../unsubscribe, and on a 304 the single read.
+  'Mutation.mergeRequestSetSubscription': { calls: 2, returns: MERGE_REQUEST_RECORD },
   'Mutation.todoMarkDone': oneCall(),
   // GET /issues/:id, then add_spent_time.
   'Mutation.timelogCreate': { calls: 2 },
@@ -301,6 +305,8 @@ const mutations: Record<string, FieldCost> = {
   'UpdateBoardPayload.board': embedded(BOARD),
   'DestroyBoardPayload.board': embedded(BOARD),
   'IssueMoveListPayload.issue': embedded(ISSUE_RECORD),
+  'MergeRequestSetMilestonePayload.mergeRequest': embedded(MERGE_REQUEST_RECORD),
+  'MergeRequestSetSubscriptionPayload.mergeRequest': embedded(MERGE_REQUEST_RECORD),
   // The issue sidebar's writes answer REST's single-issue record.
   ...Object.fromEntries(
     ['CreateIssue', 'UpdateIssue', 'IssueMove', 'IssueSetAssignees', 'IssueSetConfidential', 'IssueSetLocked', 'IssueSetDueDate', 'IssueSetSubscription'].map((payload) => [

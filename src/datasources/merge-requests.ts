@@ -84,6 +84,11 @@ export interface MergeRequestKey {
   iid: number;
 }
 
+/** What `PUT /projects/:id/merge_requests/:merge_request_iid` is given here. */
+export interface MergeRequestWriteBody {
+  milestone_id?: number;
+}
+
 /** `not[labels]` and `not[milestone]` of a merge request list, in REST's terms. */
 export interface NegatedMergeRequestFilters {
   labels?: string[] | undefined;
@@ -121,6 +126,11 @@ export class MergeRequestsApi {
   /** The whole record (GitLab's MergeRequest entity), with what list records lack: `head_pipeline`, `diff_refs`, ... */
   show(key: MergeRequestKey): Promise<MergeRequestSchema> {
     return this.rest.get<MergeRequestSchema>(restPath`/projects/${key.project}/merge_requests/${key.iid}`);
+  }
+
+  /** `PUT .../merge_requests/:merge_request_iid`: the merge request after the change (`milestone_id` 0 takes the milestone away). */
+  edit(key: MergeRequestKey, body: MergeRequestWriteBody): Promise<MergeRequestSchema> {
+    return this.rest.put<MergeRequestSchema>(restPath`/projects/${key.project}/merge_requests/${key.iid}`, body);
   }
 
   /** Who took part: the author, the assignees, the reviewers and the commenters. */

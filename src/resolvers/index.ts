@@ -60,6 +60,7 @@ import { Issue } from './issues/Issue.js';
 import { noteAuthorAccessFields } from './issues/note-author-access.js';
 import { MergeRequest, MergeRequestAssignee, MergeRequestParticipant, MergeRequestReviewer } from './issues/MergeRequest.js';
 import { projectMergeRequestFields } from './issues/project-merge-requests.js';
+import { mergeRequestMutations } from './issues/merge-request-mutations.js';
 import { projectJobFields, projectPipelineBySha } from './runners/project-jobs.js';
 import { issueMutations } from './issues/Mutation.js';
 import { issueQueries } from './issues/Query.js';
@@ -107,6 +108,7 @@ export const resolvers: Resolvers = {
     ...artifactMutations,
     ...artifactDestroyMutations,
     ...issueMutations,
+    ...mergeRequestMutations,
     ...boardMutations,
     ...issueMoveListMutation,
     ...commitMutations,

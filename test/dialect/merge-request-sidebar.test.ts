@@ -130,6 +130,35 @@ const LISTED_RECORD_FIELDS_QUERY = `query mergeRequestListDetails($fullPath: ID!
   }
 }`;
 
+const SET_MILESTONE_MUTATION = `mutation mergeRequestSidebarSetMilestone($fullPath: ID!, $iid: String!, $milestoneId: MilestoneID) {
+  issuableSetAttribute: mergeRequestSetMilestone(input: { projectPath: $fullPath, iid: $iid, milestoneId: $milestoneId }) {
+    __typename
+    errors
+    issuable: mergeRequest {
+      __typename
+      id
+      attribute: milestone {
+        ...SidebarMilestone
+      }
+    }
+  }
+}
+fragment SidebarMilestone on Milestone {
+  id
+  title
+  webUrl
+}`;
+
+const SET_SUBSCRIPTION_MUTATION = `mutation mergeRequestSidebarSetSubscription($fullPath: ID!, $iid: String!, $subscribedState: Boolean!) {
+  updateIssuableSubscription: mergeRequestSetSubscription(input: { projectPath: $fullPath, iid: $iid, subscribedState: $subscribedState }) {
+    issuable: mergeRequest {
+      id
+      subscribed
+    }
+    errors
+  }
+}`;
+
 interface RestUser {
   id: number;
   username: string;
@@ -179,7 +208,7 @@ describe("GitLab's merge request sidebar", () => {
 
   it('validates every document against the schema', () => {
     const schema = createExecutableSchema();
-    for (const document of [SIDEBAR_DETAILS_QUERY, PARTICIPANTS_QUERY, REVIEWERS_QUERY, ATTRIBUTES_QUERY, LISTED_RECORD_FIELDS_QUERY]) expect(validate(schema, parse(document))).toEqual([]);
+    for (const document of [SIDEBAR_DETAILS_QUERY, PARTICIPANTS_QUERY, REVIEWERS_QUERY, ATTRIBUTES_QUERY, LISTED_RECORD_FIELDS_QUERY, SET_MILESTONE_MUTATION, SET_SUBSCRIPTION_MUTATION]) expect(validate(schema, parse(document))).toEqual([]);
   });
 
   it('finds one merge request by its iid in one REST read, and answers null for one that does not exist', async () => {
@@ -292,5 +321,51 @@ describe("GitLab's merge request sidebar", () => {
     const calls = restCalls(harness.simulator);
     expect(calls.slice(0, 2)).toEqual(['GET /projects/gitlab-org%2Fgitlab', 'GET /projects/1/merge_requests']);
     expect(calls.slice(2).sort()).toEqual(listed.map((mergeRequest) => `GET /projects/1/merge_requests/${mergeRequest.iid}`).sort());
+  });
+
+  it('sets and takes away the milestone with one REST write, as REST then reads it', async () => {
+    const { listed } = await mergeRequests();
+    const { iid } = listed[2]!;
+    const milestone = [...harness.simulator.state.milestones.values()].find((candidate) => 'projectId' in candidate && candidate.projectId === 1)!;
+    harness.simulator.resetRequests();
+    const set = await harness.gateway.query<{ issuableSetAttribute: unknown }>(SET_MILESTONE_MUTATION, { fullPath: PROJECT, iid: String(iid), milestoneId: `gid://gitlab/Milestone/${milestone.id}` }, maintainer);
+    expect(set.errors).toBeUndefined();
+    expect(restCalls(harness.simulator)).toEqual([`PUT /projects/gitlab-org%2Fgitlab/merge_requests/${iid}`]);
+    const record = await harness.oracle.get<RestMergeRequest>(`/projects/1/merge_requests/${iid}`, maintainer);
+    expect(record.milestone?.id).toBe(milestone.id);
+    expect(set.data!.issuableSetAttribute).toEqual({
+      __typename: 'MergeRequestSetMilestonePayload',
+      errors: [],
+      issuable: { __typename: 'MergeRequest', id: `gid://gitlab/MergeRequest/${record.id}`, attribute: { id: `gid://gitlab/Milestone/${milestone.id}`, title: milestone.title, webUrl: record.milestone!.web_url } },
+    });
+
+    const cleared = await harness.gateway.query<{ issuableSetAttribute: { issuable: { attribute: unknown } } }>(SET_MILESTONE_MUTATION, { fullPath: PROJECT, iid: String(iid), milestoneId: null }, maintainer);
+    expect(cleared.errors).toBeUndefined();
+    expect(cleared.data!.issuableSetAttribute.issuable.attribute).toBeNull();
+    expect((await harness.oracle.get<RestMergeRequest>(`/projects/1/merge_requests/${iid}`, maintainer)).milestone).toBeNull();
+  });
+
+  it('refuses a milestone ID of another class before any REST call', async () => {
+    const result = await harness.gateway.query(SET_MILESTONE_MUTATION, { fullPath: PROJECT, iid: '1', milestoneId: 'gid://gitlab/Label/1' }, maintainer);
+    expect(result.errors?.[0]?.extensions?.['code']).toBe('BAD_USER_INPUT');
+    expect(restCalls(harness.simulator)).toEqual([]);
+  });
+
+  it('subscribes and unsubscribes the caller, one REST write each, and a repeat (REST 304) reads the merge request as it stands', async () => {
+    const { listed } = await mergeRequests();
+    const { iid } = listed[3]!;
+    const before = await harness.oracle.get<RestMergeRequest>(`/projects/1/merge_requests/${iid}`, developer);
+    for (const subscribedState of [!before.subscribed, before.subscribed!]) {
+      harness.simulator.resetRequests();
+      const result = await harness.gateway.query<{ updateIssuableSubscription: unknown }>(SET_SUBSCRIPTION_MUTATION, { fullPath: PROJECT, iid: String(iid), subscribedState }, developer);
+      expect(result.errors).toBeUndefined();
+      expect(result.data!.updateIssuableSubscription).toEqual({ issuable: { id: `gid://gitlab/MergeRequest/${before.id}`, subscribed: subscribedState }, errors: [] });
+      expect(restCalls(harness.simulator)).toEqual([`POST /projects/gitlab-org%2Fgitlab/merge_requests/${iid}/${subscribedState ? 'subscribe' : 'unsubscribe'}`]);
+      expect((await harness.oracle.get<RestMergeRequest>(`/projects/1/merge_requests/${iid}`, developer)).subscribed).toBe(subscribedState);
+    }
+    harness.simulator.resetRequests();
+    const repeated = await harness.gateway.query<{ updateIssuableSubscription: unknown }>(SET_SUBSCRIPTION_MUTATION, { fullPath: PROJECT, iid: String(iid), subscribedState: before.subscribed }, developer);
+    expect(repeated.data!.updateIssuableSubscription).toEqual({ issuable: { id: `gid://gitlab/MergeRequest/${before.id}`, subscribed: before.subscribed }, errors: [] });
+    expect(restCalls(harness.simulator)).toEqual([`POST /projects/gitlab-org%2Fgitlab/merge_requests/${iid}/${before.subscribed ? 'subscribe' : 'unsubscribe'}`, `GET /projects/gitlab-org%2Fgitlab/merge_requests/${iid}`]);
   });
 });
