@@ -91,6 +91,10 @@ export class Repository {
     return oid;
   }
 
+  hasBlob(oid: string): boolean {
+    return this.blobs.has(oid);
+  }
+
   blob(oid: string): Buffer {
     const content = this.blobs.get(oid);
     if (!content) throw new Error(`blob ${oid} is not in the repository`);

@@ -40,6 +40,7 @@ import {
   type RecordShape,
 } from './shapes.js';
 import { TIP_PAGES } from '../resolvers/commits/references.js';
+import { TREE_LISTING_PAGES } from '../resolvers/commits/tree-entries.js';
 import { MAX_PROJECT_IDS } from '../resolvers/projects/project-list.js';
 import { MAX_NAMED_USERS } from '../resolvers/users/user-list.js';
 import { windowCost } from './window-cost.js';
@@ -628,6 +629,16 @@ const commits: Record<string, FieldCost> = {
   'Repository.branchNames': { calls: 2 },
   // GET .../commits?path=&per_page=1.
   'Tree.lastCommit': oneCall(COMMIT_LISTED),
+  // Every page of the tree listing (shared by the three connections of a tree, recursive when
+  // flatPath is selected), and the project's record for the entries' page URLs.
+  'Tree.trees': { calls: TREE_LISTING_PAGES + 1, items: 'window' },
+  'Tree.blobs': { calls: TREE_LISTING_PAGES + 1, items: 'window' },
+  // With webUrl or treeUrl also the root listing, the `.gitmodules` blob and the project's record.
+  'Tree.submodules': { calls: 2 * TREE_LISTING_PAGES + 2, items: 'window' },
+  // GET .../repository/blobs/:sha, once per blob and request.
+  'Blob.lfsOid': oneCall(),
+  // The project's record (`empty_repo`), shared with every other read of it.
+  'Repository.empty': oneCall(),
   'CommitComment.author': embedded(USER_AUTHOR),
   'CommitStatus.author': embedded(USER_AUTHOR),
 };

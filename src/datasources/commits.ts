@@ -194,6 +194,34 @@ export interface TagSchema {
   message?: string | null;
 }
 
+/** An entry of `GET /projects/:id/repository/tree` (REST's TreeObject). */
+export interface TreeObjectSchema {
+  /** The tree's or blob's object id; a submodule's commit SHA. */
+  id: string;
+  name: string;
+  type: 'tree' | 'blob' | 'commit';
+  /** Full path from the repository's root. */
+  path: string;
+  mode: string;
+}
+
+/** Which listing of `GET /projects/:id/repository/tree`: a directory at a ref, or everything below it. */
+export interface TreeListingKey {
+  project: ProjectKey;
+  /** Branch, tag, SHA or full ref name; undefined: the default branch. */
+  ref: string | undefined;
+  path: string;
+  recursive: boolean;
+}
+
+/** `GET /projects/:id/repository/blobs/:sha`: the blob's content, base64. */
+export interface BlobSchema {
+  sha: string;
+  size: number;
+  encoding: string;
+  content: string;
+}
+
 /** REST `/projects/:id/repository/commits`: commits and their sub-resources. */
 export class CommitsApi {
   constructor(private readonly rest: RestSession) {}
@@ -268,6 +296,20 @@ export class CommitsApi {
   /** Tags, newest first (REST's default order). */
   tags(project: ProjectKey, page: PageRequest): Promise<Page<TagSchema>> {
     return this.rest.getPage<TagSchema>(restPath`/projects/${project}/repository/tags`, page);
+  }
+
+  /** One page of a directory's entries (directories, then files, then submodules), or with `recursive` of every entry below it. */
+  tree(key: TreeListingKey, page: PageRequest): Promise<Page<TreeObjectSchema>> {
+    return this.rest.getPage<TreeObjectSchema>(restPath`/projects/${key.project}/repository/tree`, page, {
+      ref: key.ref,
+      path: key.path === '' ? undefined : key.path,
+      recursive: key.recursive ? true : undefined,
+    });
+  }
+
+  /** A blob by its SHA, with its content. */
+  blob(project: ProjectKey, sha: string): Promise<BlobSchema> {
+    return this.rest.get<BlobSchema>(restPath`/projects/${project}/repository/blobs/${sha}`);
   }
 
   /** 404 for an unsigned commit. The X.509 serial number keeps every digit (exact-json.ts). */

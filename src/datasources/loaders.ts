@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import { everyPage } from '../connections/every-page.js';
 import type { DataSources } from './index.js';
 import { boardParentKey, type BoardKey, type BoardSchema } from './boards.js';
-import type { CommitKey, CommitSchema } from './commits.js';
+import type { BlobSchema, CommitKey, CommitSchema, TreeListingKey, TreeObjectSchema } from './commits.js';
 import type { JobKey, JobSchema } from './artifacts.js';
 import type { PipelineKey, PipelineSchema } from './pipelines.js';
 import type { MergeRequestKey, MergeRequestSchema } from './merge-requests.js';
@@ -50,6 +50,13 @@ export interface Loaders {
   projectIssueTodos: DataLoader<ProjectTodosKey, TodoSchema[], string>;
   /** A commit's detail by project and SHA, branch or tag (`GET /projects/:id/repository/commits/:sha`). */
   commit: DataLoader<CommitKey, CommitSchema, string>;
+  /**
+   * Every entry of a directory listing (`GET /projects/:id/repository/tree`, all pages), read once
+   * per listing and request for a tree's subdirectories, files and submodules together.
+   */
+  treeListing: DataLoader<TreeListingKey, TreeObjectSchema[], string>;
+  /** A blob with its content (`GET /projects/:id/repository/blobs/:sha`), once per blob and request. */
+  blob: DataLoader<CommitKey, BlobSchema, string>;
   /** A project's job record (`GET /projects/:id/jobs/:job_id`), for what runner job lists leave out. */
   job: DataLoader<JobKey, JobSchema, string>;
   /** A project's pipeline (`GET /projects/:id/pipelines/:pipeline_id`), for what jobs' embedded pipelines leave out. */
@@ -223,6 +230,8 @@ class RequestLoaders implements Loaders {
   #commit?: Loaders['commit'];
   #job?: Loaders['job'];
   #pipeline?: Loaders['pipeline'];
+  #treeListing?: Loaders['treeListing'];
+  #blob?: Loaders['blob'];
   #mergeRequest?: Loaders['mergeRequest'];
   #currentUser?: Promise<UserSchema>;
   #projectWithPermissions?: Loaders['projectWithPermissions'];
@@ -344,6 +353,18 @@ class RequestLoaders implements Loaders {
 
   get commit() {
     return (this.#commit ??= withinProject((key: CommitKey) => this.api.commits.show(key.project, key.sha), (key) => key.sha, this.named('commit')));
+  }
+
+  get treeListing() {
+    return (this.#treeListing ??= withinProject(
+      (key: TreeListingKey) => everyPage((page) => this.api.commits.tree(key, page)),
+      (key) => JSON.stringify([key.ref ?? null, key.path, key.recursive]),
+      this.named('treeListing'),
+    ));
+  }
+
+  get blob() {
+    return (this.#blob ??= withinProject((key: CommitKey) => this.api.commits.blob(key.project, key.sha), (key) => key.sha, this.named('blob')));
   }
 
   get job() {

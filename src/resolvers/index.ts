@@ -25,6 +25,8 @@ import { ciJobCommitFields, Commit } from './commits/Commit.js';
 import { commitMutations } from './commits/Mutation.js';
 import { projectRepositoryFields, Repository } from './commits/Repository.js';
 import { CommitReferences, Tree } from './commits/references.js';
+import { Blob, Entry, Submodule, TreeEntry } from './commits/entry-types.js';
+import { treeEntryFields } from './commits/tree-entries.js';
 import { AccessLevel, GroupMember, MemberInterface, ProjectMember } from './groups/members.js';
 import { GroupPermissions } from './groups/permissions.js';
 import { ProjectPermissions } from './projects/permissions.js';
@@ -158,7 +160,11 @@ export const resolvers: Resolvers = {
   BoardList,
   Repository,
   CommitReferences,
-  Tree,
+  Tree: { ...Tree, ...treeEntryFields },
+  Entry,
+  TreeEntry,
+  Blob,
+  Submodule,
   ProjectPermissions,
   ProjectStatistics,
   GroupPermissions,

@@ -1,11 +1,12 @@
 // The embedded server's `GET /projects/:id/repository/tree`, as GitLab's REST answers it: a
 // directory's entries or, with `recursive`, every entry below it with its full path, directories
 // first, then files, then submodules (GitLab's Tree#sorted_entries), in offset pages.
+// And `GET /projects/:id/repository/blobs/:sha`, which reads a blob the listing names.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS, startSimulator, type Simulator } from '../../simulator/index.js';
 import { blobOid, type Tree, type TreeEntry } from '../../simulator/repository/objects.js';
 import { listTree, type TreeObject } from '../../simulator/repository/tree-listing.js';
-import { call, list } from './helpers.js';
+import { call, list, record } from './helpers.js';
 
 const { developer } = DEMO_TOKENS;
 const P = '/projects/gitlab-org%2Fgitlab';
@@ -123,5 +124,24 @@ describe('GET /projects/:id/repository/tree', () => {
     expect(anonymous.status).toBe(404);
     const keyset = await call(sim, `${P}/repository/tree?pagination=keyset`, { token: developer });
     expect(keyset.status).toBe(405);
+  });
+
+  it('answers a blob by its SHA with its content in base64 and its size, and 404 "Blob Not Found" for any other object', async () => {
+    const file = listTree(defaultTree(), '', false)!.find((entry) => entry.type === 'blob')!;
+    const answer = await call(sim, `${P}/repository/blobs/${file.id}`, { token: developer });
+    expect(answer.status).toBe(200);
+    const blob = record(answer);
+    const content = Buffer.from(String(blob['content']), 'base64');
+    expect(blob).toMatchObject({ sha: file.id, encoding: 'base64', size: content.length });
+    expect(blobOid(content)).toBe(file.id);
+
+    const directory = listTree(defaultTree(), '', false)!.find((entry) => entry.type === 'tree')!;
+    for (const sha of [directory.id, 'f'.repeat(40)]) {
+      const missing = await call(sim, `${P}/repository/blobs/${sha}`, { token: developer });
+      expect(missing.status).toBe(404);
+      expect(missing.body).toEqual({ message: '404 Blob Not Found' });
+    }
+    const hidden = [...sim.state.projects.values()].find((candidate) => candidate.visibility === 'private')!;
+    expect((await call(sim, `/projects/${hidden.id}/repository/blobs/${file.id}`)).status).toBe(404);
   });
 });

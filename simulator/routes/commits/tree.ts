@@ -8,11 +8,26 @@
 import { messageError, notFound } from '../../http/errors.js';
 import { paginate } from '../../http/pagination.js';
 import { p } from '../../http/params.js';
+import { ok } from '../../http/response.js';
 import type { Router } from '../../http/router.js';
 import { listTree } from '../../repository/tree-listing.js';
 import { readableRepository } from './access.js';
 
+/** A blob's content as GitLab's REST answers it (`GET .../repository/blobs/:sha`): base64, with its size. */
+function blobEntity(sha: string, content: Buffer) {
+  return { size: content.length, encoding: 'base64', content: content.toString('base64'), sha };
+}
+
 export function registerRepositoryTreeRoute(router: Router): void {
+  // `GET /projects/:id/repository/blobs/:sha` (lib/api/repositories.rb): 404 "Blob Not Found" for
+  // an object the repository does not hold as a blob.
+  router.get('/projects/:id/repository/blobs/:sha', { auth: 'optional', params: { id: p.string().required(), sha: p.string().required() } }, (ctx) => {
+    const { repository } = readableRepository(ctx, ctx.params.id);
+    const content = repository.hasBlob(ctx.params.sha) ? repository.blob(ctx.params.sha) : null;
+    if (!content) throw notFound('Blob');
+    return ok(blobEntity(ctx.params.sha, content));
+  });
+
   router.get(
     '/projects/:id/repository/tree',
     { auth: 'optional', paginated: true, params: { id: p.string().required(), ref: p.string(), path: p.string(), recursive: p.boolean().default(false) } },

@@ -49,6 +49,10 @@ export const Repository: RepositoryResolvers = {
       return { ...result, items: result.items.map((commit) => commitRecord(commit, repository.project)) };
     });
   },
+  // REST's project record says whether the repository has commits (`empty_repo`).
+  async empty(repository, _args, { loaders }) {
+    return (await loaders.project.load(repository.project)).empty_repo === true;
+  },
   async commit(repository, { ref }, { loaders }) {
     const name = nonBlank(ref, 'ref');
     if (name === undefined) return null;

@@ -15,8 +15,20 @@ export interface CommitReferencesRecord {
 /** `Repository.tree`: a directory at a ref (undefined: the default branch). */
 export interface TreeRecord {
   project: ProjectKey;
+  /** The ref as asked for, which names the entries' pages. */
   ref: string | undefined;
+  /** `heads` or `tags` when asked with `refType`. */
+  refType: 'heads' | 'tags' | undefined;
+  /** The ref as REST is asked: the full ref name with `refType`. */
+  restRef: string | undefined;
   path: string;
+  recursive: boolean;
+}
+
+/** GitLab's ExtractsRef qualify_ref: with a ref type, the full ref name (`refs/heads/main`). */
+function qualifiedRef(ref: string | undefined, refType: 'heads' | 'tags' | undefined): string | undefined {
+  if (ref === undefined || refType === undefined) return ref;
+  return ref.startsWith('refs/') ? ref : `refs/${refType}/${ref}`;
 }
 
 /** GitLab's `limit` of ref names: 1 to 100, checked before any call. */
@@ -81,7 +93,7 @@ export const CommitReferences: CommitReferencesResolvers = {
 export const Tree: TreeResolvers = {
   // The newest commit that touched the path: REST's commit list, one commit long.
   async lastCommit(tree, _args, { api }) {
-    const page = await nullWhenNotFound(api.commits.all(tree.project, { refName: tree.ref, path: tree.path === '' ? undefined : tree.path }, { page: 1, perPage: 1 }));
+    const page = await nullWhenNotFound(api.commits.all(tree.project, { refName: tree.restRef, path: tree.path === '' ? undefined : tree.path }, { page: 1, perPage: 1 }));
     const commit = page?.items[0];
     return commit ? commitRecord(commit, tree.project) : null;
   },
@@ -101,7 +113,14 @@ export function branchSearch(pattern: string): string | undefined {
 }
 
 export const repositoryReferenceFields: Pick<RepositoryResolvers, 'tree' | 'branchNames'> = {
-  tree: (repository, { path, ref }) => ({ project: repository.project, ref: ref ?? undefined, path: (path ?? '').replace(/^\/+|\/+$/g, '') }),
+  tree: (repository, { path, ref, recursive, refType }) => ({
+    project: repository.project,
+    ref: ref ?? undefined,
+    refType: refType ?? undefined,
+    restRef: qualifiedRef(ref ?? undefined, refType ?? undefined),
+    path: (path ?? '').replace(/^\/+|\/+$/g, ''),
+    recursive: recursive ?? false,
+  }),
   async branchNames(repository, { searchPattern, offset, limit }, { api }) {
     const max = checkedLimit(limit);
     if (!Number.isInteger(offset) || offset < 0) throw badUserInput('`offset` must not be negative.', 'offset');

@@ -1,0 +1,157 @@
+// A tree's entries as GitLab's file browser asks them (`Tree.trees`, `blobs`, `submodules`): one
+// REST listing of the directory (`GET /projects/:id/repository/tree`, every page, through the
+// treeListing loader) serves the three connections of one tree.
+//
+// `flatPath` is GitLab's (Gitaly's GetTreeEntries, populateFlatPath): for a directory, the path of
+// the first directory below it that does not hold exactly one entry which is itself a directory,
+// descending at most nine times; the path itself for every other entry, and for every entry of a
+// recursive tree (Gitaly computes flat paths only for a directory's own entries). REST's listing has
+// no flat paths, so when the query selects `flatPath` the tree is read as REST's recursive listing
+// of the directory, which holds both the directory's own entries and everything the collapsing
+// needs: still one listing per tree.
+import type { FieldNode, FragmentDefinitionNode, GraphQLResolveInfo, SelectionSetNode } from 'graphql';
+import { Kind } from 'graphql';
+import type { TreeResolvers } from '../../__generated__/resolvers-types.js';
+import { arrayConnection } from '../../connections/connection.js';
+import type { ProjectKey, TreeObjectSchema } from '../../datasources/commits.js';
+import type { GatewayContext } from '../../server/context.js';
+import { pathOfWebUrl } from '../web-path.js';
+import type { TreeRecord } from './references.js';
+import { submoduleLinks, type SubmoduleLinks } from './submodule-links.js';
+import { gitmodulesUrls } from './gitmodules.js';
+
+/**
+ * Pages of 100 the cost estimate assumes a tree listing holds (its one assumption here, as
+ * UNBOUNDED_ARRAY_ITEMS is elsewhere): REST bounds neither a directory nor a recursive listing.
+ */
+export const TREE_LISTING_PAGES = 10;
+
+/** Gitaly's defaultFlatTreeRecursion: a flat path descends at most this many levels, less one. */
+const FLAT_TREE_RECURSION = 10;
+
+/** A tree entry with what GitLab's entry types add to REST's record. */
+export interface TreeEntryRecord extends TreeObjectSchema {
+  project: ProjectKey;
+  flatPath: string;
+  webPath: string | null;
+  webUrl: string | null;
+  /** A submodule's links from `.gitmodules`; undefined when the query does not select them. */
+  links?: SubmoduleLinks;
+}
+
+/** Whether the operation selects a field of this name anywhere below the field being resolved (fragments included). */
+export function selectsField(info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments'>, name: string): boolean {
+  const seen = new Set<string>();
+  const within = (selectionSet: SelectionSetNode | undefined): boolean =>
+    (selectionSet?.selections ?? []).some((selection) => {
+      if (selection.kind === Kind.FIELD) return selection.name.value === name || within(selection.selectionSet);
+      if (selection.kind === Kind.INLINE_FRAGMENT) return within(selection.selectionSet);
+      if (seen.has(selection.name.value)) return false;
+      seen.add(selection.name.value);
+      const fragment: FragmentDefinitionNode | undefined = info.fragments[selection.name.value];
+      return within(fragment?.selectionSet);
+    });
+  return info.fieldNodes.some((fieldNode: FieldNode) => within(fieldNode.selectionSet));
+}
+
+/** The directory that holds an entry ('' for the root). */
+function parentOf(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash === -1 ? '' : path.slice(0, slash);
+}
+
+/**
+ * The directory's own entries with GitLab's flat paths, from REST's recursive listing of the
+ * directory: entries whose parent is the directory, each directory collapsed as Gitaly does.
+ */
+export function withFlatPaths(directory: string, everything: readonly TreeObjectSchema[]): Array<TreeObjectSchema & { flatPath: string }> {
+  const children = new Map<string, TreeObjectSchema[]>();
+  for (const entry of everything) {
+    const parent = parentOf(entry.path);
+    const siblings = children.get(parent);
+    if (siblings) siblings.push(entry);
+    else children.set(parent, [entry]);
+  }
+  return (children.get(directory) ?? []).map((entry) => {
+    let flatPath = entry.path;
+    if (entry.type === 'tree') {
+      for (let depth = 1; depth < FLAT_TREE_RECURSION; depth++) {
+        const below = children.get(flatPath) ?? [];
+        if (below.length !== 1 || below[0]!.type !== 'tree') break;
+        flatPath = below[0]!.path;
+      }
+    }
+    return { ...entry, flatPath };
+  });
+}
+
+/** The ref the pages are named by: the one asked for, else the project's default branch. */
+interface PageBase {
+  /** `https://host/group/project`. */
+  projectUrl: string;
+  ref: string;
+  /** `?ref_type=heads` when the tree was asked with `refType`, as GitLab's presenters add it. */
+  query: string;
+}
+
+/** Each path segment escaped as Rails' route helpers escape a glob parameter. */
+function escapedPath(path: string): string {
+  return path.split('/').map(encodeURIComponent).join('/');
+}
+
+function entryUrl(base: PageBase | null, kind: 'tree' | 'blob', path: string): string | null {
+  if (!base) return null;
+  return `${base.projectUrl}/-/${kind}/${escapedPath(base.ref)}/${escapedPath(path)}${base.query}`;
+}
+
+async function pageBase(tree: TreeRecord, { loaders }: GatewayContext): Promise<PageBase | null> {
+  const project = await loaders.project.load(tree.project);
+  const ref = tree.ref ?? project.default_branch ?? null;
+  if (!project.web_url || ref === null) return null;
+  return { projectUrl: project.web_url.replace(/\/+$/, ''), ref, query: tree.refType ? `?ref_type=${tree.refType}` : '' };
+}
+
+/** The tree's entries of one type, with flat paths and page URLs. */
+async function entriesOfType(tree: TreeRecord, type: TreeObjectSchema['type'], context: GatewayContext, info: GraphQLResolveInfo): Promise<TreeEntryRecord[]> {
+  // Any of the three connections selecting flatPath reads the recursive listing, so that all three
+  // share it (GitLab's documents select flatPath on every kind of entry).
+  const flat = !tree.recursive && selectsField(info, 'flatPath');
+  const key = { project: tree.project, ref: tree.restRef, path: tree.path, recursive: flat || tree.recursive };
+  const listing = await context.loaders.treeListing.load(key);
+  const entries = flat ? withFlatPaths(tree.path, listing) : listing.map((entry) => ({ ...entry, flatPath: entry.path }));
+  const ofType = entries.filter((entry) => entry.type === type);
+  const wantsPages = type !== 'commit' && (selectsField(info, 'webPath') || selectsField(info, 'webUrl'));
+  const base = wantsPages && ofType.length > 0 ? await pageBase(tree, context) : null;
+  return ofType.map((entry) => {
+    const webUrl = type === 'commit' ? null : entryUrl(base, type, entry.path);
+    return { ...entry, project: tree.project, webUrl, webPath: pathOfWebUrl(webUrl) };
+  });
+}
+
+/**
+ * Submodule links need `.gitmodules` at the tree's ref: REST's listing of the repository's root
+ * names its blob (the same listing as the tree's own when the tree is the root), and REST's blob
+ * endpoint gives its content.
+ */
+async function withSubmoduleLinks(tree: TreeRecord, submodules: TreeEntryRecord[], { loaders }: GatewayContext): Promise<TreeEntryRecord[]> {
+  if (submodules.length === 0) return submodules;
+  const root = await loaders.treeListing.load({ project: tree.project, ref: tree.restRef, path: '', recursive: false });
+  const gitmodules = root.find((entry) => entry.path === '.gitmodules' && entry.type === 'blob');
+  const [blob, project] = await Promise.all([gitmodules ? loaders.blob.load({ project: tree.project, sha: gitmodules.id }) : null, loaders.project.load(tree.project)]);
+  const urls = blob ? gitmodulesUrls(Buffer.from(blob.content, blob.encoding === 'base64' ? 'base64' : 'utf8').toString('utf8')) : new Map<string, string>();
+  return submodules.map((entry) => ({ ...entry, links: submoduleLinks(urls.get(entry.path), entry.id, project) }));
+}
+
+export const treeEntryFields: Pick<TreeResolvers, 'trees' | 'blobs' | 'submodules'> = {
+  async trees(tree, args, context, info) {
+    return arrayConnection(args, await entriesOfType(tree, 'tree', context, info));
+  },
+  async blobs(tree, args, context, info) {
+    return arrayConnection(args, await entriesOfType(tree, 'blob', context, info));
+  },
+  async submodules(tree, args, context, info) {
+    const submodules = await entriesOfType(tree, 'commit', context, info);
+    const wantsLinks = selectsField(info, 'webUrl') || selectsField(info, 'treeUrl');
+    return arrayConnection(args, wantsLinks ? await withSubmoduleLinks(tree, submodules, context) : submodules);
+  },
+};
