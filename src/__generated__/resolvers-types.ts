@@ -3473,7 +3473,7 @@ export type IssuableState =
  * an issue embedded in a to-do carries fewer, and any other field is fetched once per issue per
  * request from `GET /projects/:id/issues/:issue_iid`, only when a query asks for it.
  */
-export type Issue = Node & {
+export type Issue = Node & Todoable & {
   __typename?: 'Issue';
   /**
    * The first assignee.
@@ -4536,7 +4536,7 @@ export type MemberInterfaceEdge = {
  * at hand is a list's summary, they are read from `GET /projects/:id/merge_requests/:merge_request_iid`,
  * once per merge request and request.
  */
-export type MergeRequest = {
+export type MergeRequest = Todoable & {
   __typename?: 'MergeRequest';
   /**
    * The first assignee, or null.
@@ -6354,6 +6354,8 @@ export type Project = Node & {
    * project has no description.
    */
   descriptionHtml?: Maybe<Scalars['String']['output']>;
+  /** Path of the project's settings page (`/<full path>/edit`), from `webUrl`. */
+  editPath?: Maybe<Scalars['String']['output']>;
   /** Whether e-mail notifications are off. */
   emailsDisabled?: Maybe<Scalars['Boolean']['output']>;
   /** Whether the repository is empty. */
@@ -6416,6 +6418,12 @@ export type Project = Node & {
   lfsEnabled?: Maybe<Scalars['Boolean']['output']>;
   /** REST API links of the project's resources. */
   links?: Maybe<ProjectLinks>;
+  /**
+   * The caller's highest role in the project (REST `permissions`: the higher of `project_access` and
+   * `group_access`); NO_ACCESS for non-members, anonymous callers and administrators who are not
+   * members, as in GitLab.
+   */
+  maxAccessLevel: AccessLevel;
   /** How merge requests are merged (`merge`, `rebase_merge`, `ff`). */
   mergeMethod?: Maybe<Scalars['String']['output']>;
   /**
@@ -6448,6 +6456,12 @@ export type Project = Node & {
   onlyAllowMergeIfPipelineSucceeds?: Maybe<Scalars['Boolean']['output']>;
   /** Number of open issues. */
   openIssuesCount?: Maybe<Scalars['Int']['output']>;
+  /**
+   * Number of open merge requests (the total of REST `GET /projects/:id/merge_requests?state=opened`,
+   * one call of a one-item page per project and request); null when the caller may not read the
+   * project's merge requests or REST gives no total (over 10,000).
+   */
+  openMergeRequestsCount?: Maybe<Scalars['Int']['output']>;
   /** The owner, for projects in a personal namespace; null for group projects. */
   owner?: Maybe<UserCore>;
   /** Who may see the pages. */
@@ -7047,6 +7061,8 @@ export type ProjectPermissions = {
   updateWiki: Scalars['Boolean']['output'];
   /** Whether the caller may upload files to the project: Guests and above. */
   uploadFile: Scalars['Boolean']['output'];
+  /** Whether the caller may open the project's settings page (GitLab's `view_edit_page`, given with `admin_project`): Maintainers and above. */
+  viewEditPage: Scalars['Boolean']['output'];
 };
 
 /**
@@ -7467,6 +7483,13 @@ export type Repository = {
   /** Whether the repository has no commits (REST's project record, `empty_repo`). */
   empty: Scalars['Boolean']['output'];
   /**
+   * A directory's entries a page at a time, as GitLab's keyset-paginated tree: one `Tree` whose
+   * `trees`, `blobs` and `submodules` hold the page's entries (directories, then files, then
+   * submodules, as REST lists them), and the cursors of the page. Pages go forward with `first` (at
+   * most 100, 100 when omitted) and `after`. Null for an empty repository.
+   */
+  paginatedTree?: Maybe<TreeConnection>;
+  /**
    * A directory of the repository at a ref (GitLab's file browser); the default branch when `ref` is
    * omitted: its last commit and its entries.
    */
@@ -7504,6 +7527,19 @@ export type RepositoryCommitsArgs = {
   trailers?: InputMaybe<Scalars['Boolean']['input']>;
   until?: InputMaybe<Scalars['Time']['input']>;
   withStats?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+/** A project's git repository (REST `/projects/:id/repository`). */
+export type RepositoryPaginatedTreeArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  path?: InputMaybe<Scalars['String']['input']>;
+  recursive?: InputMaybe<Scalars['Boolean']['input']>;
+  ref?: InputMaybe<Scalars['String']['input']>;
+  refType?: InputMaybe<RefType>;
 };
 
 
@@ -8360,8 +8396,12 @@ export type Todo = {
   project?: Maybe<Project>;
   /** State of the to-do. */
   state: TodoStateEnum;
-  /** The issue the to-do is about. */
-  target?: Maybe<Issue>;
+  /**
+   * What the to-do is about: an `Issue` or a `MergeRequest` (REST's `target`, the record as REST's
+   * lists give it). Null for the targets the gateway does not model (commits, epics, designs,
+   * alerts), for which GitLab's `Todoable!` has a type here none of whose fields REST's to-do carries.
+   */
+  target?: Maybe<Todoable>;
   /** Kind of target (REST `target_type`). */
   targetType: TodoTargetEnum;
   /** URL of the target's page (REST `target_url`; GitLab's GraphQL has it on the target only). */
@@ -8483,6 +8523,12 @@ export type TodoTargetEnum =
   /** A work item (`WorkItem`). */
   | 'WorkItem';
 
+/** Something a to-do can be about (GitLab's `Todoable`): here an issue or a merge request. */
+export type Todoable = {
+  /** URL of the target's page. */
+  webUrl?: Maybe<Scalars['String']['output']>;
+};
+
 /** A directory of a repository at a ref. */
 export type Tree = {
   __typename?: 'Tree';
@@ -8493,6 +8539,12 @@ export type Tree = {
    * `GET .../repository/commits?ref_name=<ref>&path=<path>&per_page=1`); null when none did.
    */
   lastCommit?: Maybe<Commit>;
+  /**
+   * Path of the directory's page at the commit the ref names (`/<project>/-/tree/<sha>/<path>`), a
+   * link that keeps pointing at this version (REST `GET .../repository/commits/:ref` for the SHA);
+   * null when the ref names no commit.
+   */
+  permalinkPath?: Maybe<Scalars['String']['output']>;
   /** The directory's submodules (REST `GET .../repository/tree`, its `commit` entries). */
   submodules: SubmoduleConnection;
   /**
@@ -8527,6 +8579,26 @@ export type TreeTreesArgs = {
   before?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** Pages of a directory's entries (`Repository.paginatedTree`): one tree holding the page. */
+export type TreeConnection = {
+  __typename?: 'TreeConnection';
+  /** The tree of the page, with the cursor of the page's last entry. */
+  edges?: Maybe<Array<Maybe<TreeEdge>>>;
+  /** The tree of the page. */
+  nodes?: Maybe<Array<Maybe<Tree>>>;
+  /** Cursors of the page's entries. */
+  pageInfo: PageInfo;
+};
+
+/** The tree of a page, with the cursor of its last entry. */
+export type TreeEdge = {
+  __typename?: 'TreeEdge';
+  /** Cursor of the page's last entry. */
+  cursor: Scalars['String']['output'];
+  /** The tree. */
+  node?: Maybe<Tree>;
 };
 
 /** A subdirectory of a tree. */
@@ -9288,6 +9360,10 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
     | ( SshKeySchema )
     | ( UserSchema )
   ;
+  Todoable:
+    | ( IssueSchema )
+    | ( MergeRequestSchema )
+  ;
   User:
     | ( UserSchema )
     | ( UserSchema )
@@ -9664,8 +9740,11 @@ export type ResolversTypes = {
   TodoMarkDonePayload: ResolverTypeWrapper<Omit<TodoMarkDonePayload, 'todo'> & { todo: ResolversTypes['Todo'] }>;
   TodoStateEnum: null;
   TodoTargetEnum: null;
+  Todoable: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['Todoable']>;
   TodoableID: ResolverTypeWrapper<Scalars['TodoableID']['output']>;
   Tree: ResolverTypeWrapper<TreeRecord>;
+  TreeConnection: ResolverTypeWrapper<Connection<TreeRecord>>;
+  TreeEdge: ResolverTypeWrapper<Edge<TreeRecord>>;
   TreeEntry: ResolverTypeWrapper<TreeEntryRecord>;
   TreeEntryConnection: ResolverTypeWrapper<Connection<TreeEntryRecord>>;
   TreeEntryEdge: ResolverTypeWrapper<Edge<TreeEntryRecord>>;
@@ -10016,8 +10095,11 @@ export type ResolversParentTypes = {
   TodoID: Scalars['TodoID']['output'];
   TodoMarkDoneInput: TodoMarkDoneInput;
   TodoMarkDonePayload: Omit<TodoMarkDonePayload, 'todo'> & { todo: ResolversParentTypes['Todo'] };
+  Todoable: ResolversInterfaceTypes<ResolversParentTypes>['Todoable'];
   TodoableID: Scalars['TodoableID']['output'];
   Tree: TreeRecord;
+  TreeConnection: Connection<TreeRecord>;
+  TreeEdge: Edge<TreeRecord>;
   TreeEntry: TreeEntryRecord;
   TreeEntryConnection: Connection<TreeEntryRecord>;
   TreeEntryEdge: Edge<TreeEntryRecord>;
@@ -11764,6 +11846,7 @@ export type ProjectResolvers<ContextType = GatewayContext, ParentType extends Re
   defaultBranch?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   descriptionHtml?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  editPath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   emailsDisabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   emptyRepo?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   forkingAccessLevel?: Resolver<Maybe<ResolversTypes['ProjectFeatureAccess']>, ParentType, ContextType>;
@@ -11785,6 +11868,7 @@ export type ProjectResolvers<ContextType = GatewayContext, ParentType extends Re
   lastActivityAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   lfsEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   links?: Resolver<Maybe<ResolversTypes['ProjectLinks']>, ParentType, ContextType>;
+  maxAccessLevel?: Resolver<ResolversTypes['AccessLevel'], ParentType, ContextType>;
   mergeMethod?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   mergeRequest?: Resolver<Maybe<ResolversTypes['MergeRequest']>, ParentType, ContextType, RequireFields<ProjectMergeRequestArgs, 'iid'>>;
   mergeRequests?: Resolver<Maybe<ResolversTypes['MergeRequestConnection']>, ParentType, ContextType, RequireFields<ProjectMergeRequestsArgs, 'sort'>>;
@@ -11797,6 +11881,7 @@ export type ProjectResolvers<ContextType = GatewayContext, ParentType extends Re
   onlyAllowMergeIfAllDiscussionsAreResolved?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   onlyAllowMergeIfPipelineSucceeds?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   openIssuesCount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  openMergeRequestsCount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   owner?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
   pagesAccessLevel?: Resolver<Maybe<ResolversTypes['ProjectFeatureAccess']>, ParentType, ContextType>;
   path?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -11905,6 +11990,7 @@ export type ProjectPermissionsResolvers<ContextType = GatewayContext, ParentType
   renameProject?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   updateWiki?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   uploadFile?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  viewEditPage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
 export type ProjectStatisticsResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ProjectStatistics'] = ResolversParentTypes['ProjectStatistics']> = {
@@ -11963,6 +12049,7 @@ export type RepositoryResolvers<ContextType = GatewayContext, ParentType extends
   commit?: Resolver<Maybe<ResolversTypes['Commit']>, ParentType, ContextType, RequireFields<RepositoryCommitArgs, 'ref'>>;
   commits?: Resolver<ResolversTypes['CommitConnection'], ParentType, ContextType, Partial<RepositoryCommitsArgs>>;
   empty?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  paginatedTree?: Resolver<Maybe<ResolversTypes['TreeConnection']>, ParentType, ContextType, RequireFields<RepositoryPaginatedTreeArgs, 'path' | 'recursive'>>;
   tree?: Resolver<Maybe<ResolversTypes['Tree']>, ParentType, ContextType, RequireFields<RepositoryTreeArgs, 'path' | 'recursive'>>;
 };
 
@@ -12231,7 +12318,7 @@ export type TodoResolvers<ContextType = GatewayContext, ParentType extends Resol
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   project?: Resolver<Maybe<ResolversTypes['Project']>, ParentType, ContextType>;
   state?: Resolver<ResolversTypes['TodoStateEnum'], ParentType, ContextType>;
-  target?: Resolver<Maybe<ResolversTypes['Issue']>, ParentType, ContextType>;
+  target?: Resolver<Maybe<ResolversTypes['Todoable']>, ParentType, ContextType>;
   targetType?: Resolver<ResolversTypes['TodoTargetEnum'], ParentType, ContextType>;
   targetUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
@@ -12271,6 +12358,10 @@ export type TodoStateEnumResolvers = { done: 'done', pending: 'pending' };
 
 export type TodoTargetEnumResolvers = { ALERT: 'AlertManagement::Alert', COMMIT: 'Commit', DESIGN: 'DesignManagement::Design', EPIC: 'Epic', ISSUE: 'Issue', MERGEREQUEST: 'MergeRequest', WORKITEM: 'WorkItem' };
 
+export type TodoableResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Todoable'] = ResolversParentTypes['Todoable']> = {
+  __resolveType: TypeResolveFn<'Issue' | 'MergeRequest', ParentType, ContextType>;
+};
+
 export interface TodoableIdScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['TodoableID'], any> {
   name: 'TodoableID';
 }
@@ -12278,8 +12369,20 @@ export interface TodoableIdScalarConfig extends GraphQLScalarTypeConfig<Resolver
 export type TreeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Tree'] = ResolversParentTypes['Tree']> = {
   blobs?: Resolver<ResolversTypes['BlobConnection'], ParentType, ContextType, Partial<TreeBlobsArgs>>;
   lastCommit?: Resolver<Maybe<ResolversTypes['Commit']>, ParentType, ContextType>;
+  permalinkPath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   submodules?: Resolver<ResolversTypes['SubmoduleConnection'], ParentType, ContextType, Partial<TreeSubmodulesArgs>>;
   trees?: Resolver<ResolversTypes['TreeEntryConnection'], ParentType, ContextType, Partial<TreeTreesArgs>>;
+};
+
+export type TreeConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['TreeConnection'] = ResolversParentTypes['TreeConnection']> = {
+  edges?: Resolver<Maybe<Array<Maybe<ResolversTypes['TreeEdge']>>>, ParentType, ContextType>;
+  nodes?: Resolver<Maybe<Array<Maybe<ResolversTypes['Tree']>>>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type TreeEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['TreeEdge'] = ResolversParentTypes['TreeEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<Maybe<ResolversTypes['Tree']>, ParentType, ContextType>;
 };
 
 export type TreeEntryResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['TreeEntry'] = ResolversParentTypes['TreeEntry']> = {
@@ -12791,8 +12894,11 @@ export type Resolvers<ContextType = GatewayContext> = {
   TodoMarkDonePayload?: TodoMarkDonePayloadResolvers<ContextType>;
   TodoStateEnum?: TodoStateEnumResolvers;
   TodoTargetEnum?: TodoTargetEnumResolvers;
+  Todoable?: TodoableResolvers<ContextType>;
   TodoableID?: GraphQLScalarType;
   Tree?: TreeResolvers<ContextType>;
+  TreeConnection?: TreeConnectionResolvers<ContextType>;
+  TreeEdge?: TreeEdgeResolvers<ContextType>;
   TreeEntry?: TreeEntryResolvers<ContextType>;
   TreeEntryConnection?: TreeEntryConnectionResolvers<ContextType>;
   TreeEntryEdge?: TreeEntryEdgeResolvers<ContextType>;

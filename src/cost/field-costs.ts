@@ -383,6 +383,12 @@ const projects: Record<string, FieldCost> = {
   'Project.descriptionHtml': { reads: ['description', 'path_with_namespace'], calls: 1 },
   // GET /user once per request, and GET /projects/:id for the caller's `permissions` (list records lack them).
   'Project.userPermissions': { calls: 2 },
+  // The settings page's path, from `web_url` (list-row.ts).
+  'Project.editPath': { reads: ['web_url'] },
+  // GET /projects/:id with the caller's `permissions`, unless the record at hand has them.
+  'Project.maxAccessLevel': { calls: 1, unlessParentHas: 'permissions' },
+  // A one-item page of GET /projects/:id/merge_requests?state=opened, once per project and request.
+  'Project.openMergeRequestsCount': { calls: 1 },
   // GET /projects/:id?statistics=true.
   'Project.statistics': { calls: 1, unlessParentHas: 'statistics' },
   'Project.projectMembers': restList(USER_SUMMARY),

@@ -73,6 +73,8 @@ export interface Loaders {
    * `project` without them, so its cached record cannot answer a permission field.
    */
   projectWithPermissions: DataLoader<number, ProjectSchema>;
+  /** How many merge requests of a project are open (the total of a one-item `GET /projects/:id/merge_requests?state=opened`). */
+  openMergeRequestsCount: DataLoader<number, number | null>;
   /**
    * GitLab Flavored Markdown rendered by REST (`POST /markdown`), once per distinct text and context
    * project in a request (REST renders one text per call).
@@ -235,6 +237,7 @@ class RequestLoaders implements Loaders {
   #mergeRequest?: Loaders['mergeRequest'];
   #currentUser?: Promise<UserSchema>;
   #projectWithPermissions?: Loaders['projectWithPermissions'];
+  #openMergeRequestsCount?: Loaders['openMergeRequestsCount'];
   #markdown?: Loaders['markdown'];
   #effectiveMember?: Loaders['effectiveMember'];
   #issueDiscussions?: Loaders['issueDiscussions'];
@@ -261,6 +264,10 @@ class RequestLoaders implements Loaders {
 
   get projectWithPermissions() {
     return (this.#projectWithPermissions ??= byId((id) => this.api.projects.show(id), this.named('projectWithPermissions')));
+  }
+
+  get openMergeRequestsCount() {
+    return (this.#openMergeRequestsCount ??= byId((id) => this.api.projects.openMergeRequestsCount(id), this.named('openMergeRequestsCount')));
   }
 
   get markdown() {

@@ -174,6 +174,15 @@ export class ProjectsApi {
     });
   }
 
+  /**
+   * How many merge requests of the project are open: the `X-Total` of a one-item page of
+   * `GET /projects/:id/merge_requests?state=opened` (null when REST gives no total, over 10,000).
+   */
+  async openMergeRequestsCount(id: number): Promise<number | null> {
+    const page = await this.rest.getPage<unknown>(restPath`/projects/${id}/merge_requests`, { page: 1, perPage: 1 }, { state: 'opened' });
+    return page.total;
+  }
+
   show(idOrPath: number | string): Promise<ProjectSchema> {
     return this.rest.get<ProjectSchema>(restPath`/projects/${idOrPath}`);
   }

@@ -85,6 +85,52 @@ const PROJECT_FEATURES = /* GraphQL */ `
   }
 `;
 
+/** A row of a project list, as GitLab's organization and explore pages ask for one. */
+const PROJECT_LIST_ROWS = /* GraphQL */ `
+  fragment ProjectListRow on Project {
+    id
+    fullPath
+    editPath
+    openMergeRequestsCount
+    openIssuesCount
+    mergeRequestsAccessLevel {
+      stringValue
+    }
+    maxAccessLevel {
+      integerValue
+      stringValue
+    }
+    userPermissions {
+      removeProject
+      viewEditPage
+    }
+  }
+  query getProjectListRows($first: Int, $membership: Boolean) {
+    projects(first: $first, membership: $membership) {
+      nodes {
+        ...ProjectListRow
+      }
+    }
+  }
+`;
+
+const PROJECT_ROW_TWICE = /* GraphQL */ `
+  query getProjectRowTwice($projectPath: ID!) {
+    project(fullPath: $projectPath) {
+      openMergeRequestsCount
+      maxAccessLevel {
+        integerValue
+      }
+    }
+    again: project(fullPath: $projectPath) {
+      openMergeRequestsCount
+      maxAccessLevel {
+        integerValue
+      }
+    }
+  }
+`;
+
 const FEATURES = ['issues', 'repository', 'merge_requests', 'forking', 'wiki', 'builds', 'snippets', 'pages'] as const;
 const camel = (name: string) => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
 const INTEGER: Readonly<Record<ProjectFeatureAccessLevel, number>> = { disabled: 0, private: 10, enabled: 20, public: 30 };
@@ -118,6 +164,8 @@ describe("a project's fork and merge request permissions in GitLab's dialect", (
     ['repository permissions', REPOSITORY_PERMISSIONS],
     ['project info', PROJECT_INFO],
     ['project features', PROJECT_FEATURES],
+    ['project list rows', PROJECT_LIST_ROWS],
+    ['project row twice', PROJECT_ROW_TWICE],
   ])('the %s document validates against the schema', (_name, document) => {
     expect(validate(schema, parse(document))).toEqual([]);
   });
@@ -160,6 +208,61 @@ describe("a project's fork and merge request permissions in GitLab's dialect", (
 
   describe('over real HTTP', () => {
     const harness = gatewayOverSimulator();
+
+    const ROLE: Readonly<Record<number, string>> = { 0: 'NO_ACCESS', 10: 'GUEST', 20: 'REPORTER', 30: 'DEVELOPER', 40: 'MAINTAINER', 50: 'OWNER' };
+
+    it.each([
+      ['the developer', developer],
+      ['an administrator, whose role is their membership only', admin],
+    ])("answers %s's project list rows as REST does: the list's records carry the role, and one count of open merge requests per project", async (_who, token) => {
+      const result = await harness.gateway.query<{ projects: { nodes: Array<Record<string, unknown>> } }>(PROJECT_LIST_ROWS, { first: 8, membership: token === developer ? true : null }, token);
+      expect(result.errors).toBeUndefined();
+      const calls = restCalls(harness.simulator);
+      const rows = result.data!.projects.nodes;
+      expect(rows).toHaveLength(8);
+      const me = await harness.oracle.get<{ is_admin?: boolean }>('/user', token);
+      const expected = [];
+      for (const row of rows) {
+        const id = Number(String(row['id']).split('/').pop());
+        const rest = await harness.oracle.get<RestProject & { web_url: string; open_issues_count: number }>(`/projects/${id}`, token);
+        const mergeRequests = await harness.oracle.call<unknown[]>('GET', `/projects/${id}/merge_requests?state=opened&per_page=1`, token);
+        const level = Math.max(rest.permissions?.project_access?.access_level ?? 0, rest.permissions?.group_access?.access_level ?? 0);
+        expected.push({
+          id: row['id'],
+          fullPath: row['fullPath'],
+          editPath: `${new URL(rest.web_url).pathname}/edit`,
+          openMergeRequestsCount: mergeRequests.status === 200 ? Number(mergeRequests.headers.get('x-total')) : null,
+          openIssuesCount: rest.open_issues_count,
+          mergeRequestsAccessLevel: { stringValue: rest.merge_requests_access_level.toUpperCase() },
+          maxAccessLevel: { integerValue: level, stringValue: ROLE[level] },
+          // An administrator has every role's abilities (owner_access), whatever their membership.
+          userPermissions: { removeProject: me.is_admin === true || level >= OWNER, viewEditPage: me.is_admin === true || level >= 40 },
+        });
+        expect(calls.filter((call) => call === `GET /projects/${id}/merge_requests`)).toHaveLength(1);
+      }
+      expect(rows).toEqual(expected);
+      // The list, a count per project, and the caller's own record for the abilities.
+      expect(calls).toHaveLength(2 + rows.length);
+    });
+
+    it('counts open merge requests and reads the role once per project in a request, and answers null where merge requests are off', async () => {
+      const result = await harness.gateway.query<{ project: unknown; again: unknown }>(PROJECT_ROW_TWICE, { projectPath: 'opensource/tools/linter' }, developer);
+      expect(result.errors).toBeUndefined();
+      const rest = await harness.oracle.get<RestProject>('/projects/26', developer);
+      expect(rest.merge_requests_access_level).toBe('disabled');
+      const level = Math.max(rest.permissions?.project_access?.access_level ?? 0, rest.permissions?.group_access?.access_level ?? 0);
+      expect(result.data!.project).toEqual({ openMergeRequestsCount: null, maxAccessLevel: { integerValue: level } });
+      expect(result.data!.again).toEqual(result.data!.project);
+      expect(restCalls(harness.simulator).sort()).toEqual(['GET /projects/opensource%2Ftools%2Flinter', 'GET /projects/26/merge_requests'].sort());
+    });
+
+    it('gives anonymous callers no role, without asking REST for one', async () => {
+      const result = await harness.gateway.query<{ project: { openMergeRequestsCount: number | null; maxAccessLevel: { integerValue: number } } }>(PROJECT_ROW_TWICE, { projectPath: 'gitlab-org/gitlab' });
+      expect(result.errors).toBeUndefined();
+      const mergeRequests = await harness.oracle.call<unknown[]>('GET', '/projects/1/merge_requests?state=opened&per_page=1');
+      expect(result.data!.project).toEqual({ openMergeRequestsCount: Number(mergeRequests.headers.get('x-total')), maxAccessLevel: { integerValue: 0 } });
+      expect(restCalls(harness.simulator).sort()).toEqual(['GET /projects/1/merge_requests', 'GET /projects/gitlab-org%2Fgitlab'].sort());
+    });
 
     it.each(['gitlab-org/gitlab', 'gitlab-org/security-fixes', 'opensource/tools/linter', 'design/brand-assets'])(
       "answers every feature level of %s as GitLab's ProjectFeatureAccess, from the one REST read of the project",

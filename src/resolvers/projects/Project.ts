@@ -13,6 +13,7 @@ import type { ProjectSchema } from '../../datasources/projects.js';
 import type { RunnerListFilters, RunnerSchema } from '../../datasources/runners.js';
 import { memberConnection } from '../groups/members.js';
 import { renderMarkdown } from './markdown.js';
+import { projectListRowFields } from './list-row.js';
 import { projectAbilities } from './permissions.js';
 
 /** `GET /projects/:id/runners` takes the id or the full path: a project looked up by path sends it early. */
@@ -23,6 +24,7 @@ const runnerList: ParentList<RunnerFilterArgs, RunnerListFilters, RunnerSchema> 
 
 export const Project: ProjectResolvers = {
   id: (project) => toGlobalId('Project', project.id),
+  ...projectListRowFields,
   async descriptionHtml(project, _args, context) {
     const [description, path] = await Promise.all([
       readRecordField(project, 'description', context, FULL_RECORD_LOADERS['Project']),

@@ -29,6 +29,17 @@ function withPermissions(project: ProjectSchema, context: GatewayContext): Promi
   return 'permissions' in project ? Promise.resolve(project) : context.loaders.projectWithPermissions.load(project.id);
 }
 
+/**
+ * GitLab's `maxAccessLevel`: the caller's highest membership role (`max_member_access_for_project`),
+ * read from REST's `permissions`. Anonymous callers have none; an administrator who is no member has
+ * none either, since GitLab counts memberships here, not the administrator's reach.
+ */
+export async function callerMaxAccessLevel(project: ProjectSchema, context: GatewayContext): Promise<number> {
+  if (!context.credential) return 0;
+  const { permissions } = await withPermissions(project, context);
+  return Math.max(permissions?.project_access?.access_level ?? 0, permissions?.group_access?.access_level ?? 0);
+}
+
 export async function projectAbilities(project: ProjectSchema, context: GatewayContext): Promise<ProjectAbilities> {
   const caller = await callerOf(context);
   // Anonymous callers have no `permissions` anywhere; the record only needs its visibility and features.
@@ -112,6 +123,8 @@ export const ProjectPermissions: ProjectPermissionsResolvers = {
   updateWiki: (a) => a.level >= DEVELOPER && wikiOn(a) && a.project.archived !== true,
   createPipeline: (a) => a.level >= DEVELOPER && buildsOn(a) && a.project.archived !== true,
   adminProject: atLeast(MAINTAINER),
+  // `rule { can?(:admin_project) }.enable :view_edit_page`.
+  viewEditPage: atLeast(MAINTAINER),
   adminWiki: (a) => a.level >= MAINTAINER && wikiOn(a),
   pushToDeleteProtectedBranch: (a) => a.level >= MAINTAINER && a.project.archived !== true,
   renameProject: owner,
