@@ -31,6 +31,7 @@ const CONNECTION_NODES: Record<string, string> = {
   SnippetRepositoryStorageMove: 'SnippetRepositoryStorageMoveSchema',
   Commit: 'CommitRecord',
   TreeEntry: 'TreeEntryRecord',
+  Tree: 'TreeRecord',
   Blob: 'TreeEntryRecord',
   Submodule: 'TreeEntryRecord',
   CommitRef: 'CommitRefSchema',

@@ -645,6 +645,13 @@ const commits: Record<string, FieldCost> = {
   'Blob.lfsOid': oneCall(),
   // The project's record (`empty_repo`), shared with every other read of it.
   'Repository.empty': oneCall(),
+  // No call: names the directory (it reads the selection only, to share one listing among its connections).
+  'Repository.tree': {},
+  // The project's record (an empty repository answers null) and every page of the tree listing,
+  // which the page's tree shares with its connections.
+  'Repository.paginatedTree': { calls: TREE_LISTING_PAGES + 1 },
+  // GET .../repository/commits/:ref for the SHA (the commit loader), and the project's record.
+  'Tree.permalinkPath': { calls: 2 },
   'CommitComment.author': embedded(USER_AUTHOR),
   'CommitStatus.author': embedded(USER_AUTHOR),
 };

@@ -175,6 +175,67 @@ describe('a tree\'s entries in GitLab\'s style', () => {
   });
 });
 
+const PAGINATED_TREE = `
+query paginatedTreePage($fullPath: ID!, $path: String!, $ref: String!, $first: Int, $after: String) {
+  project(fullPath: $fullPath) {
+    id
+    repository {
+      paginatedTree(path: $path, ref: $ref, first: $first, after: $after) {
+        nodes {
+          __typename
+          permalinkPath
+          trees { nodes { path flatPath } }
+          blobs { nodes { path } }
+          submodules { nodes { path } }
+        }
+        pageInfo { hasNextPage endCursor }
+      }
+    }
+  }
+}`;
+
+type PaginatedResult = {
+  project: {
+    repository: {
+      paginatedTree: {
+        nodes: Array<{ permalinkPath: string | null; trees: { nodes: Array<{ path: string; flatPath: string }> }; blobs: { nodes: Array<{ path: string }> }; submodules: { nodes: Array<{ path: string }> } }>;
+        pageInfo: { hasNextPage: boolean; endCursor: string | null };
+      };
+    };
+  };
+};
+
+describe('Repository.paginatedTree in GitLab\'s style', () => {
+  const harness = gatewayOverSimulator();
+
+  it('validates against the schema', () => {
+    expect(validate(schema, parse(PAGINATED_TREE))).toEqual([]);
+  });
+
+  it('pages the directory\'s entries of every type in REST\'s order, one listing for every page of a request, with a permalink at the ref\'s commit', async () => {
+    const own = await harness.oracle.all<RestEntry>(`/projects/${PROJECT_PATH}/repository/tree?ref=main`, developer);
+    const [head] = await harness.oracle.get<Array<{ id: string }>>(`/projects/${PROJECT_PATH}/repository/commits?ref_name=main&per_page=1`, developer);
+    const seen: string[] = [];
+    let after: string | null = null;
+    for (let round = 0; round < own.length; round++) {
+      harness.simulator.resetRequests();
+      const result: { data?: PaginatedResult; errors?: unknown } = await harness.gateway.query<PaginatedResult>(PAGINATED_TREE, { fullPath: PROJECT, path: '', ref: 'main', first: 3, after }, developer);
+      expect(result.errors).toBeUndefined();
+      const connection = result.data!.project.repository.paginatedTree;
+      const [tree] = connection.nodes;
+      expect(tree!.permalinkPath).toBe(`/${PROJECT}/-/tree/${head!.id}`);
+      seen.push(...tree!.trees.nodes.map((node) => node.path), ...tree!.blobs.nodes.map((node) => node.path), ...tree!.submodules.nodes.map((node) => node.path));
+      // The project, the recursive listing (flatPath is selected) and the ref's commit.
+      const calls = restCalls(harness.simulator);
+      expect(calls.filter((call) => call.endsWith('/repository/tree'))).toHaveLength(1);
+      expect(calls).toHaveLength(3);
+      if (!connection.pageInfo.hasNextPage) break;
+      after = connection.pageInfo.endCursor;
+    }
+    expect(seen).toEqual(own.map((entry) => entry.path));
+  });
+});
+
 describe('flat paths as Gitaly computes them', () => {
   const entry = (path: string, type: 'tree' | 'blob' | 'commit' = 'tree') => ({ id: path, name: path.split('/').pop()!, type, path, mode: type === 'tree' ? '040000' : '100644' });
 

@@ -4,6 +4,7 @@ import { restConnection } from '../../connections/connection.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
 import { nullWhenNotFound } from '../lookups.js';
 import { connectionNodeFields } from '../projects/simple-record.js';
+import { paginatedTreeFields } from './paginated-tree.js';
 import { commitRecord } from './record.js';
 import { projectCommitReferenceFields, repositoryReferenceFields } from './references.js';
 
@@ -26,6 +27,7 @@ function listWithStats(requested: boolean | null | undefined, info: GraphQLResol
 
 export const Repository: RepositoryResolvers = {
   ...repositoryReferenceFields,
+  ...paginatedTreeFields,
   commits(repository, args, { api }, info) {
     const filters = {
       refName: nonBlank(args.refName, 'refName'),

@@ -5,6 +5,7 @@ import { badUserInput } from '../../errors/graphql-errors.js';
 import type { GatewayContext } from '../../server/context.js';
 import { nullWhenNotFound } from '../lookups.js';
 import { commitRecord } from './record.js';
+import { selectsField } from './selection.js';
 
 /** `Project.commitReferences`: the commit, resolved once, and its project. */
 export interface CommitReferencesRecord {
@@ -23,6 +24,33 @@ export interface TreeRecord {
   restRef: string | undefined;
   path: string;
   recursive: boolean;
+  /**
+   * For a tree of `paginatedTree`: the page of the directory's entries (all types, in REST's order)
+   * that its `trees`, `blobs` and `submodules` hold.
+   */
+  page?: { start: number; end: number };
+  /** Whether the query selects `flatPath` below the tree: then its three connections share the recursive listing. */
+  flatPaths?: boolean;
+}
+
+/** The arguments of `Repository.tree` and `paginatedTree` that name a directory. */
+export interface TreeArgs {
+  path?: string | null;
+  ref?: string | null;
+  recursive?: boolean | null;
+  refType?: 'heads' | 'tags' | null;
+}
+
+/** A directory as `Repository.tree` and `paginatedTree` name it. */
+export function treeRecord(project: ProjectKey, { path, ref, recursive, refType }: TreeArgs): TreeRecord {
+  return {
+    project,
+    ref: ref ?? undefined,
+    refType: refType ?? undefined,
+    restRef: qualifiedRef(ref ?? undefined, refType ?? undefined),
+    path: (path ?? '').replace(/^\/+|\/+$/g, ''),
+    recursive: recursive ?? false,
+  };
 }
 
 /** GitLab's ExtractsRef qualify_ref: with a ref type, the full ref name (`refs/heads/main`). */
@@ -113,14 +141,7 @@ export function branchSearch(pattern: string): string | undefined {
 }
 
 export const repositoryReferenceFields: Pick<RepositoryResolvers, 'tree' | 'branchNames'> = {
-  tree: (repository, { path, ref, recursive, refType }) => ({
-    project: repository.project,
-    ref: ref ?? undefined,
-    refType: refType ?? undefined,
-    restRef: qualifiedRef(ref ?? undefined, refType ?? undefined),
-    path: (path ?? '').replace(/^\/+|\/+$/g, ''),
-    recursive: recursive ?? false,
-  }),
+  tree: (repository, args, _context, info) => ({ ...treeRecord(repository.project, args), flatPaths: selectsField(info, 'flatPath') }),
   async branchNames(repository, { searchPattern, offset, limit }, { api }) {
     const max = checkedLimit(limit);
     if (!Number.isInteger(offset) || offset < 0) throw badUserInput('`offset` must not be negative.', 'offset');

@@ -9,14 +9,15 @@
 // no flat paths, so when the query selects `flatPath` the tree is read as REST's recursive listing
 // of the directory, which holds both the directory's own entries and everything the collapsing
 // needs: still one listing per tree.
-import type { FieldNode, FragmentDefinitionNode, GraphQLResolveInfo, SelectionSetNode } from 'graphql';
-import { Kind } from 'graphql';
+import type { GraphQLResolveInfo } from 'graphql';
 import type { TreeResolvers } from '../../__generated__/resolvers-types.js';
 import { arrayConnection } from '../../connections/connection.js';
 import type { ProjectKey, TreeObjectSchema } from '../../datasources/commits.js';
 import type { GatewayContext } from '../../server/context.js';
+import { nullWhenNotFound } from '../lookups.js';
 import { pathOfWebUrl } from '../web-path.js';
 import type { TreeRecord } from './references.js';
+import { selectsField } from './selection.js';
 import { submoduleLinks, type SubmoduleLinks } from './submodule-links.js';
 import { gitmodulesUrls } from './gitmodules.js';
 
@@ -37,21 +38,6 @@ export interface TreeEntryRecord extends TreeObjectSchema {
   webUrl: string | null;
   /** A submodule's links from `.gitmodules`; undefined when the query does not select them. */
   links?: SubmoduleLinks;
-}
-
-/** Whether the operation selects a field of this name anywhere below the field being resolved (fragments included). */
-export function selectsField(info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments'>, name: string): boolean {
-  const seen = new Set<string>();
-  const within = (selectionSet: SelectionSetNode | undefined): boolean =>
-    (selectionSet?.selections ?? []).some((selection) => {
-      if (selection.kind === Kind.FIELD) return selection.name.value === name || within(selection.selectionSet);
-      if (selection.kind === Kind.INLINE_FRAGMENT) return within(selection.selectionSet);
-      if (seen.has(selection.name.value)) return false;
-      seen.add(selection.name.value);
-      const fragment: FragmentDefinitionNode | undefined = info.fragments[selection.name.value];
-      return within(fragment?.selectionSet);
-    });
-  return info.fieldNodes.some((fieldNode: FieldNode) => within(fieldNode.selectionSet));
 }
 
 /** The directory that holds an entry ('' for the root). */
@@ -111,14 +97,22 @@ async function pageBase(tree: TreeRecord, { loaders }: GatewayContext): Promise<
   return { projectUrl: project.web_url.replace(/\/+$/, ''), ref, query: tree.refType ? `?ref_type=${tree.refType}` : '' };
 }
 
-/** The tree's entries of one type, with flat paths and page URLs. */
+/**
+ * The directory's entries of every type in REST's order, with flat paths: from the plain listing, or
+ * from the recursive one when `withFlat` (and the tree is not itself recursive).
+ */
+export async function directoryEntries(tree: TreeRecord, withFlat: boolean, { loaders }: GatewayContext): Promise<Array<TreeObjectSchema & { flatPath: string }>> {
+  const flat = withFlat && !tree.recursive;
+  const listing = await loaders.treeListing.load({ project: tree.project, ref: tree.restRef, path: tree.path, recursive: flat || tree.recursive });
+  return flat ? withFlatPaths(tree.path, listing) : listing.map((entry) => ({ ...entry, flatPath: entry.path }));
+}
+
+/** The tree's entries of one type (within its page, for a tree of `paginatedTree`), with flat paths and page URLs. */
 async function entriesOfType(tree: TreeRecord, type: TreeObjectSchema['type'], context: GatewayContext, info: GraphQLResolveInfo): Promise<TreeEntryRecord[]> {
   // Any of the three connections selecting flatPath reads the recursive listing, so that all three
   // share it (GitLab's documents select flatPath on every kind of entry).
-  const flat = !tree.recursive && selectsField(info, 'flatPath');
-  const key = { project: tree.project, ref: tree.restRef, path: tree.path, recursive: flat || tree.recursive };
-  const listing = await context.loaders.treeListing.load(key);
-  const entries = flat ? withFlatPaths(tree.path, listing) : listing.map((entry) => ({ ...entry, flatPath: entry.path }));
+  const all = await directoryEntries(tree, tree.flatPaths ?? selectsField(info, 'flatPath'), context);
+  const entries = tree.page ? all.slice(tree.page.start, tree.page.end) : all;
   const ofType = entries.filter((entry) => entry.type === type);
   const wantsPages = type !== 'commit' && (selectsField(info, 'webPath') || selectsField(info, 'webUrl'));
   const base = wantsPages && ofType.length > 0 ? await pageBase(tree, context) : null;
@@ -142,7 +136,17 @@ async function withSubmoduleLinks(tree: TreeRecord, submodules: TreeEntryRecord[
   return submodules.map((entry) => ({ ...entry, links: submoduleLinks(urls.get(entry.path), entry.id, project) }));
 }
 
-export const treeEntryFields: Pick<TreeResolvers, 'trees' | 'blobs' | 'submodules'> = {
+export const treeEntryFields: Pick<TreeResolvers, 'trees' | 'blobs' | 'submodules' | 'permalinkPath'> = {
+  // TreePresenter#permalink_path: the directory at the SHA of the commit the ref names.
+  async permalinkPath(tree, _args, { loaders }) {
+    const [commit, project] = await Promise.all([
+      nullWhenNotFound(loaders.commit.load({ project: tree.project, sha: tree.restRef ?? 'HEAD' })),
+      loaders.project.load(tree.project),
+    ]);
+    const projectPath = pathOfWebUrl(project.web_url);
+    if (!commit || projectPath === null) return null;
+    return `${projectPath.replace(/\/+$/, '')}/-/tree/${commit.id}${tree.path === '' ? '' : `/${escapedPath(tree.path)}`}`;
+  },
   async trees(tree, args, context, info) {
     return arrayConnection(args, await entriesOfType(tree, 'tree', context, info));
   },
