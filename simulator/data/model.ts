@@ -545,7 +545,9 @@ export interface Todo {
   id: number;
   userId: number;
   authorId: number;
-  issueId: number;
+  /** What the to-do is about: an issue or a merge request, by its id. */
+  targetType: 'Issue' | 'MergeRequest';
+  targetId: number;
   actionName: 'marked' | 'assigned' | 'mentioned';
   state: 'pending' | 'done';
   body: string;

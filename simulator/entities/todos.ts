@@ -4,21 +4,32 @@ import { createHash } from 'node:crypto';
 import type { MetricImage, Note, Todo } from '../data/model.js';
 import type { PresentContext } from './context.js';
 import { issueBasic } from './issues.js';
+import { mergeRequestBasic } from './merge-requests.js';
 import { projectReference } from './projects.js';
 import { userSummary } from './users.js';
 
+/** The to-do's target as REST embeds it, with its page's path segment (`issues`, `merge_requests`). */
+function todoTarget(ctx: PresentContext, todo: Todo) {
+  if (todo.targetType === 'Issue') {
+    const issue = ctx.state.issues.get(todo.targetId);
+    return issue && { record: issueBasic(ctx, issue), projectId: issue.projectId, page: `issues/${issue.iid}` };
+  }
+  const mergeRequest = ctx.state.mergeRequests.get(todo.targetId);
+  return mergeRequest && { record: mergeRequestBasic(ctx, mergeRequest), projectId: mergeRequest.projectId, page: `merge_requests/${mergeRequest.iid}` };
+}
+
 export function todoEntity(ctx: PresentContext, todo: Todo) {
-  const issue = ctx.state.issues.get(todo.issueId);
-  const project = issue ? ctx.state.projects.get(issue.projectId) : undefined;
+  const target = todoTarget(ctx, todo);
+  const project = target ? ctx.state.projects.get(target.projectId) : undefined;
   const author = ctx.state.users.get(todo.authorId);
   return {
     id: todo.id,
     project: project ? projectReference(ctx, project) : null,
     author: author ? userSummary(ctx, author) : null,
     action_name: todo.actionName,
-    target_type: 'Issue',
-    target: issue ? issueBasic(ctx, issue) : null,
-    target_url: issue && project ? `${ctx.origin}/${ctx.state.projectFullPath(project)}/-/issues/${issue.iid}` : null,
+    target_type: todo.targetType,
+    target: target?.record ?? null,
+    target_url: target && project ? `${ctx.origin}/${ctx.state.projectFullPath(project)}/-/${target.page}` : null,
     body: todo.body,
     state: todo.state,
     created_at: todo.createdAt,

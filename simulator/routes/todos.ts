@@ -32,11 +32,10 @@ export function registerTodoRoutes(router: Router): void {
   router.get('/todos', { auth: 'required', paginated: true, params: listParams }, (ctx) => {
     const { action, author_id: authorId, project_id: projectId, group_id: groupId, state, type } = ctx.params;
     const inGroup = groupId === undefined ? undefined : projectIdsOfGroup(ctx, groupId);
-    const projectOf = (todo: Todo) => ctx.state.issues.get(todo.issueId)?.projectId;
+    const projectOf = (todo: Todo) => (todo.targetType === 'Issue' ? ctx.state.issues : ctx.state.mergeRequests).get(todo.targetId)?.projectId;
     const todos = [...ctx.state.todos.values()]
       .filter((todo) => todo.userId === ctx.user!.id && todo.state === (state ?? 'pending'))
-      // Every simulated to-do is on an issue.
-      .filter(() => type === undefined || type === 'Issue')
+      .filter((todo) => type === undefined || todo.targetType === type)
       .filter((todo) => action === undefined || todo.actionName === action)
       .filter((todo) => authorId === undefined || todo.authorId === authorId)
       .filter((todo) => projectId === undefined || projectOf(todo) === projectId)

@@ -6894,6 +6894,15 @@ export type ProjectWikiPagesArgs = {
   withContent?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
+/** Which projects a list keeps by whether they are archived. */
+export type ProjectArchived =
+  /** Only projects that are not archived. */
+  | 'exclude'
+  /** Archived projects and the others. */
+  | 'include'
+  /** Only archived projects. */
+  | 'only';
+
 /** A page of projects. */
 export type ProjectConnection = {
   __typename?: 'ProjectConnection';
@@ -7238,6 +7247,11 @@ export type Query = {
    */
   snippetRepositoryStorageMoves: SnippetRepositoryStorageMoveConnection;
   /**
+   * One user, by global ID (REST `GET /users/:id`) or by username (`GET /users?username=`, matched
+   * exactly, any case): exactly one of the two. Null when REST knows no such user.
+   */
+  user?: Maybe<UserCore>;
+  /**
    * Users of the instance, newest first (REST `GET /users`, `id` descending). Anonymous callers may
    * only name users by `usernames`, as REST lists no users to them otherwise (`FORBIDDEN`). With
    * `usernames` or `ids`, each user is read on its own (`GET /users?username=` or `GET /users/:id`);
@@ -7386,11 +7400,13 @@ export type QueryProjectArgs = {
 /** The root of every read. Domains add their fields with `extend type Query`. */
 export type QueryProjectsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
+  archived?: InputMaybe<ProjectArchived>;
   before?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
   ids?: InputMaybe<Array<Scalars['ID']['input']>>;
   last?: InputMaybe<Scalars['Int']['input']>;
   membership?: InputMaybe<Scalars['Boolean']['input']>;
+  minAccessLevel?: InputMaybe<AccessLevelEnum>;
   search?: InputMaybe<Scalars['String']['input']>;
   searchNamespaces?: InputMaybe<Scalars['Boolean']['input']>;
   sort?: InputMaybe<Scalars['String']['input']>;
@@ -7435,6 +7451,13 @@ export type QuerySnippetRepositoryStorageMovesArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
   snippetId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+/** The root of every read. Domains add their fields with `extend type Query`. */
+export type QueryUserArgs = {
+  id?: InputMaybe<Scalars['UserID']['input']>;
+  username?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -9657,6 +9680,7 @@ export type ResolversTypes = {
   PipelineScopeEnum: null;
   PipelineStatusEnum: null;
   Project: ResolverTypeWrapper<ProjectSchema>;
+  ProjectArchived: null;
   ProjectConnection: ResolverTypeWrapper<Connection<ProjectSchema>>;
   ProjectCreationLevel: null;
   ProjectEdge: ResolverTypeWrapper<Edge<ProjectSchema>>;
@@ -11919,6 +11943,8 @@ export type ProjectResolvers<ContextType = GatewayContext, ParentType extends Re
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type ProjectArchivedResolvers = { EXCLUDE: 'exclude', INCLUDE: 'include', ONLY: 'only' };
+
 export type ProjectConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ProjectConnection'] = ResolversParentTypes['ProjectConnection']> = {
   count?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   edges?: Resolver<Array<ResolversTypes['ProjectEdge']>, ParentType, ContextType>;
@@ -12039,6 +12065,7 @@ export type QueryResolvers<ContextType = GatewayContext, ParentType extends Reso
   runners?: Resolver<ResolversTypes['CiRunnerConnection'], ParentType, ContextType, Partial<QueryRunnersArgs>>;
   snippetRepositoryStorageMove?: Resolver<Maybe<ResolversTypes['SnippetRepositoryStorageMove']>, ParentType, ContextType, RequireFields<QuerySnippetRepositoryStorageMoveArgs, 'id'>>;
   snippetRepositoryStorageMoves?: Resolver<ResolversTypes['SnippetRepositoryStorageMoveConnection'], ParentType, ContextType, Partial<QuerySnippetRepositoryStorageMovesArgs>>;
+  user?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType, Partial<QueryUserArgs>>;
   users?: Resolver<Maybe<ResolversTypes['UserCoreConnection']>, ParentType, ContextType, RequireFields<QueryUsersArgs, 'admins'>>;
 };
 
@@ -12831,6 +12858,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   PipelineScopeEnum?: PipelineScopeEnumResolvers;
   PipelineStatusEnum?: PipelineStatusEnumResolvers;
   Project?: ProjectResolvers<ContextType>;
+  ProjectArchived?: ProjectArchivedResolvers;
   ProjectConnection?: ProjectConnectionResolvers<ContextType>;
   ProjectCreationLevel?: ProjectCreationLevelResolvers;
   ProjectEdge?: ProjectEdgeResolvers<ContextType>;

@@ -1,4 +1,5 @@
 import type { IssueKey, IssueSchema } from './issues.js';
+import type { MergeRequestSchema } from './merge-requests.js';
 import { restPath } from './path.js';
 import type { ProjectSchema } from './projects.js';
 import type { RestSession } from './rest-client.js';
@@ -11,7 +12,8 @@ export interface TodoSchema {
   author?: UserSchema | null;
   action_name?: string;
   target_type?: string;
-  target?: IssueSchema | null;
+  /** The issue or merge request (by `target_type`); REST embeds other targets too, which the gateway does not model. */
+  target?: IssueSchema | MergeRequestSchema | null;
   target_url?: string | null;
   body?: string;
   state?: string;

@@ -66,7 +66,7 @@ import { mergeRequestMutations } from './issues/merge-request-mutations.js';
 import { projectJobFields, projectPipelineBySha } from './runners/project-jobs.js';
 import { issueMutations } from './issues/Mutation.js';
 import { issueQueries } from './issues/Query.js';
-import { Epic, Iteration, MetricImage, Note, Todo, UserAgentDetail } from './issues/types.js';
+import { Epic, Iteration, MetricImage, Note, Todo, Todoable, UserAgentDetail } from './issues/types.js';
 import { Label, Milestone } from './issues/labels.js';
 import { groupLabelFields, projectLabelFields } from './issues/label-lists.js';
 import { EnterpriseUserSshKey } from './credentials-inventory/EnterpriseUserSshKey.js';
@@ -156,6 +156,7 @@ export const resolvers: Resolvers = {
   MergeRequestParticipant,
   Note: { ...Note, ...noteAwardEmojiFields, ...noteDiscussionFields, ...noteAuthorAccessFields },
   Todo,
+  Todoable,
   Board,
   BoardList,
   Repository,
@@ -167,6 +168,7 @@ export const resolvers: Resolvers = {
   Submodule,
   ProjectPermissions,
   ProjectStatistics,
+  ProjectFeatureAccess,
   GroupPermissions,
   MemberInterface,
   GroupMember,
@@ -175,7 +177,6 @@ export const resolvers: Resolvers = {
   CommitStatus,
   Discussion,
   CommitSignature,
-  ProjectFeatureAccess,
   X509Certificate,
   PersonalAccessToken,
   ResourceAccessToken,

@@ -263,8 +263,8 @@ const CASES: Record<string, FixtureCase> = {
   'create-issue-todo.json': {
     routes: [...TODO_TARGET, { method: 'POST', path: '/projects/4/issues/1/todo', status: 201, body: fixture('create-issue-todo') }],
     query: `mutation { todoCreate(input: { targetId: "gid://gitlab/Issue/4141" }) { errors alreadyPending todo { id action targetType targetUrl body state createdAt
-      project { id fullPath name } author { username } target { id iid title description state labels { nodes { title } } milestone { title } assignees { nodes { username } } author { username }
-      subscribed userNotesCount upvotes mergeRequestsCount webUrl references { full } confidential discussionLocked type severity taskCompletionStatus { count } } } } }`,
+      project { id fullPath name } author { username } target { ... on Issue { id iid title description state labels { nodes { title } } milestone { title } assignees { nodes { username } } author { username }
+      subscribed userNotesCount upvotes mergeRequestsCount webUrl references { full } confidential discussionLocked type severity taskCompletionStatus { count } } } } } }`,
     expected: {
       todoCreate: {
         errors: [],
@@ -294,7 +294,7 @@ const CASES: Record<string, FixtureCase> = {
       { method: 'POST', path: '/projects/4/issues/1/todo', status: 201, body: fixture('create-issue-todo') },
       { method: 'GET', path: '/projects/5/issues/10/time_stats', body: fixture('get-issue-time-stats') },
     ],
-    query: `mutation { todoCreate(input: { targetId: "gid://gitlab/Issue/4141" }) { todo { target { ${TIME_STATS} } } } }`,
+    query: `mutation { todoCreate(input: { targetId: "gid://gitlab/Issue/4141" }) { todo { target { ... on Issue { ${TIME_STATS} } } } } }`,
     expected: {
       todoCreate: {
         todo: { target: { timeStats: { timeEstimate: 7200, totalTimeSpent: 3600, humanTimeEstimate: '2h', humanTotalTimeSpent: '1h' } } },

@@ -131,7 +131,7 @@ const CASES: Case[] = [
     name: 'a to-do on an issue, with its embedded target',
     // REST finds an issue by global ID for administrators only.
     token: admin,
-    query: 'mutation { todoCreate(input: { targetId: "gid://gitlab/Issue/1" }) { alreadyPending todo { target { title webUrl timeStats { timeEstimate } links { self } } author { username } project { fullPath visibility } } } }',
+    query: 'mutation { todoCreate(input: { targetId: "gid://gitlab/Issue/1" }) { alreadyPending todo { target { ... on Issue { title webUrl timeStats { timeEstimate } links { self } } } author { username } project { fullPath visibility } } } }',
   },
   {
     name: 'a board created and read back',

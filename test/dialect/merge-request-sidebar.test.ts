@@ -288,6 +288,43 @@ describe("GitLab's merge request sidebar", () => {
     }
   });
 
+  it("serves a merge request's to-do with the merge request as its Todoable target", async () => {
+    const { listed } = await mergeRequests();
+    const { iid } = listed[1]!;
+    const marked = await harness.oracle.call('POST', `/projects/1/merge_requests/${iid}/todo`, developer);
+    expect(marked.status).toBe(201);
+    const again = await harness.oracle.call('POST', `/projects/1/merge_requests/${iid}/todo`, developer);
+    expect(again.status).toBe(304);
+    const todos = await harness.oracle.get<Array<{ id: number; target_type: string; target: { iid: number; title: string; web_url: string } }>>('/todos?project_id=1&type=MergeRequest', developer);
+    const ours = todos.filter((todo) => todo.target.iid === iid);
+    expect(ours).toHaveLength(1);
+    const document = `query mergeRequestTodos($fullPath: ID!, $iid: String!) {
+  project(fullPath: $fullPath) {
+    mergeRequest(iid: $iid) {
+      currentUserTodos(state: pending) {
+        nodes {
+          id
+          targetType
+          target {
+            __typename
+            webUrl
+            ... on MergeRequest {
+              iid
+              title
+            }
+          }
+        }
+      }
+    }
+  }
+}`;
+    const result = await harness.gateway.query<{ project: { mergeRequest: { currentUserTodos: { nodes: unknown[] } } } }>(document, { fullPath: PROJECT, iid: String(iid) }, developer);
+    expect(result.errors).toBeUndefined();
+    expect(result.data!.project.mergeRequest.currentUserTodos.nodes).toEqual(
+      ours.map((todo) => ({ id: `gid://gitlab/Todo/${todo.id}`, targetType: 'MERGEREQUEST', target: { __typename: 'MergeRequest', webUrl: todo.target.web_url, iid: String(todo.target.iid), title: todo.target.title } })),
+    );
+  });
+
   it('says whether the caller is subscribed as the subscription changes', async () => {
     const { listed } = await mergeRequests();
     const record = await harness.oracle.get<RestMergeRequest>(`/projects/1/merge_requests/${listed[0]!.iid}`, developer);

@@ -32,7 +32,7 @@ describe('issue mutations over real HTTP', () => {
   describe('todoCreate', () => {
     const TODO = `mutation CreateTodo($targetId: TodoableID!) { todoCreate(input: { targetId: $targetId, clientMutationId: "t1" }) {
         clientMutationId errors alreadyPending todo { id action targetType state body createdAt project { fullPath } author { username }
-          target { iid title timeStats { timeEstimate } links { self } } } } }`;
+          target { ... on Issue { iid title timeStats { timeEstimate } links { self } } } } } }`;
     type TodoAnswer = { todoCreate: { clientMutationId: string; errors: string[]; alreadyPending: boolean; todo: Record<string, unknown> | null } };
 
     it('creates a to-do once; the second time, one already exists, which is data and not an error', async () => {

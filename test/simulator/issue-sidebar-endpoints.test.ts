@@ -125,7 +125,7 @@ describe('to-do list', () => {
     expect(result.status).toBe(200);
     expect(list(result).map((todo) => todo['id'])).toEqual(mine.map((todo) => todo.id).sort((a, b) => b - a));
     expect(list(result)[0]).toMatchObject({ target_type: 'Issue', state: 'pending' });
-    const projectId = sim.state.issues.get(mine[0]!.issueId)!.projectId;
+    const projectId = sim.state.issues.get(mine[0]!.targetId)!.projectId;
     const ofProject = list(await call(sim, `/todos?project_id=${projectId}&type=Issue`, { token: developer }));
     expect(ofProject.every((todo) => (todo['project'] as { id: number }).id === projectId)).toBe(true);
     expect(list(await call(sim, '/todos?type=MergeRequest', { token: developer }))).toEqual([]);
@@ -160,7 +160,7 @@ describe('issue writes', () => {
     expect((issue['milestone'] as { id: number }).id).toBe(2);
     expect((issue['assignees'] as Array<{ id: number }>).map((user) => user.id)).toEqual([USER_IDS.developer]);
     expect([...sim.state.labels.values()].find((label) => label.projectId === 1 && label.name === 'brand-new')).toMatchObject({ color: '#6699cc' });
-    expect([...sim.state.todos.values()].some((todo) => todo.userId === USER_IDS.developer && todo.issueId === issue['id'] && todo.actionName === 'assigned')).toBe(true);
+    expect([...sim.state.todos.values()].some((todo) => todo.userId === USER_IDS.developer && todo.targetType === 'Issue' && todo.targetId === issue['id'] && todo.actionName === 'assigned')).toBe(true);
   });
 
   it('refuses a missing or blank title, and drops the metadata a guest may not set', async () => {

@@ -247,7 +247,7 @@ function seedProjectIssues(state: SimulatorState, rng: Rng, project: Project): v
     const firstAssignee = issue.assigneeIds[0];
     if (issue.state === 'opened' && firstAssignee !== undefined && rng.chance(0.5)) {
       const id = state.nextId('todos');
-      state.todos.set(id, { id, userId: firstAssignee, authorId: author.id, issueId: issue.id, actionName: 'assigned', state: 'pending', body: issue.title, createdAt });
+      state.todos.set(id, { id, userId: firstAssignee, authorId: author.id, targetType: 'Issue', targetId: issue.id, actionName: 'assigned', state: 'pending', body: issue.title, createdAt });
     }
     if (type === 'incident') {
       for (let n = rng.int(0, 2); n > 0; n--) {

@@ -65,10 +65,10 @@ export function registerIssueActionRoutes(router: Router): void {
   router.post('/projects/:id/issues/:issue_iid/todo', { auth: 'required', params: issueParams }, (ctx) => {
     const { issue } = visibleIssue(ctx, ctx.params.id, ctx.params.issue_iid);
     const user = ctx.user!;
-    const pending = [...ctx.state.todos.values()].some((todo) => todo.userId === user.id && todo.issueId === issue.id && todo.state === 'pending');
+    const pending = [...ctx.state.todos.values()].some((todo) => todo.userId === user.id && todo.targetType === 'Issue' && todo.targetId === issue.id && todo.state === 'pending');
     if (pending) return notModified();
     const id = ctx.state.nextId('todos');
-    const todo = { id, userId: user.id, authorId: user.id, issueId: issue.id, actionName: 'marked' as const, state: 'pending' as const, body: issue.title, createdAt: ctx.state.now.toISOString() };
+    const todo = { id, userId: user.id, authorId: user.id, targetType: 'Issue' as const, targetId: issue.id, actionName: 'marked' as const, state: 'pending' as const, body: issue.title, createdAt: ctx.state.now.toISOString() };
     ctx.state.todos.set(id, todo);
     return created(todoEntity(ctx, todo));
   });

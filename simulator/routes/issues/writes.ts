@@ -88,7 +88,7 @@ function notifyAssignees(state: SimulatorState, actor: User, issue: Issue, befor
   for (const userId of issue.assigneeIds) {
     if (before.includes(userId) || userId === actor.id) continue;
     const id = state.nextId('todos');
-    state.todos.set(id, { id, userId, authorId: actor.id, issueId: issue.id, actionName: 'assigned', state: 'pending', body: issue.title, createdAt: state.now.toISOString() });
+    state.todos.set(id, { id, userId, authorId: actor.id, targetType: 'Issue', targetId: issue.id, actionName: 'assigned', state: 'pending', body: issue.title, createdAt: state.now.toISOString() });
   }
 }
 

@@ -3,6 +3,7 @@ import type {
   IterationResolvers,
   MetricImageResolvers,
   NoteResolvers,
+  TodoableResolvers,
   TodoResolvers,
   UserAgentDetailResolvers,
 } from '../../__generated__/resolvers-types.js';
@@ -63,4 +64,10 @@ export const Todo: TodoResolvers = {
   // carry REST values, hence the casts.)
   action: (todo) => todo.action_name as unknown as null,
   targetType: (todo) => todo.target_type as unknown as null,
+  target: (todo) => (todo.target_type === 'Issue' || todo.target_type === 'MergeRequest' ? (todo.target ?? null) : null),
+};
+
+/** A to-do's target is an issue or a merge request (Todo.target); a merge request's record has branches. */
+export const Todoable: TodoableResolvers = {
+  __resolveType: (record) => ('source_branch' in record ? 'MergeRequest' : 'Issue'),
 };
