@@ -146,6 +146,10 @@ export interface ProjectListFilters {
   topics?: ReadonlyArray<string> | undefined;
   withIssuesEnabled?: boolean | undefined;
   withMergeRequestsEnabled?: boolean | undefined;
+  /** Only archived projects (`true`) or only the others (`false`). */
+  archived?: boolean | undefined;
+  /** Only projects where the caller has at least this access level. */
+  minAccessLevel?: number | undefined;
   /** The short record (GitLab's BasicProjectDetails) instead of the full one. */
   simple?: boolean | undefined;
 }
@@ -170,6 +174,8 @@ export class ProjectsApi {
       topic: filters.topics?.join(','),
       with_issues_enabled: filters.withIssuesEnabled,
       with_merge_requests_enabled: filters.withMergeRequestsEnabled,
+      archived: filters.archived,
+      min_access_level: filters.minAccessLevel,
       simple: filters.simple,
     });
   }

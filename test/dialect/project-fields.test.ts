@@ -131,6 +131,20 @@ const PROJECT_ROW_TWICE = /* GraphQL */ `
   }
 `;
 
+/** The "your work" project tabs, as GitLab's frontend filters them. */
+const YOUR_WORK_PROJECTS = /* GraphQL */ `
+  query getYourWorkProjects($archived: ProjectArchived, $membership: Boolean, $minAccessLevel: AccessLevelEnum, $first: Int) {
+    projects(archived: $archived, membership: $membership, minAccessLevel: $minAccessLevel, first: $first) {
+      count
+      nodes {
+        id
+        fullPath
+        archived
+      }
+    }
+  }
+`;
+
 const FEATURES = ['issues', 'repository', 'merge_requests', 'forking', 'wiki', 'builds', 'snippets', 'pages'] as const;
 const camel = (name: string) => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
 const INTEGER: Readonly<Record<ProjectFeatureAccessLevel, number>> = { disabled: 0, private: 10, enabled: 20, public: 30 };
@@ -166,6 +180,7 @@ describe("a project's fork and merge request permissions in GitLab's dialect", (
     ['project features', PROJECT_FEATURES],
     ['project list rows', PROJECT_LIST_ROWS],
     ['project row twice', PROJECT_ROW_TWICE],
+    ['your work projects', YOUR_WORK_PROJECTS],
   ])('the %s document validates against the schema', (_name, document) => {
     expect(validate(schema, parse(document))).toEqual([]);
   });
@@ -254,6 +269,29 @@ describe("a project's fork and merge request permissions in GitLab's dialect", (
       expect(result.data!.project).toEqual({ openMergeRequestsCount: null, maxAccessLevel: { integerValue: level } });
       expect(result.data!.again).toEqual(result.data!.project);
       expect(restCalls(harness.simulator).sort()).toEqual(['GET /projects/opensource%2Ftools%2Flinter', 'GET /projects/26/merge_requests'].sort());
+    });
+
+    it.each([
+      ['only archived projects', { archived: 'ONLY' }, 'archived=true'],
+      ['no archived project', { archived: 'EXCLUDE' }, 'archived=false'],
+      ['archived projects and the others', { archived: 'INCLUDE' }, ''],
+      ['the projects the caller maintains', { minAccessLevel: 'MAINTAINER', membership: true }, 'min_access_level=40&membership=true'],
+      ["the caller's archived projects", { archived: 'ONLY', membership: true }, 'archived=true&membership=true'],
+    ])('lists %s as REST does, in one REST call', async (_name, variables, restQuery) => {
+      const result = await harness.gateway.query<{ projects: { count: number; nodes: Array<{ id: string; fullPath: string; archived: boolean }> } }>(YOUR_WORK_PROJECTS, { ...variables, first: 100 }, maintainer);
+      expect(result.errors).toBeUndefined();
+      expect(restCalls(harness.simulator)).toEqual(['GET /projects']);
+      const rest = await harness.oracle.all<{ id: number; path_with_namespace: string; archived: boolean }>(`/projects?order_by=id&sort=desc&${restQuery}`, maintainer);
+      expect(result.data!.projects.nodes).toEqual(rest.map((project) => ({ id: `gid://gitlab/Project/${project.id}`, fullPath: project.path_with_namespace, archived: project.archived })));
+      expect(result.data!.projects.count).toBe(rest.length);
+    });
+
+    it('finds the archived project apart from the others', async () => {
+      const only = await harness.gateway.query<{ projects: { nodes: Array<{ archived: boolean }> } }>(YOUR_WORK_PROJECTS, { archived: 'ONLY', first: 100 }, maintainer);
+      const excluded = await harness.gateway.query<{ projects: { nodes: Array<{ archived: boolean }> } }>(YOUR_WORK_PROJECTS, { archived: 'EXCLUDE', first: 100 }, maintainer);
+      expect(only.data!.projects.nodes.length).toBeGreaterThan(0);
+      expect(only.data!.projects.nodes.every((project) => project.archived)).toBe(true);
+      expect(excluded.data!.projects.nodes.some((project) => project.archived)).toBe(false);
     });
 
     it('gives anonymous callers no role, without asking REST for one', async () => {

@@ -57,6 +57,19 @@ const USERS_BY_NAME = /* GraphQL */ `
   }
 `;
 
+/** One user, as GitLab's user popovers and profile pages look one up. */
+const USER_LOOKUP = /* GraphQL */ `
+  query getUser($id: UserID, $username: String) {
+    user(id: $id, username: $username) {
+      id
+      username
+      name
+      webPath
+      avatarUrl
+    }
+  }
+`;
+
 interface RestUser {
   id: number;
   username: string;
@@ -92,6 +105,7 @@ describe("the users query in GitLab's dialect", () => {
     ['users search', USERS_SEARCH],
     ['user list', USER_LIST],
     ['users by name', USERS_BY_NAME],
+    ['user lookup', USER_LOOKUP],
   ])('the %s document validates against the schema', (_name, document) => {
     expect(validate(schema, parse(document))).toEqual([]);
   });
@@ -172,6 +186,36 @@ describe("the users query in GitLab's dialect", () => {
       expect(result.data!.users.nodes).toEqual(expected);
       expect(expected.map((user) => user.username)).not.toContain('heidi');
       expect(restCalls(harness.simulator).sort()).toEqual([USER_IDS.bob, USER_IDS.heidi, 999, USER_IDS.root].map((id) => `GET /users/${id}`).sort());
+    });
+
+    it.each([
+      ['by global ID', { id: userGid(USER_IDS.carol) }, `GET /users/${USER_IDS.carol}`],
+      ['by username, any case', { username: 'CAROL' }, 'GET /users'],
+    ])('looks one user up %s in one REST call', async (_how, variables, call) => {
+      const result = await harness.gateway.query<{ user: Record<string, unknown> | null }>(USER_LOOKUP, variables);
+      expect(result.errors).toBeUndefined();
+      expect(restCalls(harness.simulator)).toEqual([call]);
+      const rest = await harness.oracle.get<RestUser>(`/users/${USER_IDS.carol}`);
+      expect(result.data!.user).toEqual({ id: userGid(rest.id), username: rest.username, name: rest.name, webPath: new URL(rest.web_url).pathname, avatarUrl: rest.avatar_url });
+    });
+
+    it.each([
+      ['an unknown ID', { id: userGid(999) }],
+      ['an unknown username', { username: 'nobody-by-that-name' }],
+    ])('answers null for %s', async (_name, variables) => {
+      const result = await harness.gateway.query<{ user: unknown }>(USER_LOOKUP, variables, developer);
+      expect(result.errors).toBeUndefined();
+      expect(result.data!.user).toBeNull();
+    });
+
+    it.each([
+      ['both an ID and a username', { id: userGid(USER_IDS.bob), username: 'bob' }],
+      ['neither an ID nor a username', {}],
+      ['an empty username', { username: ' ' }],
+    ])('refuses a user lookup by %s before any REST call', async (_name, variables) => {
+      const result = await harness.gateway.query(USER_LOOKUP, variables, developer);
+      expect(result.errors?.[0]?.extensions?.['code']).toBe('BAD_USER_INPUT');
+      expect(restCalls(harness.simulator)).toEqual([]);
     });
 
     it.each([

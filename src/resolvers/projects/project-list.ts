@@ -1,7 +1,7 @@
 // `Query.projects` over REST's `GET /projects`, and the project lists named by `ids`, which REST's
 // lists cannot filter by: those are read one project at a time through the project loader.
 import type { GraphQLResolveInfo } from 'graphql';
-import type { QueryProjectsArgs } from '../../__generated__/resolvers-types.js';
+import type { ProjectArchived, QueryProjectsArgs } from '../../__generated__/resolvers-types.js';
 import { arrayConnection, restConnection, type Connection } from '../../connections/connection.js';
 import type { ConnectionArgs } from '../../connections/window.js';
 import type { ProjectListFilters, ProjectSchema } from '../../datasources/projects.js';
@@ -63,6 +63,9 @@ function topicNames(topics: ReadonlyArray<string> | null | undefined): ReadonlyA
 
 const given = <T>(value: T | null | undefined): T | undefined => (value === null ? undefined : value);
 
+/** GitLab's ProjectArchived as REST's `archived`: ONLY is `true`, EXCLUDE `false`, INCLUDE leaves it out. */
+const ARCHIVED_FILTER: Readonly<Record<ProjectArchived, boolean | undefined>> = { only: true, exclude: false, include: undefined };
+
 /** The REST filters of `Query.projects`, checked before any REST call. */
 export function projectListFilters(args: QueryProjectsArgs, info: Pick<GraphQLResolveInfo, 'fieldNodes'>): ProjectListFilters {
   const search = searchText(args.search);
@@ -74,6 +77,8 @@ export function projectListFilters(args: QueryProjectsArgs, info: Pick<GraphQLRe
     topics: topicNames(args.topics),
     withIssuesEnabled: given(args.withIssuesEnabled),
     withMergeRequestsEnabled: given(args.withMergeRequestsEnabled),
+    archived: args.archived ? ARCHIVED_FILTER[args.archived] : undefined,
+    minAccessLevel: given(args.minAccessLevel),
     ...(shortRecordSuffices(info) ? { simple: true } : {}),
   };
 }

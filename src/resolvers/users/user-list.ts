@@ -1,7 +1,7 @@
-// `Query.users` over REST's `GET /users`, as GitLab's UsersResolver takes its arguments: the list
+// `Query.users` and `Query.user` over REST's `GET /users`, as GitLab's UsersResolver takes its arguments: the list
 // with `search`, `admins` and `active`, or the users named by `usernames` (REST's exact `username`
 // filter, one call each) or by `ids` (REST's lists have no id filter: `GET /users/:id` each).
-import type { QueryUsersArgs } from '../../__generated__/resolvers-types.js';
+import type { QueryUserArgs, QueryUsersArgs } from '../../__generated__/resolvers-types.js';
 import { arrayConnection, restConnection, type Connection } from '../../connections/connection.js';
 import { windowFor } from '../../connections/window.js';
 import type { UserListFilters, UserSchema } from '../../datasources/users.js';
@@ -45,10 +45,25 @@ const newestFirst = (users: Array<UserSchema | null>): UserSchema[] =>
  * (REST matches a username exactly, any case, so each answers none or one user), with the other
  * filters alongside so that REST applies them as it would to the whole list.
  */
-async function usersByUsernames(args: QueryUsersArgs, usernames: ReadonlyArray<string>, filters: UserListFilters, { api }: GatewayContext): Promise<Connection<UserSchema>> {
+async function usersByUsernames(args: QueryUsersArgs, usernames: ReadonlyArray<string>, filters: UserListFilters, context: GatewayContext): Promise<Connection<UserSchema>> {
   const distinct = [...new Set(usernames.map((username) => username.toLowerCase()))];
-  const found = await Promise.all(distinct.map(async (username) => (await api.users.all({ ...filters, username }, { page: 1, perPage: 1 })).items[0] ?? null));
+  const found = await Promise.all(distinct.map((username) => userWithUsername(username, filters, context)));
   return arrayConnection(args, newestFirst(found));
+}
+
+/** The user REST's exact `username` filter finds (none or one), with the list's other filters. */
+async function userWithUsername(username: string, filters: UserListFilters, { api }: GatewayContext): Promise<UserSchema | null> {
+  return (await api.users.all({ ...filters, username }, { page: 1, perPage: 1 })).items[0] ?? null;
+}
+
+/** `Query.user`: by global ID through the user loader, or by username; exactly one of the two, as GitLab requires. */
+export function userByIdOrUsername(args: QueryUserArgs, context: GatewayContext): Promise<UserSchema | null> {
+  const id = args.id ?? null;
+  const username = args.username ?? null;
+  if ((id === null) === (username === null)) throw badUserInput('Provide either a user `id` or a `username`, not both and not neither.', 'id');
+  if (id !== null) return nullWhenNotFound(context.loaders.user.load(idFromGlobalId(id, 'User', 'id')));
+  if (!username?.trim()) throw badUserInput('`username` must not be empty.', 'username');
+  return userWithUsername(username, {}, context);
 }
 
 /** The users with these IDs, read through the user loader; `active` is their own `state`. */
