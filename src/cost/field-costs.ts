@@ -158,19 +158,6 @@ const namedUsersOf = (args: FieldArgs): number | null => {
   return named === null ? null : Math.min(named.length, MAX_NAMED_USERS);
 };
 
-const queries: Record<string, FieldCost> = {
-  // A loader read per ID (node.ts).
-  'Query.node': oneCall(NODE_SHAPES),
-  'Query.nodes': { items: idsOf, callsPerItem: 1, returns: NODE_SHAPES },
-  // GET /user, primed into the user loader.
-  'Query.currentUser': oneCall(USER_LOADED),
-  'Query.users': userListOrNamed,
-  // GET /users/:id through the user loader, or one GET /users?username=.
-  'Query.user': oneCall((args) => (args['id'] ? USER_LOADED : USER_SUMMARY)),
-  'Query.runner': oneCall(RUNNER_LOADED),
-  'Query.runners': restList(RUNNER_SUMMARY),
-  'Query.ownedRunners': restList(RUNNER_SUMMARY),
-  'Query.ciJobRouterDiscovery': oneCall(),
 /**
  * `Query.users`: GET /users?username= per username, GET /users/:id per id (the user loader), or the
  * REST list's window of summaries.
@@ -188,6 +175,8 @@ const userListOrNamed: FieldCost = {
   'Query.snippetRepositoryStorageMoves': restList(),
   'Query.snippetRepositoryStorageMove': oneCall(),
   'Query.users': userListOrNamed,
+  // GET /users/:id through the user loader, or one GET /users?username=.
+  'Query.user': oneCall((args) => (args['id'] ? USER_LOADED : USER_SUMMARY)),
   'Query.key': oneCall(),
   'Query.keyByFingerprint': oneCall(),
   'Query.issues': restList(ISSUE_RECORD),
