@@ -156,6 +156,16 @@ describe('a tree\'s entries in GitLab\'s style', () => {
     expect(harness.simulator.requests.filter((request) => request.path.endsWith('/repository/tree')).map((request) => request.query?.['ref'])).toEqual(['refs/heads/main']);
   });
 
+  it.each([
+    ['a ref that names nothing', { path: '', ref: 'no-such-branch' }],
+    ['a path that is no directory', { path: 'no/such/directory', ref: 'main' }],
+  ])('answers no entries, as GitLab does, for %s (REST\'s 404)', async (_name, where) => {
+    const result = await harness.gateway.query<Result>(TREE_FILES, { projectPath: PROJECT, ...where, pageSize: 20 }, developer);
+    expect(result.errors).toBeUndefined();
+    const { tree } = result.data!.project.repository;
+    expect([tree.trees, tree.blobs, tree.submodules].map((connection) => connection.edges)).toEqual([[], [], []]);
+  });
+
   it('answers an LFS pointer\'s object id, one REST blob read per file, only when asked', async () => {
     const oid = 'a'.repeat(64);
     const pointer = `version https://git-lfs.github.com/spec/v1\noid sha256:${oid}\nsize 1234\n`;
@@ -219,7 +229,7 @@ describe('Repository.paginatedTree in GitLab\'s style', () => {
     let after: string | null = null;
     for (let round = 0; round < own.length; round++) {
       harness.simulator.resetRequests();
-      const result: { data?: PaginatedResult; errors?: unknown } = await harness.gateway.query<PaginatedResult>(PAGINATED_TREE, { fullPath: PROJECT, path: '', ref: 'main', first: 3, after }, developer);
+      const result: { data?: PaginatedResult | null; errors?: unknown } = await harness.gateway.query<PaginatedResult>(PAGINATED_TREE, { fullPath: PROJECT, path: '', ref: 'main', first: 3, after }, developer);
       expect(result.errors).toBeUndefined();
       const connection = result.data!.project.repository.paginatedTree;
       const [tree] = connection.nodes;

@@ -3,6 +3,7 @@
 // with the object's SHA.
 import type { BlobResolvers, EntryResolvers, SubmoduleResolvers, TreeEntryResolvers } from '../../__generated__/resolvers-types.js';
 import type { BlobSchema } from '../../datasources/commits.js';
+import { nullWhenNotFound } from '../lookups.js';
 import type { TreeEntryRecord } from './tree-entries.js';
 
 /** Gitaly's LfsPointerMaxSize: a bigger blob is never an LFS pointer. */
@@ -37,7 +38,8 @@ export const Blob: BlobResolvers = {
   sha: (entry) => entry.id,
   // One REST read per distinct blob and request (the blob loader), only when selected.
   async lfsOid(entry, _args, { loaders }) {
-    return lfsOidOf(await loaders.blob.load({ project: entry.project, sha: entry.id }));
+    const blob = await nullWhenNotFound(loaders.blob.load({ project: entry.project, sha: entry.id }));
+    return blob ? lfsOidOf(blob) : null;
   },
 };
 

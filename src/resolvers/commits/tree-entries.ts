@@ -103,7 +103,9 @@ async function pageBase(tree: TreeRecord, { loaders }: GatewayContext): Promise<
  */
 export async function directoryEntries(tree: TreeRecord, withFlat: boolean, { loaders }: GatewayContext): Promise<Array<TreeObjectSchema & { flatPath: string }>> {
   const flat = withFlat && !tree.recursive;
-  const listing = await loaders.treeListing.load({ project: tree.project, ref: tree.restRef, path: tree.path, recursive: flat || tree.recursive });
+  // Gitaly answers nothing, not an error, for a ref or path that names no directory, so GitLab's
+  // tree then has no entries; REST's listing answers 404 for both.
+  const listing = (await nullWhenNotFound(loaders.treeListing.load({ project: tree.project, ref: tree.restRef, path: tree.path, recursive: flat || tree.recursive }))) ?? [];
   return flat ? withFlatPaths(tree.path, listing) : listing.map((entry) => ({ ...entry, flatPath: entry.path }));
 }
 
@@ -129,7 +131,7 @@ async function entriesOfType(tree: TreeRecord, type: TreeObjectSchema['type'], c
  */
 async function withSubmoduleLinks(tree: TreeRecord, submodules: TreeEntryRecord[], { loaders }: GatewayContext): Promise<TreeEntryRecord[]> {
   if (submodules.length === 0) return submodules;
-  const root = await loaders.treeListing.load({ project: tree.project, ref: tree.restRef, path: '', recursive: false });
+  const root = (await nullWhenNotFound(loaders.treeListing.load({ project: tree.project, ref: tree.restRef, path: '', recursive: false }))) ?? [];
   const gitmodules = root.find((entry) => entry.path === '.gitmodules' && entry.type === 'blob');
   const [blob, project] = await Promise.all([gitmodules ? loaders.blob.load({ project: tree.project, sha: gitmodules.id }) : null, loaders.project.load(tree.project)]);
   const urls = blob ? gitmodulesUrls(Buffer.from(blob.content, blob.encoding === 'base64' ? 'base64' : 'utf8').toString('utf8')) : new Map<string, string>();
