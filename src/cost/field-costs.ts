@@ -142,16 +142,6 @@ const projectListOrIds = (returns: RecordShape): FieldCost => ({
   returns,
 });
 
-const queries: Record<string, FieldCost> = {
-  // A loader read per ID (node.ts).
-  'Query.node': oneCall(NODE_SHAPES),
-  'Query.nodes': { items: idsOf, callsPerItem: 1, returns: NODE_SHAPES },
-  // GET /user, primed into the user loader.
-  'Query.currentUser': oneCall(USER_LOADED),
-  'Query.runner': oneCall(RUNNER_LOADED),
-  'Query.runners': restList(RUNNER_SUMMARY),
-  'Query.ownedRunners': restList(RUNNER_SUMMARY),
-  'Query.ciJobRouterDiscovery': oneCall(),
 /** How many users `Query.users` names by `usernames` or `ids`; null when it lists instead. */
 const namedUsersOf = (args: FieldArgs): number | null => {
   const named = Array.isArray(args['usernames']) ? args['usernames'] : Array.isArray(args['ids']) ? args['ids'] : null;
@@ -168,15 +158,25 @@ const userListOrNamed: FieldCost = {
   returns: (args) => (Array.isArray(args['ids']) ? USER_LOADED : USER_SUMMARY),
 };
 
+const queries: Record<string, FieldCost> = {
+  // A loader read per ID (node.ts).
+  'Query.node': oneCall(NODE_SHAPES),
+  'Query.nodes': { items: idsOf, callsPerItem: 1, returns: NODE_SHAPES },
+  // GET /user, primed into the user loader.
+  'Query.currentUser': oneCall(USER_LOADED),
+  'Query.users': userListOrNamed,
+  // GET /users/:id through the user loader, or one GET /users?username=.
+  'Query.user': oneCall((args) => (args['id'] ? USER_LOADED : USER_SUMMARY)),
+  'Query.runner': oneCall(RUNNER_LOADED),
+  'Query.runners': restList(RUNNER_SUMMARY),
+  'Query.ownedRunners': restList(RUNNER_SUMMARY),
+  'Query.ciJobRouterDiscovery': oneCall(),
   'Query.project': oneCall(PROJECT_LOADED),
   'Query.projects': projectListOrIds(PROJECT_LOADED),
   'Query.group': oneCall(GROUP_LOADED),
   'Query.groups': restList(GROUP_RECORD),
   'Query.snippetRepositoryStorageMoves': restList(),
   'Query.snippetRepositoryStorageMove': oneCall(),
-  'Query.users': userListOrNamed,
-  // GET /users/:id through the user loader, or one GET /users?username=.
-  'Query.user': oneCall((args) => (args['id'] ? USER_LOADED : USER_SUMMARY)),
   'Query.key': oneCall(),
   'Query.keyByFingerprint': oneCall(),
   'Query.issues': restList(ISSUE_RECORD),
