@@ -1,6 +1,7 @@
 import { canReadProject, projectAccessLevel } from '../data/access.js';
 import { AccessLevel, type Project } from '../data/model.js';
 import { projectRecord, projectSimple, projectStatistics } from '../entities/projects.js';
+import { notFound } from '../http/errors.js';
 import { paginate } from '../http/pagination.js';
 import { p } from '../http/params.js';
 import { countCommits } from '../repository/log.js';
@@ -8,6 +9,7 @@ import { ok } from '../http/response.js';
 import type { RequestContext, Router } from '../http/router.js';
 import { matchesFilters, orderProjects, sharedProjectListParams } from './groups/projects.js';
 import { visibleProject } from './lookup.js';
+import { userByIdOrUsername } from './users.js';
 
 /**
  * GET /projects (GitLab's "List all projects", ProjectsFinder): the filters of a group's project
@@ -52,6 +54,27 @@ export function registerProjectRoutes(router: Router): void {
         hasTopics(project, params.topic) &&
         (params.id_after === undefined || project.id > params.id_after) &&
         (params.id_before === undefined || project.id < params.id_before),
+    );
+    const signedIn = ctx.user !== null;
+    return paginate(ctx, orderProjects(projects, params), (project) =>
+      params.simple || !signedIn ? projectSimple(ctx, project) : projectRecord(ctx, project, { permissions: true, customAttributes: params.with_custom_attributes }),
+    );
+  });
+
+  // GitLab's "List a user's projects": the projects of the user's personal namespace the caller may
+  // see, with the filters, orders and records of GET /projects. `:user_id` is an id or a username.
+  router.get('/users/:user_id/projects', { auth: 'optional', paginated: true, params: { ...instanceProjectListParams, user_id: p.string().required() } }, (ctx) => {
+    const { params } = ctx;
+    const owner = userByIdOrUsername(ctx, params.user_id);
+    if (!owner) throw notFound('User');
+    const projects = [...ctx.state.projects.values()].filter(
+      (project) =>
+        project.namespace.kind === 'user' &&
+        project.namespace.userId === owner.id &&
+        canReadProject(ctx.state, ctx.user, project) &&
+        matchesFilters(ctx, project, params) &&
+        (!params.membership || isMember(ctx, project)) &&
+        hasTopics(project, params.topic),
     );
     const signedIn = ctx.user !== null;
     return paginate(ctx, orderProjects(projects, params), (project) =>

@@ -7407,6 +7407,7 @@ export type QueryProjectsArgs = {
   last?: InputMaybe<Scalars['Int']['input']>;
   membership?: InputMaybe<Scalars['Boolean']['input']>;
   minAccessLevel?: InputMaybe<AccessLevelEnum>;
+  personal?: InputMaybe<Scalars['Boolean']['input']>;
   search?: InputMaybe<Scalars['String']['input']>;
   searchNamespaces?: InputMaybe<Scalars['Boolean']['input']>;
   sort?: InputMaybe<Scalars['String']['input']>;

@@ -172,7 +172,11 @@ const queries: Record<string, FieldCost> = {
   'Query.ownedRunners': restList(RUNNER_SUMMARY),
   'Query.ciJobRouterDiscovery': oneCall(),
   'Query.project': oneCall(PROJECT_LOADED),
-  'Query.projects': projectListOrIds(PROJECT_LOADED),
+  // With `personal`, the caller's GET /user names the namespace whose list is read.
+  'Query.projects': {
+    ...projectListOrIds(PROJECT_LOADED),
+    calls: (args) => (Array.isArray(args['ids']) ? Math.min(args['ids'].length, MAX_PROJECT_IDS) : windowCost(args).calls + (args['personal'] === true ? 1 : 0)),
+  },
   'Query.group': oneCall(GROUP_LOADED),
   'Query.groups': restList(GROUP_RECORD),
   'Query.snippetRepositoryStorageMoves': restList(),

@@ -1,5 +1,6 @@
 import type { Page, PageRequest } from './pagination.js';
 import type { CustomAttributeSchema, GroupShareSchema, StorageStatisticsSchema } from './namespace-schemas.js';
+import type { RestParams } from './query.js';
 import type { RestSession } from './rest-client.js';
 import { restPath } from './path.js';
 import type { UserSchema } from './users.js';
@@ -154,6 +155,23 @@ export interface ProjectListFilters {
   simple?: boolean | undefined;
 }
 
+/** The query of REST's project lists (`GET /projects`, `GET /users/:user_id/projects`). */
+function projectListParams(filters: ProjectListFilters): RestParams {
+  return {
+    membership: filters.membership,
+    search: filters.search,
+    search_namespaces: filters.searchNamespaces,
+    order_by: filters.orderBy,
+    sort: filters.sort,
+    topic: filters.topics?.join(','),
+    with_issues_enabled: filters.withIssuesEnabled,
+    with_merge_requests_enabled: filters.withMergeRequestsEnabled,
+    archived: filters.archived,
+    min_access_level: filters.minAccessLevel,
+    simple: filters.simple,
+  };
+}
+
 /** REST `/projects`. `idOrPath` is a numeric ID or a full path; the path helper encodes it. */
 export class ProjectsApi {
   constructor(private readonly rest: RestSession) {}
@@ -165,19 +183,12 @@ export class ProjectsApi {
 
   /** The projects the caller may see (anonymous callers get short records whatever `simple` says). */
   all(filters: ProjectListFilters, page: PageRequest): Promise<Page<ProjectSchema>> {
-    return this.rest.getPage<ProjectSchema>(restPath`/projects`, page, {
-      membership: filters.membership,
-      search: filters.search,
-      search_namespaces: filters.searchNamespaces,
-      order_by: filters.orderBy,
-      sort: filters.sort,
-      topic: filters.topics?.join(','),
-      with_issues_enabled: filters.withIssuesEnabled,
-      with_merge_requests_enabled: filters.withMergeRequestsEnabled,
-      archived: filters.archived,
-      min_access_level: filters.minAccessLevel,
-      simple: filters.simple,
-    });
+    return this.rest.getPage<ProjectSchema>(restPath`/projects`, page, projectListParams(filters));
+  }
+
+  /** The projects of a user's personal namespace the caller may see (`GET /users/:user_id/projects`), with the same filters. */
+  personalOf(userId: number, filters: ProjectListFilters, page: PageRequest): Promise<Page<ProjectSchema>> {
+    return this.rest.getPage<ProjectSchema>(restPath`/users/${userId}/projects`, page, projectListParams(filters));
   }
 
   /**

@@ -133,8 +133,8 @@ const PROJECT_ROW_TWICE = /* GraphQL */ `
 
 /** The "your work" project tabs, as GitLab's frontend filters them. */
 const YOUR_WORK_PROJECTS = /* GraphQL */ `
-  query getYourWorkProjects($archived: ProjectArchived, $membership: Boolean, $minAccessLevel: AccessLevelEnum, $first: Int) {
-    projects(archived: $archived, membership: $membership, minAccessLevel: $minAccessLevel, first: $first) {
+  query getYourWorkProjects($archived: ProjectArchived, $membership: Boolean, $personal: Boolean, $minAccessLevel: AccessLevelEnum, $first: Int) {
+    projects(archived: $archived, membership: $membership, personal: $personal, minAccessLevel: $minAccessLevel, first: $first) {
       count
       nodes {
         id
@@ -284,6 +284,28 @@ describe("a project's fork and merge request permissions in GitLab's dialect", (
       const rest = await harness.oracle.all<{ id: number; path_with_namespace: string; archived: boolean }>(`/projects?order_by=id&sort=desc&${restQuery}`, maintainer);
       expect(result.data!.projects.nodes).toEqual(rest.map((project) => ({ id: `gid://gitlab/Project/${project.id}`, fullPath: project.path_with_namespace, archived: project.archived })));
       expect(result.data!.projects.count).toBe(rest.length);
+    });
+
+    it.each([
+      ['the maintainer', maintainer, 'maintainer'],
+      ['the developer, who has none', developer, 'developer'],
+    ])("lists %s's personal projects from REST's list of the caller's namespace", async (_who, token, username) => {
+      const result = await harness.gateway.query<{ projects: { count: number; nodes: Array<{ id: string; fullPath: string; archived: boolean }> } }>(YOUR_WORK_PROJECTS, { personal: true, first: 20 }, token);
+      expect(result.errors).toBeUndefined();
+      const me = await harness.oracle.get<{ id: number; username: string }>('/user', token);
+      expect(me.username).toBe(username);
+      expect(restCalls(harness.simulator)).toEqual(['GET /user', `GET /users/${me.id}/projects`]);
+      const rest = await harness.oracle.all<{ id: number; path_with_namespace: string; archived: boolean }>(`/users/${me.id}/projects?order_by=id&sort=desc`, token);
+      expect(result.data!.projects.nodes).toEqual(rest.map((project) => ({ id: `gid://gitlab/Project/${project.id}`, fullPath: project.path_with_namespace, archived: project.archived })));
+      expect(result.data!.projects.count).toBe(rest.length);
+    });
+
+    it('lists every project to anonymous callers asking for personal ones, who have none of their own, as GitLab does', async () => {
+      const result = await harness.gateway.query<{ projects: { count: number } }>(YOUR_WORK_PROJECTS, { personal: true, first: 1 });
+      expect(result.errors).toBeUndefined();
+      // The instance list (and the row's full record, since anonymous callers get short ones), no user's list.
+      expect(restCalls(harness.simulator).filter((call) => !/^GET \/projects\/\d+$/.test(call))).toEqual(['GET /projects']);
+      expect(result.data!.projects.count).toBe((await harness.oracle.all('/projects')).length);
     });
 
     it('finds the archived project apart from the others', async () => {

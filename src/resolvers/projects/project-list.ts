@@ -129,8 +129,12 @@ export function projectConnection(args: QueryProjectsArgs, context: GatewayConte
   const filters = projectListFilters(args, info);
   // Anonymous callers get short records whatever was asked, and those must not stand in for full ones.
   const primes = !filters.simple && context.credential !== null;
+  // GitLab's `personal` narrows to the caller's own namespace, and means nothing without a caller.
+  const personal = args.personal === true && context.credential !== null;
   return restConnection(args, async (page) => {
-    const result = await context.api.projects.all(filters, page);
+    const result = personal
+      ? await context.api.projects.personalOf((await context.loaders.currentUser()).id, filters, page)
+      : await context.api.projects.all(filters, page);
     if (primes) for (const project of result.items) context.loaders.project.prime(project);
     return result;
   });
