@@ -40,7 +40,8 @@ import {
   type RecordShape,
 } from './shapes.js';
 import { TIP_PAGES } from '../resolvers/commits/references.js';
-import { TREE_LISTING_PAGES } from '../resolvers/commits/tree-entries.js';
+import { FLAT_PATH_PROBES, TREE_LISTING_PAGES } from '../resolvers/commits/tree-entries.js';
+import { FLAT_PATH_LISTING_PAGES } from '../datasources/loaders.js';
 import { MAX_PROJECT_IDS } from '../resolvers/projects/project-list.js';
 import { MAX_NAMED_USERS } from '../resolvers/users/user-list.js';
 import { windowCost } from './window-cost.js';
@@ -641,12 +642,15 @@ const commits: Record<string, FieldCost> = {
   'Repository.branchNames': { calls: 2 },
   // GET .../commits?path=&per_page=1.
   'Tree.lastCommit': oneCall(COMMIT_LISTED),
-  // Every page of the tree listing (shared by the three connections of a tree, recursive when
-  // flatPath is selected), and the project's record for the entries' page URLs.
-  'Tree.trees': { calls: TREE_LISTING_PAGES + 1, items: 'window' },
-  'Tree.blobs': { calls: TREE_LISTING_PAGES + 1, items: 'window' },
+  // Every page of the tree listing (shared by the three connections of a tree), and the project's
+  // record for the entries' page URLs; when flatPath is selected, first up to FLAT_PATH_LISTING_PAGES
+  // pages of the recursive listing, which a small tree's connections share instead.
+  'Tree.trees': { calls: FLAT_PATH_LISTING_PAGES + TREE_LISTING_PAGES + 1, items: 'window' },
+  'Tree.blobs': { calls: FLAT_PATH_LISTING_PAGES + TREE_LISTING_PAGES + 1, items: 'window' },
   // With webUrl or treeUrl also the root listing, the `.gitmodules` blob and the project's record.
-  'Tree.submodules': { calls: 2 * TREE_LISTING_PAGES + 2, items: 'window' },
+  'Tree.submodules': { calls: FLAT_PATH_LISTING_PAGES + 2 * TREE_LISTING_PAGES + 2, items: 'window' },
+  // A subdirectory of a tree too large for its recursive listing: one listing head per level.
+  'TreeEntry.flatPath': { calls: FLAT_PATH_PROBES },
   // GET .../repository/blobs/:sha, once per blob and request.
   'Blob.lfsOid': oneCall(),
   // The project's record (`empty_repo`), shared with every other read of it.

@@ -1,6 +1,7 @@
 import type { LabelSchema } from './issues.js';
 import type { MilestoneSchema } from './issuable-schemas.js';
-import { MAX_PER_PAGE, type Page, type PageRequest } from './pagination.js';
+import { everyPage } from './every-page.js';
+import type { Page, PageRequest } from './pagination.js';
 import { restPath } from './path.js';
 import type { RestSession } from './rest-client.js';
 
@@ -55,13 +56,8 @@ export class LabelsApi {
    * Every label a project's issues may carry (its own and its ancestor groups'), page after page
    * of 100 until REST says there is no next page: one call for most projects.
    */
-  async allOfProject(idOrPath: number | string): Promise<LabelSchema[]> {
-    const labels: LabelSchema[] = [];
-    for (let page = 1; ; page++) {
-      const answer = await this.forProject(idOrPath, { includeAncestorGroups: true }, { page, perPage: MAX_PER_PAGE });
-      labels.push(...answer.items);
-      if (!answer.hasNextPage || answer.items.length === 0) return labels;
-    }
+  allOfProject(idOrPath: number | string): Promise<LabelSchema[]> {
+    return everyPage((page) => this.forProject(idOrPath, { includeAncestorGroups: true }, page));
   }
 
   forGroup(idOrPath: number | string, filters: LabelListFilters, page: PageRequest): Promise<Page<LabelSchema>> {

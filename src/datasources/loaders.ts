@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import { everyPage } from '../connections/every-page.js';
+import { everyPage, everyPageWithin } from './every-page.js';
 import type { DataSources } from './index.js';
 import { boardParentKey, type BoardKey, type BoardSchema } from './boards.js';
 import type { BlobSchema, CommitKey, CommitSchema, TreeListingKey, TreeObjectSchema } from './commits.js';
@@ -55,6 +55,13 @@ export interface Loaders {
    * per listing and request for a tree's subdirectories, files and submodules together.
    */
   treeListing: DataLoader<TreeListingKey, TreeObjectSchema[], string>;
+  /**
+   * Everything below a directory (REST's recursive listing), when it fits in FLAT_PATH_LISTING_PAGES
+   * pages; null, having read no further, when it does not. GitLab's flat paths of a small tree.
+   */
+  subtreeWithin: DataLoader<Omit<TreeListingKey, 'recursive'>, TreeObjectSchema[] | null, string>;
+  /** The first two entries of a directory (one call): enough to tell whether it holds a single directory. */
+  treeHead: DataLoader<Omit<TreeListingKey, 'recursive'>, TreeObjectSchema[], string>;
   /** A blob with its content (`GET /projects/:id/repository/blobs/:sha`), once per blob and request. */
   blob: DataLoader<CommitKey, BlobSchema, string>;
   /** A project's job record (`GET /projects/:id/jobs/:job_id`), for what runner job lists leave out. */
@@ -212,6 +219,13 @@ export function createLoaders(api: DataSources, options: LoaderOptions): Loaders
 const groupPath = (group: GroupSchema) => group.full_path;
 
 /**
+ * Pages of REST's recursive tree listing read for GitLab's flat paths before giving up on it: a
+ * small tree is cheaper read whole than probed directory by directory, a large one (a monorepo's
+ * root) is not, and must not be read whole at all.
+ */
+export const FLAT_PATH_LISTING_PAGES = 3;
+
+/**
  * Each loader is made when a resolver first asks for it: most operations use one or two of them,
  * and making all ten for every request was a measurable share of the hot path's CPU.
  */
@@ -233,6 +247,8 @@ class RequestLoaders implements Loaders {
   #job?: Loaders['job'];
   #pipeline?: Loaders['pipeline'];
   #treeListing?: Loaders['treeListing'];
+  #subtreeWithin?: Loaders['subtreeWithin'];
+  #treeHead?: Loaders['treeHead'];
   #blob?: Loaders['blob'];
   #mergeRequest?: Loaders['mergeRequest'];
   #currentUser?: Promise<UserSchema>;
@@ -367,6 +383,22 @@ class RequestLoaders implements Loaders {
       (key: TreeListingKey) => everyPage((page) => this.api.commits.tree(key, page)),
       (key) => JSON.stringify([key.ref ?? null, key.path, key.recursive]),
       this.named('treeListing'),
+    ));
+  }
+
+  get subtreeWithin() {
+    return (this.#subtreeWithin ??= withinProject(
+      (key: Omit<TreeListingKey, 'recursive'>) => everyPageWithin((page) => this.api.commits.tree({ ...key, recursive: true }, page), FLAT_PATH_LISTING_PAGES),
+      (key) => JSON.stringify([key.ref ?? null, key.path]),
+      this.named('subtreeWithin'),
+    ));
+  }
+
+  get treeHead() {
+    return (this.#treeHead ??= withinProject(
+      async (key: Omit<TreeListingKey, 'recursive'>) => (await this.api.commits.tree({ ...key, recursive: false }, { page: 1, perPage: 2 })).items,
+      (key) => JSON.stringify([key.ref ?? null, key.path]),
+      this.named('treeHead'),
     ));
   }
 

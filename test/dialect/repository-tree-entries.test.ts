@@ -166,6 +166,39 @@ describe('a tree\'s entries in GitLab\'s style', () => {
     expect([tree.trees, tree.blobs, tree.submodules].map((connection) => connection.edges)).toEqual([[], [], []]);
   });
 
+  it('never reads a large tree whole for flat paths: past the recursive listing\'s bound it probes each subdirectory of the page', async () => {
+    // A directory with 320 files beside one chain of single directories (a/b/c) and one plain one.
+    const files = Array.from({ length: 320 }, (_, i) => ({ action: 'create', file_path: `big/file-${String(i).padStart(3, '0')}.txt`, content: `${i}\n` }));
+    const created = await fetch(`${harness.simulator.url}/projects/${PROJECT_PATH}/repository/commits`, {
+      method: 'POST',
+      headers: { 'private-token': developer, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        branch: 'big-tree',
+        start_branch: 'main',
+        commit_message: 'A directory larger than three pages of the recursive listing',
+        actions: [...files, { action: 'create', file_path: 'big/a/b/c/deep.txt', content: 'deep\n' }, { action: 'create', file_path: 'big/a/b/c/other.txt', content: 'other\n' }, { action: 'create', file_path: 'big/plain/x.txt', content: 'x\n' }, { action: 'create', file_path: 'big/plain/y.txt', content: 'y\n' }],
+      }),
+    });
+    expect(created.status).toBe(201);
+    const own = await harness.oracle.all<RestEntry>(`/projects/${PROJECT_PATH}/repository/tree?ref=big-tree&path=big`, developer);
+    harness.simulator.resetRequests();
+
+    const result = await harness.gateway.query<Result>(TREE_FILES, { projectPath: PROJECT, path: 'big', ref: 'big-tree', pageSize: 100 }, developer);
+    expect(result.errors).toBeUndefined();
+    const { tree } = result.data!.project.repository;
+    expect(nodes(tree.trees).map((node) => [node.name, node.flatPath])).toEqual([['a', 'big/a/b/c'], ['plain', 'big/plain']]);
+    expect(nodes(tree.blobs).map((node) => node.sha)).toEqual(own.filter((entry) => entry.type === 'blob').slice(0, 100).map((entry) => entry.id));
+
+    const listings = harness.simulator.requests.filter((request) => request.path.endsWith('/repository/tree'));
+    // The recursive listing stops at its first page, whose X-Total says it holds more than three pages.
+    expect(listings.filter((request) => request.query?.['recursive'] === 'true')).toHaveLength(1);
+    // The directory itself, every page of it (322 entries: 4 pages of 100)...
+    expect(listings.filter((request) => request.query?.['path'] === 'big' && request.query?.['recursive'] === undefined)).toHaveLength(4);
+    // ...and the heads of its subdirectories: a, a/b, a/b/c (which holds two files) and plain.
+    const probes = listings.filter((request) => request.query?.['per_page'] === '2').map((request) => request.query?.['path']);
+    expect(probes.sort()).toEqual(['big/a', 'big/a/b', 'big/a/b/c', 'big/plain']);
+  });
+
   it('answers an LFS pointer\'s object id, one REST blob read per file, only when asked', async () => {
     const oid = 'a'.repeat(64);
     const pointer = `version https://git-lfs.github.com/spec/v1\noid sha256:${oid}\nsize 1234\n`;

@@ -4,7 +4,7 @@
 import type { BlobResolvers, EntryResolvers, SubmoduleResolvers, TreeEntryResolvers } from '../../__generated__/resolvers-types.js';
 import type { BlobSchema } from '../../datasources/commits.js';
 import { nullWhenNotFound } from '../lookups.js';
-import type { TreeEntryRecord } from './tree-entries.js';
+import { probedFlatPath, type TreeEntryRecord } from './tree-entries.js';
 
 /** Gitaly's LfsPointerMaxSize: a bigger blob is never an LFS pointer. */
 const LFS_POINTER_MAX_SIZE = 200;
@@ -31,6 +31,8 @@ export const Entry: EntryResolvers = {
 export const TreeEntry: TreeEntryResolvers = {
   id: entryId('TreeEntry'),
   sha: (entry) => entry.id,
+  // From the tree's recursive listing when it was small enough to read; else probed (tree-entries.ts).
+  flatPath: (entry, _args, { loaders }) => entry.flatPath ?? probedFlatPath(entry, loaders),
 };
 
 export const Blob: BlobResolvers = {

@@ -1,5 +1,6 @@
 import type { CommitReferencesResolvers, ProjectResolvers, RepositoryResolvers, TreeResolvers } from '../../__generated__/resolvers-types.js';
 import type { ProjectKey } from '../../datasources/commits.js';
+import { everyPage } from '../../datasources/every-page.js';
 import { MAX_PER_PAGE } from '../../datasources/pagination.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
 import type { GatewayContext } from '../../server/context.js';
@@ -74,24 +75,14 @@ async function containing(record: CommitReferencesRecord, type: 'branch' | 'tag'
 /** Most REST pages of branches or tags read to find those at a commit (field-costs.ts counts them). */
 export const TIP_PAGES = 10;
 
-/** Every page of a REST list (branches and tags have no filter by tip), up to a bound of pages. */
-async function everyPage<T>(fetch: (page: { page: number; perPage: number }) => Promise<{ items: T[]; hasNextPage: boolean }>): Promise<T[]> {
-  const items: T[] = [];
-  for (let page = 1; page <= TIP_PAGES; page++) {
-    const result = await fetch({ page, perPage: MAX_PER_PAGE });
-    items.push(...result.items);
-    if (!result.hasNextPage) break;
-  }
-  return items;
-}
-
 async function tippingBranches(record: CommitReferencesRecord, context: GatewayContext): Promise<string[]> {
-  const branches = await everyPage((page) => context.api.commits.branches(record.project, undefined, page));
+  // Branches and tags have no filter by tip: their pages are read, up to TIP_PAGES of them.
+  const branches = await everyPage((page) => context.api.commits.branches(record.project, undefined, page), { maxPages: TIP_PAGES });
   return branches.filter((branch) => branch.commit?.id === record.sha).map((branch) => branch.name);
 }
 
 async function tippingTags(record: CommitReferencesRecord, context: GatewayContext): Promise<string[]> {
-  const tags = await everyPage((page) => context.api.commits.tags(record.project, page));
+  const tags = await everyPage((page) => context.api.commits.tags(record.project, page), { maxPages: TIP_PAGES });
   return tags.filter((tag) => tag.commit?.id === record.sha).map((tag) => tag.name);
 }
 

@@ -6,14 +6,18 @@
 // the first directory below it that does not hold exactly one entry which is itself a directory,
 // descending at most nine times; the path itself for every other entry, and for every entry of a
 // recursive tree (Gitaly computes flat paths only for a directory's own entries). REST's listing has
-// no flat paths, so when the query selects `flatPath` the tree is read as REST's recursive listing
+// no flat paths. When the query selects `flatPath`, a small tree is read as REST's recursive listing
 // of the directory, which holds both the directory's own entries and everything the collapsing
-// needs: still one listing per tree.
+// needs: still one listing per tree, of up to FLAT_PATH_LISTING_PAGES pages. A larger one (a
+// monorepo's root) is never read whole: its directory is listed alone, and each subdirectory of the
+// page asked for is probed for a single directory inside it (the first two entries of its listing,
+// one call per level; TreeEntry.flatPath).
 import type { GraphQLResolveInfo } from 'graphql';
 import type { TreeResolvers } from '../../__generated__/resolvers-types.js';
 import { arrayConnection } from '../../connections/connection.js';
 import type { ProjectKey, TreeObjectSchema } from '../../datasources/commits.js';
 import type { GatewayContext } from '../../server/context.js';
+import type { Loaders } from '../../datasources/loaders.js';
 import { nullWhenNotFound } from '../lookups.js';
 import { pathOfWebUrl } from '../web-path.js';
 import type { TreeRecord } from './references.js';
@@ -30,10 +34,16 @@ export const TREE_LISTING_PAGES = 10;
 /** Gitaly's defaultFlatTreeRecursion: a flat path descends at most this many levels, less one. */
 const FLAT_TREE_RECURSION = 10;
 
+/** Most calls one subdirectory's flat path probes (one listing head per level), for the cost estimate. */
+export const FLAT_PATH_PROBES = FLAT_TREE_RECURSION - 1;
+
 /** A tree entry with what GitLab's entry types add to REST's record. */
 export interface TreeEntryRecord extends TreeObjectSchema {
   project: ProjectKey;
-  flatPath: string;
+  /** The ref the entries were listed at (REST's `ref`; undefined: the default branch). */
+  ref: string | undefined;
+  /** Null for a subdirectory of a tree too large to read whole: TreeEntry.flatPath probes it. */
+  flatPath: string | null;
   webPath: string | null;
   webUrl: string | null;
   /** A submodule's links from `.gitmodules`; undefined when the query does not select them. */
@@ -101,12 +111,33 @@ async function pageBase(tree: TreeRecord, { loaders }: GatewayContext): Promise<
  * The directory's entries of every type in REST's order, with flat paths: from the plain listing, or
  * from the recursive one when `withFlat` (and the tree is not itself recursive).
  */
-export async function directoryEntries(tree: TreeRecord, withFlat: boolean, { loaders }: GatewayContext): Promise<Array<TreeObjectSchema & { flatPath: string }>> {
-  const flat = withFlat && !tree.recursive;
+export async function directoryEntries(tree: TreeRecord, withFlat: boolean, { loaders }: GatewayContext): Promise<Array<TreeObjectSchema & { flatPath: string | null }>> {
+  const directory = { project: tree.project, ref: tree.restRef, path: tree.path };
   // Gitaly answers nothing, not an error, for a ref or path that names no directory, so GitLab's
   // tree then has no entries; REST's listing answers 404 for both.
-  const listing = (await nullWhenNotFound(loaders.treeListing.load({ project: tree.project, ref: tree.restRef, path: tree.path, recursive: flat || tree.recursive }))) ?? [];
-  return flat ? withFlatPaths(tree.path, listing) : listing.map((entry) => ({ ...entry, flatPath: entry.path }));
+  if (withFlat && !tree.recursive) {
+    const small = await nullWhenNotFound(loaders.subtreeWithin.load(directory).then((subtree) => ({ subtree })));
+    if (small === null) return [];
+    if (small.subtree) return withFlatPaths(tree.path, small.subtree);
+  }
+  const listing = (await nullWhenNotFound(loaders.treeListing.load({ ...directory, recursive: tree.recursive }))) ?? [];
+  // Past the recursive listing's bound, a subdirectory's flat path is left to TreeEntry.flatPath.
+  const probed = withFlat && !tree.recursive;
+  return listing.map((entry) => ({ ...entry, flatPath: probed && entry.type === 'tree' ? null : entry.path }));
+}
+
+/**
+ * A subdirectory's flat path found by probing (a tree too large for its recursive listing): while
+ * the directory holds exactly one entry and that entry is a directory, descend into it.
+ */
+export async function probedFlatPath(entry: Pick<TreeEntryRecord, 'project' | 'ref' | 'path'>, loaders: Pick<Loaders, 'treeHead'>): Promise<string> {
+  let flatPath = entry.path;
+  for (let depth = 1; depth < FLAT_TREE_RECURSION; depth++) {
+    const head = (await nullWhenNotFound(loaders.treeHead.load({ project: entry.project, ref: entry.ref, path: flatPath }))) ?? [];
+    if (head.length !== 1 || head[0]!.type !== 'tree') break;
+    flatPath = head[0]!.path;
+  }
+  return flatPath;
 }
 
 /** The tree's entries of one type (within its page, for a tree of `paginatedTree`), with flat paths and page URLs. */
@@ -120,7 +151,7 @@ async function entriesOfType(tree: TreeRecord, type: TreeObjectSchema['type'], c
   const base = wantsPages && ofType.length > 0 ? await pageBase(tree, context) : null;
   return ofType.map((entry) => {
     const webUrl = type === 'commit' ? null : entryUrl(base, type, entry.path);
-    return { ...entry, project: tree.project, webUrl, webPath: pathOfWebUrl(webUrl) };
+    return { ...entry, project: tree.project, ref: tree.restRef, webUrl, webPath: pathOfWebUrl(webUrl) };
   });
 }
 

@@ -5,7 +5,7 @@
 import { GraphQLError } from 'graphql';
 import type { MilestoneSort } from '../../__generated__/resolvers-types.js';
 import { arrayConnection, type Connection, type PageFetcher } from '../../connections/connection.js';
-import { everyPageWithin } from '../../connections/every-page.js';
+import { everyPageWithin } from '../../datasources/every-page.js';
 import { windowFor, type ConnectionArgs } from '../../connections/window.js';
 import type { MilestoneSchema } from '../../datasources/issuable-schemas.js';
 import { MAX_PER_PAGE } from '../../datasources/pagination.js';

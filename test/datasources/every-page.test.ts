@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { everyPageWithin } from '../../src/connections/every-page.js';
+import { everyPageWithin } from '../../src/datasources/every-page.js';
 import type { Page, PageRequest } from '../../src/datasources/pagination.js';
 
 /** An in-memory list paged as REST pages (rest-conventions §3), with or without `X-Total`. */
