@@ -82,6 +82,32 @@ export function registerProjectRoutes(router: Router): void {
     );
   });
 
+  // GitLab's "List projects a user has contributed to" (ContributedProjectsFinder): the projects the
+  // caller may see in which the user has contribution events. The demo's events are the issues,
+  // merge requests and issue comments the user wrote. Only the collection's order and `simple` apply.
+  router.get(
+    '/users/:user_id/contributed_projects',
+    { auth: 'optional', paginated: true, params: { user_id: p.string().required(), order_by: sharedProjectListParams.order_by, sort: sharedProjectListParams.sort, simple: sharedProjectListParams.simple } },
+    (ctx) => {
+      const { params } = ctx;
+      const contributor = userByIdOrUsername(ctx, params.user_id);
+      if (!contributor) throw notFound('User');
+      const contributed = new Set<number>();
+      for (const issue of ctx.state.issues.values()) if (issue.authorId === contributor.id) contributed.add(issue.projectId);
+      for (const mergeRequest of ctx.state.mergeRequests.values()) if (mergeRequest.authorId === contributor.id) contributed.add(mergeRequest.projectId);
+      for (const note of ctx.state.notes.values()) {
+        const issue = ctx.state.issues.get(note.issueId);
+        if (note.authorId === contributor.id && issue) contributed.add(issue.projectId);
+      }
+      const projects = [...ctx.state.projects.values()].filter((project) => contributed.has(project.id) && canReadProject(ctx.state, ctx.user, project));
+      const signedIn = ctx.user !== null;
+      // No search here: `similarity` orders by name, as without a search elsewhere.
+      return paginate(ctx, orderProjects(projects, { ...params, search: undefined }), (project) =>
+        params.simple || !signedIn ? projectSimple(ctx, project) : projectRecord(ctx, project, { permissions: true }),
+      );
+    },
+  );
+
   // Public projects to anyone, internal to any signed-in user, private to members and admins.
   // `statistics=true` adds the storage statistics for Reporters and above (GitLab's
   // `read_statistics`); others get the record without them.

@@ -8890,6 +8890,14 @@ export type UserCore = Node & User & {
   colorSchemeId?: Maybe<Scalars['Int']['output']>;
   /** When the user confirmed their e-mail address. */
   confirmedAt?: Maybe<Scalars['Time']['output']>;
+  /**
+   * Projects the user contributed to that the caller may see (REST
+   * `GET /users/:user_id/contributed_projects`, GitLab's ContributedProjectsFinder: projects with the
+   * user's pushes, issues, merge requests or comments), most recently active first, GitLab's default
+   * order. REST's list takes no search, role or language filter and no other order, so those
+   * arguments of GitLab's are not here.
+   */
+  contributedProjects?: Maybe<ProjectConnection>;
   /** When the account was created. */
   createdAt?: Maybe<Scalars['Time']['output']>;
   /** When the user's current session signed in. */
@@ -8949,6 +8957,18 @@ export type UserCore = Node & User & {
   webUrl?: Maybe<Scalars['String']['output']>;
   /** Website URL. */
   websiteUrl?: Maybe<Scalars['String']['output']>;
+};
+
+
+/**
+ * A user of the service. List and embedded records carry the summary fields; the others are fetched
+ * from `GET /users/:id` only when a query asks for them.
+ */
+export type UserCoreContributedProjectsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -12482,6 +12502,7 @@ export type UserCoreResolvers<ContextType = GatewayContext, ParentType extends R
   canCreateProject?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   colorSchemeId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   confirmedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  contributedProjects?: Resolver<Maybe<ResolversTypes['ProjectConnection']>, ParentType, ContextType, Partial<UserCoreContributedProjectsArgs>>;
   createdAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   currentSignInAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   discord?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;

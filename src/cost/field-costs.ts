@@ -455,6 +455,7 @@ const groups: Record<string, FieldCost> = {
   'Group.projects': projectListOrIds(PROJECT_LOADED),
   'Group.sharedProjects': restList(PROJECT_LOADED),
   'UserCore.starredProjects': restList(PROJECT_LOADED),
+  'UserCore.contributedProjects': restList(PROJECT_LOADED),
   'Group.runners': restList(RUNNER_SUMMARY),
   'Group.invitations': restList(),
   // POST /markdown of the description.

@@ -181,6 +181,14 @@ export class ProjectsApi {
     return this.rest.getPage<ProjectSchema>(restPath`/users/${userId}/starred_projects`, page, { search });
   }
 
+  /**
+   * Projects a user contributed to that the caller may see, most recently active first
+   * (`GET /users/:user_id/contributed_projects`).
+   */
+  contributedBy(userId: number, page: PageRequest): Promise<Page<ProjectSchema>> {
+    return this.rest.getPage<ProjectSchema>(restPath`/users/${userId}/contributed_projects`, page, { order_by: 'last_activity_at', sort: 'desc' });
+  }
+
   /** The projects the caller may see (anonymous callers get short records whatever `simple` says). */
   all(filters: ProjectListFilters, page: PageRequest): Promise<Page<ProjectSchema>> {
     return this.rest.getPage<ProjectSchema>(restPath`/projects`, page, projectListParams(filters));

@@ -70,6 +70,48 @@ const USER_LOOKUP = /* GraphQL */ `
   }
 `;
 
+/** The tab counts of the "your work" projects page, as GitLab's frontend asks for them. */
+const PROJECT_COUNTS = /* GraphQL */ `
+  query getProjectCounts {
+    currentUser {
+      id
+      contributed: contributedProjects {
+        count
+      }
+      starred: starredProjects {
+        count
+      }
+    }
+    personal: projects(personal: true) {
+      count
+    }
+    member: projects(membership: true) {
+      count
+    }
+    inactive: projects(archived: ONLY, membership: true) {
+      count
+    }
+  }
+`;
+
+const CONTRIBUTED_PROJECTS = /* GraphQL */ `
+  query getContributedProjects($username: String!, $first: Int, $after: String) {
+    user(username: $username) {
+      id
+      contributedProjects(first: $first, after: $after) {
+        nodes {
+          id
+          fullPath
+        }
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+      }
+    }
+  }
+`;
+
 interface RestUser {
   id: number;
   username: string;
@@ -106,6 +148,8 @@ describe("the users query in GitLab's dialect", () => {
     ['user list', USER_LIST],
     ['users by name', USERS_BY_NAME],
     ['user lookup', USER_LOOKUP],
+    ['project counts', PROJECT_COUNTS],
+    ['contributed projects', CONTRIBUTED_PROJECTS],
   ])('the %s document validates against the schema', (_name, document) => {
     expect(validate(schema, parse(document))).toEqual([]);
   });
@@ -186,6 +230,47 @@ describe("the users query in GitLab's dialect", () => {
       expect(result.data!.users.nodes).toEqual(expected);
       expect(expected.map((user) => user.username)).not.toContain('heidi');
       expect(restCalls(harness.simulator).sort()).toEqual([USER_IDS.bob, USER_IDS.heidi, 999, USER_IDS.root].map((id) => `GET /users/${id}`).sort());
+    });
+
+    it("counts the caller's project tabs as REST's lists total them, one REST call each", async () => {
+      const result = await harness.gateway.query<{ currentUser: { id: string; contributed: { count: number }; starred: { count: number } }; personal: { count: number }; member: { count: number }; inactive: { count: number } }>(PROJECT_COUNTS, {}, DEMO_TOKENS.maintainer);
+      expect(result.errors).toBeUndefined();
+      const me = await harness.oracle.get<RestUser>('/user', DEMO_TOKENS.maintainer);
+      const total = async (path: string) => (await harness.oracle.all(path, DEMO_TOKENS.maintainer)).length;
+      expect(result.data).toEqual({
+        currentUser: {
+          id: userGid(me.id),
+          contributed: { count: await total(`/users/${me.id}/contributed_projects`) },
+          starred: { count: await total(`/users/${me.id}/starred_projects`) },
+        },
+        personal: { count: await total(`/users/${me.id}/projects`) },
+        member: { count: await total('/projects?membership=true') },
+        inactive: { count: await total('/projects?archived=true&membership=true') },
+      });
+      expect(result.data!.currentUser.contributed.count).toBeGreaterThan(0);
+      expect(restCalls(harness.simulator).sort()).toEqual(
+        ['GET /user', `GET /users/${me.id}/contributed_projects`, `GET /users/${me.id}/starred_projects`, `GET /users/${me.id}/projects`, 'GET /projects', 'GET /projects'].sort(),
+      );
+    });
+
+    it("pages through a user's contributed projects, most recently active first, as REST lists them", async () => {
+      const rest = await harness.oracle.all<{ id: number; path_with_namespace: string }>(`/users/${USER_IDS.developer}/contributed_projects?order_by=last_activity_at&sort=desc`, developer);
+      expect(rest.length).toBeGreaterThan(1);
+      const seen: Array<{ id: string; fullPath: string }> = [];
+      let after: string | null = null;
+      for (let page = 0; page < 20; page++) {
+        const result: { data?: { user: { contributedProjects: { nodes: Array<{ id: string; fullPath: string }>; pageInfo: { hasNextPage: boolean; endCursor: string | null } } } } | null; errors?: unknown } = await harness.gateway.query(
+          CONTRIBUTED_PROJECTS,
+          { username: 'developer', first: 2, after },
+          developer,
+        );
+        expect(result.errors).toBeUndefined();
+        const { nodes, pageInfo } = result.data!.user.contributedProjects;
+        seen.push(...nodes);
+        if (!pageInfo.hasNextPage) break;
+        after = pageInfo.endCursor;
+      }
+      expect(seen).toEqual(rest.map((project) => ({ id: `gid://gitlab/Project/${project.id}`, fullPath: project.path_with_namespace })));
     });
 
     it.each([

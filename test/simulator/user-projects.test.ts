@@ -41,3 +41,39 @@ describe("GET /users/:user_id/projects (a user's personal projects)", () => {
     expect([missing.status, missing.body]).toEqual([404, { message: '404 User Not Found' }]);
   });
 });
+
+describe('GET /users/:user_id/contributed_projects (ContributedProjectsFinder)', () => {
+  /** The projects in which the user wrote an issue, a merge request or an issue comment. */
+  const contributedTo = (userId: number): Set<number> => {
+    const projects = new Set<number>();
+    for (const issue of sim.state.issues.values()) if (issue.authorId === userId) projects.add(issue.projectId);
+    for (const mergeRequest of sim.state.mergeRequests.values()) if (mergeRequest.authorId === userId) projects.add(mergeRequest.projectId);
+    for (const note of sim.state.notes.values()) {
+      const issue = sim.state.issues.get(note.issueId);
+      if (note.authorId === userId && issue) projects.add(issue.projectId);
+    }
+    return projects;
+  };
+
+  it("lists the projects of the user's contributions that the caller may see, newest first by creation", async () => {
+    const expected = [...contributedTo(3)].filter((id) => sim.state.projects.get(id) !== undefined).sort((a, b) => {
+      const [x, y] = [sim.state.projects.get(a)!, sim.state.projects.get(b)!];
+      return y.createdAt.localeCompare(x.createdAt);
+    });
+    expect(expected.length).toBeGreaterThan(0);
+    const listed = await call(sim, '/users/developer/contributed_projects?per_page=100', { token: admin });
+    expect(listed.status).toBe(200);
+    expect(ids(listed)).toEqual(expected);
+  });
+
+  it('orders by the last activity when asked, and hides what the caller may not see', async () => {
+    const byActivity = ids(await call(sim, '/users/3/contributed_projects?order_by=last_activity_at&sort=desc&per_page=100', { token: admin }));
+    expect(byActivity.length).toBe(contributedTo(3).size);
+    const anonymous = ids(await call(sim, '/users/3/contributed_projects?per_page=100'));
+    expect(anonymous.every((id) => sim.state.projects.get(id)?.visibility === 'public')).toBe(true);
+  });
+
+  it('answers 404 for a user it does not know', async () => {
+    expect((await call(sim, '/users/999/contributed_projects', { token: developer })).status).toBe(404);
+  });
+});

@@ -69,7 +69,7 @@ export function matchesFilters(ctx: RequestContext<unknown>, project: Project, p
   );
 }
 
-export function orderProjects(projects: Project[], params: ProjectListParams): Project[] {
+export function orderProjects(projects: Project[], params: Pick<ProjectListParams, 'search' | 'order_by' | 'sort'>): Project[] {
   const search = params.search?.trim();
   if (params.order_by === 'similarity') {
     if (search) {

@@ -2,6 +2,7 @@ import type { UserCoreResolvers, UserResolvers } from '../../__generated__/resol
 import { toGlobalId } from '../global-id.js';
 import { nullWhenNotFound } from '../lookups.js';
 import { pathOfWebUrl } from '../web-path.js';
+import { userContributedProjectFields } from './contributed-projects.js';
 
 /** Every user the gateway serves is a UserCore, as in GitLab's GraphQL API. */
 export const User: UserResolvers = {
@@ -10,6 +11,7 @@ export const User: UserResolvers = {
 
 export const UserCore: UserCoreResolvers = {
   id: (user) => toGlobalId('User', user.id),
+  ...userContributedProjectFields,
   webPath: (user) => pathOfWebUrl(user.web_url),
   // GET /users/:id/status, once per user and request. A user who never set one gets every field
   // null from REST (`user.status || {}`), where GitLab's GraphQL answers no status at all; a user
