@@ -3,7 +3,6 @@
 // (`PUT .../merge_requests/:merge_request_iid`).
 import type { MergeRequest, User } from '../data/model.js';
 import { mergeRequestEntity } from '../entities/merge-requests.js';
-import { todoEntity } from '../entities/todos.js';
 import { userSummary } from '../entities/users.js';
 import { forbidden } from '../http/errors.js';
 import { paginate } from '../http/pagination.js';
@@ -12,6 +11,7 @@ import { created, notModified, ok } from '../http/response.js';
 import type { RequestContext, Router } from '../http/router.js';
 import { resolveMilestone } from './issues/writes.js';
 import { canUpdateMergeRequest, visibleMergeRequest } from './merge-request-access.js';
+import { markTodo } from './todos.js';
 
 /**
  * The author, the assignee, then the reviewers, each once (Participable: Issuable's author and
@@ -63,16 +63,9 @@ export function registerMergeRequestSidebarRoutes(router: Router): void {
     return ok(mergeRequestEntity(ctx, mergeRequest, { single: true }));
   });
 
-  // GitLab's POST .../todo: a to-do marked by the caller; 304, no body, when one is pending already.
   router.post(`${base}/todo`, { auth: 'required', params: mergeRequestParams }, (ctx) => {
     const { mergeRequest } = visibleMergeRequest(ctx, ctx.params.id, ctx.params.merge_request_iid);
-    const user = ctx.user!;
-    const pending = [...ctx.state.todos.values()].some((todo) => todo.userId === user.id && todo.targetType === 'MergeRequest' && todo.targetId === mergeRequest.id && todo.state === 'pending');
-    if (pending) return notModified();
-    const id = ctx.state.nextId('todos');
-    const todo = { id, userId: user.id, authorId: user.id, targetType: 'MergeRequest' as const, targetId: mergeRequest.id, actionName: 'marked' as const, state: 'pending' as const, body: mergeRequest.title, createdAt: ctx.state.now.toISOString() };
-    ctx.state.todos.set(id, todo);
-    return created(todoEntity(ctx, todo));
+    return markTodo(ctx, ctx.user!, { type: 'MergeRequest', id: mergeRequest.id, title: mergeRequest.title });
   });
 
   // rest-conventions §5: 304, no body, when the caller already is (or is not) subscribed.

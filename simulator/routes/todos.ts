@@ -1,12 +1,12 @@
 // The caller's to-do list (GitLab's REST "To-Do lists"): `GET /todos` with its filters, newest
 // first, pending unless asked otherwise; marking one or all done. Only the caller's own to-dos
 // exist for them: another user's to-do id is a 404.
-import type { Todo } from '../data/model.js';
+import type { Todo, User } from '../data/model.js';
 import { todoEntity } from '../entities/todos.js';
 import { messageError } from '../http/errors.js';
 import { paginate } from '../http/pagination.js';
 import { p } from '../http/params.js';
-import { created, noContent } from '../http/response.js';
+import { created, noContent, notModified, type ApiResponse } from '../http/response.js';
 import type { RequestContext, Router } from '../http/router.js';
 
 /** The groups whose projects a `group_id` filter covers: the group and its subgroups. */
@@ -15,6 +15,19 @@ function projectIdsOfGroup(ctx: RequestContext<unknown>, groupId: number): Set<n
   if (!group) return new Set();
   const groupIds = new Set(ctx.state.groupSubtree(group).map((g) => g.id));
   return new Set([...ctx.state.projects.values()].filter((project) => project.namespace.kind === 'group' && groupIds.has(project.namespace.groupId)).map((project) => project.id));
+}
+
+/**
+ * GitLab's POST .../todo on an issue or a merge request: a to-do the caller marks for themself (201
+ * with it), or 304 with no body while one of theirs on the target is pending (rest-conventions §5).
+ */
+export function markTodo(ctx: RequestContext<unknown>, user: User, target: { type: Todo['targetType']; id: number; title: string }): ApiResponse {
+  const pending = [...ctx.state.todos.values()].some((todo) => todo.userId === user.id && todo.targetType === target.type && todo.targetId === target.id && todo.state === 'pending');
+  if (pending) return notModified();
+  const id = ctx.state.nextId('todos');
+  const todo: Todo = { id, userId: user.id, authorId: user.id, targetType: target.type, targetId: target.id, actionName: 'marked', state: 'pending', body: target.title, createdAt: ctx.state.now.toISOString() };
+  ctx.state.todos.set(id, todo);
+  return created(todoEntity(ctx, todo));
 }
 
 const TARGET_TYPES = ['Issue', 'MergeRequest', 'Commit', 'Epic', 'DesignManagement::Design', 'AlertManagement::Alert', 'Project', 'Namespace', 'Vulnerability', 'WikiPage::Meta'];

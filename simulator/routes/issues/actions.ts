@@ -4,11 +4,12 @@
 import { groupAccessLevel, projectAccessLevel } from '../../data/access.js';
 import { AccessLevel, type Issue, type Note, type Project, type User } from '../../data/model.js';
 import type { SimulatorState } from '../../data/state.js';
-import { noteEntity, todoEntity } from '../../entities/todos.js';
+import { noteEntity } from '../../entities/todos.js';
 import { badRequest, forbidden } from '../../http/errors.js';
 import { p } from '../../http/params.js';
-import { created, notModified, type ApiResponse } from '../../http/response.js';
+import { created, type ApiResponse } from '../../http/response.js';
 import type { RequestContext, Router } from '../../http/router.js';
+import { markTodo } from '../todos.js';
 import { visibleIssue } from './access.js';
 
 const PROMOTE = /^\/promote\s*$/m;
@@ -64,13 +65,7 @@ export function registerIssueActionRoutes(router: Router): void {
 
   router.post('/projects/:id/issues/:issue_iid/todo', { auth: 'required', params: issueParams }, (ctx) => {
     const { issue } = visibleIssue(ctx, ctx.params.id, ctx.params.issue_iid);
-    const user = ctx.user!;
-    const pending = [...ctx.state.todos.values()].some((todo) => todo.userId === user.id && todo.targetType === 'Issue' && todo.targetId === issue.id && todo.state === 'pending');
-    if (pending) return notModified();
-    const id = ctx.state.nextId('todos');
-    const todo = { id, userId: user.id, authorId: user.id, targetType: 'Issue' as const, targetId: issue.id, actionName: 'marked' as const, state: 'pending' as const, body: issue.title, createdAt: ctx.state.now.toISOString() };
-    ctx.state.todos.set(id, todo);
-    return created(todoEntity(ctx, todo));
+    return markTodo(ctx, ctx.user!, { type: 'Issue', id: issue.id, title: issue.title });
   });
 
   // `internal` (formerly `confidential`): a note only Reporters and above see.
