@@ -2474,8 +2474,8 @@ export type Epic = {
   iid?: Maybe<Scalars['ID']['output']>;
   /** Title of the epic. */
   title?: Maybe<Scalars['String']['output']>;
-  /** Path of the epic's page, such as `/groups/h5bp/-/epics/5`. */
-  url?: Maybe<Scalars['String']['output']>;
+  /** Path of the epic's page, such as `/groups/h5bp/-/epics/5` (REST's `url`). */
+  webPath?: Maybe<Scalars['String']['output']>;
 };
 
 /** A PGP (GPG) signature. */
@@ -2879,13 +2879,16 @@ export type GroupManagedSshKeysArgs = {
 export type GroupMilestonesArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
+  containingDate?: InputMaybe<Scalars['Time']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+  ids?: InputMaybe<Array<Scalars['ID']['input']>>;
   includeAncestors?: InputMaybe<Scalars['Boolean']['input']>;
   includeDescendants?: InputMaybe<Scalars['Boolean']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
   searchTitle?: InputMaybe<Scalars['String']['input']>;
   sort?: InputMaybe<MilestoneSort>;
   state?: InputMaybe<MilestoneStateEnum>;
+  timeframe?: InputMaybe<Timeframe>;
   title?: InputMaybe<Scalars['String']['input']>;
 };
 
@@ -6785,12 +6788,15 @@ export type ProjectMergeRequestsArgs = {
 export type ProjectMilestonesArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
+  containingDate?: InputMaybe<Scalars['Time']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+  ids?: InputMaybe<Array<Scalars['ID']['input']>>;
   includeAncestors?: InputMaybe<Scalars['Boolean']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
   searchTitle?: InputMaybe<Scalars['String']['input']>;
   sort?: InputMaybe<MilestoneSort>;
   state?: InputMaybe<MilestoneStateEnum>;
+  timeframe?: InputMaybe<Timeframe>;
   title?: InputMaybe<Scalars['String']['input']>;
 };
 
@@ -8373,6 +8379,14 @@ export type TimeStats = {
   totalTimeSpent?: Maybe<Scalars['Int']['output']>;
 };
 
+/** A span of days (GitLab's `Timeframe`): both ends included. */
+export type Timeframe = {
+  /** Last day of the timeframe. */
+  end: Scalars['Date']['input'];
+  /** First day of the timeframe. */
+  start: Scalars['Date']['input'];
+};
+
 /** Input of `timelogCreate` (REST `POST .../add_spent_time`). */
 export type TimelogCreateInput = {
   /** A unique identifier for the client performing the mutation. */
@@ -9771,6 +9785,7 @@ export type ResolversTypes = {
   TaskCompletionStatus: ResolverTypeWrapper<TaskCompletionStatusSchema>;
   Time: ResolverTypeWrapper<Scalars['Time']['output']>;
   TimeStats: ResolverTypeWrapper<TimeStatsSchema>;
+  Timeframe: Timeframe;
   TimelogCreateInput: TimelogCreateInput;
   TimelogCreatePayload: ResolverTypeWrapper<TimelogCreatePayload>;
   TimelogID: ResolverTypeWrapper<Scalars['TimelogID']['output']>;
@@ -10129,6 +10144,7 @@ export type ResolversParentTypes = {
   TaskCompletionStatus: TaskCompletionStatusSchema;
   Time: Scalars['Time']['output'];
   TimeStats: TimeStatsSchema;
+  Timeframe: Timeframe;
   TimelogCreateInput: TimelogCreateInput;
   TimelogCreatePayload: TimelogCreatePayload;
   TimelogID: Scalars['TimelogID']['output'];
@@ -10902,7 +10918,7 @@ export type EpicResolvers<ContextType = GatewayContext, ParentType extends Resol
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   iid?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  url?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  webPath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type GpgSignatureResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['GpgSignature'] = ResolversParentTypes['GpgSignature']> = {

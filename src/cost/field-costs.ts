@@ -47,7 +47,7 @@ import { MAX_NAMED_USERS } from '../resolvers/users/user-list.js';
 import { windowCost } from './window-cost.js';
 import { BULK_DELETE_LIMIT } from '../resolvers/runners/management.js';
 import { BULK_DESTROY_LIMIT } from '../resolvers/artifacts/destroy.js';
-import { MAX_SORTED_MILESTONE_PAGES } from '../resolvers/issues/milestone-sort.js';
+import { MAX_SORTED_MILESTONE_PAGES, needsWholeMilestoneList } from '../resolvers/issues/milestone-whole-list.js';
 
 export type FieldArgs = Readonly<Record<string, unknown>>;
 
@@ -102,11 +102,11 @@ const oneCall = (returns?: FieldCost['returns']): FieldCost => ({ calls: 1, ...(
 const embedded = (returns: RecordShape): FieldCost => ({ returns });
 
 /**
- * A milestone list: the window's pages in REST's order, or with `sort` every page of the list up to
- * the ceiling past which it is refused (resolvers/issues/milestone-sort.ts).
+ * A milestone list: the window's pages in REST's order, or with `sort`, `ids` or a date filter every
+ * page of the list up to the ceiling past which it is refused (resolvers/issues/milestone-whole-list.ts).
  */
 const milestoneList: FieldCost = {
-  calls: (args) => (args['sort'] ? MAX_SORTED_MILESTONE_PAGES : windowCost(args).calls),
+  calls: (args) => (needsWholeMilestoneList(args) ? MAX_SORTED_MILESTONE_PAGES : windowCost(args).calls),
   items: 'window',
 };
 

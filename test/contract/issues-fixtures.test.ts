@@ -20,7 +20,7 @@ const ISSUE_FIELDS = `id iid title description state createdAt updatedAt closedA
   labels { nodes { title } } type upvotes downvotes mergeRequestsCount userNotesCount dueDate movedToId moved
   webUrl webPath references { short relative full } reference timeStats { timeEstimate totalTimeSpent humanTimeEstimate humanTotalTimeSpent } hasTasks taskStatus
   taskCompletionStatus { count completedCount } confidential discussionLocked links { self notes awardEmoji project closedAsDuplicateOf } weight
-  epic { id iid title url group { id } } epicIid iteration { id iid sequence title description state createdAt updatedAt startDate dueDate webUrl group { id } }
+  epic { id iid title webPath group { id } } epicIid iteration { id iid sequence title description state createdAt updatedAt startDate dueDate webUrl group { id } }
   healthStatus severity imported importedFrom serviceDeskReplyTo project { id }`;
 const MR_FIELDS = `id iid title description state createdAt updatedAt mergedAt closedAt closedBy { id } targetBranch sourceBranch upvotes downvotes
   author { id username } assignee { id username } assignees { nodes { id username } } sourceProject { id } targetProject { id } project { id } labels { nodes { title } } draft workInProgress
@@ -243,7 +243,7 @@ const CASES: Record<string, FixtureCase> = {
       id: 'gid://gitlab/Epic/42',
       iid: '5',
       title: 'My epic epic',
-      url: '/groups/h5bp/-/epics/5',
+      webPath: '/groups/h5bp/-/epics/5',
       group: { id: 'gid://gitlab/Group/8' },
     },
   }),

@@ -8,7 +8,7 @@ import { parse, validate } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS, type GroupMilestone, type Milestone, type SimulatorState } from '../../simulator/index.js';
 import { estimateRestCalls } from '../../src/cost/estimate.js';
-import { MAX_SORTED_MILESTONE_PAGES } from '../../src/resolvers/issues/milestone-sort.js';
+import { MAX_SORTED_MILESTONE_PAGES } from '../../src/resolvers/issues/milestone-whole-list.js';
 import { createExecutableSchema } from '../../src/schema/executable.js';
 import { gatewayOverSimulator } from '../support/harness.js';
 import { restCalls } from '../support/rest-oracle.js';
@@ -400,5 +400,88 @@ describe('milestone lists ordered as GitLab orders them, over real HTTP', () => 
       expect(result.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT' });
       expect(milestoneReads()).toEqual([]);
     });
+  });
+});
+
+const TIMEBOXED_MILESTONES = `
+query timeboxedMilestones($fullPath: ID!, $ids: [ID!], $containingDate: Time, $timeframe: Timeframe, $sort: MilestoneSort) {
+  project(fullPath: $fullPath) {
+    id
+    milestones(ids: $ids, containingDate: $containingDate, timeframe: $timeframe, sort: $sort, includeAncestors: true) {
+      nodes { id title startDate dueDate }
+    }
+  }
+}`;
+
+/** Timebox.within_timeframe, written out from GitLab's model independently of the gateway's filter. */
+function underWay(milestone: { start_date: string | null; due_date: string | null }, start: string, end: string): boolean {
+  if (milestone.start_date === null && milestone.due_date === null) return false;
+  return (milestone.start_date === null || milestone.start_date <= end) && (milestone.due_date === null || milestone.due_date >= start);
+}
+
+describe('milestone lists filtered by id and by date, as GitLab filters them', () => {
+  const harness = gatewayOverSimulator();
+  const query = <T>(variables: Record<string, unknown>) => harness.gateway.query<T>(TIMEBOXED_MILESTONES, variables, developer);
+  const milestoneReads = () => harness.simulator.requests.filter((request) => request.path.endsWith('/milestones')).length;
+  type Answer = { project: { milestones: { nodes: Array<{ id: string; title: string }> } | null } };
+  let rest: Array<RestMilestone & { start_date: string | null }> = [];
+
+  beforeAll(async () => {
+    const state = harness.simulator.state;
+    const project = state.findProject(PROJECT)!;
+    const spans: Array<[title: string, start: string | null, due: string | null]> = [
+      ['q1', '2025-01-01', '2025-03-31'],
+      ['q2', '2025-04-01', '2025-06-30'],
+      ['open-ended', '2025-05-01', null],
+      ['until-june', null, '2025-06-15'],
+      ['undated', null, null],
+    ];
+    for (const [index, [title, startDate, dueDate]] of spans.entries()) {
+      const milestone: Milestone = { id: state.nextId('milestones'), iid: 50 + index, projectId: project.id, title, description: '', state: 'active', createdAt: '2025-01-01T09:00:00.000Z', updatedAt: '2025-01-01T09:00:00.000Z', dueDate, startDate, closedAt: null };
+      state.milestones.set(milestone.id, milestone);
+    }
+    rest = await harness.oracle.all(`/projects/${path(PROJECT)}/milestones?include_ancestors=true`, developer);
+  });
+
+  it('validates against the schema', () => {
+    expect(validate(schema, parse(TIMEBOXED_MILESTONES))).toEqual([]);
+  });
+
+  it('keeps the milestones named by `ids`, in REST\'s order, from one read of the list', async () => {
+    const chosen = [rest[3]!, rest[0]!];
+    harness.simulator.resetRequests();
+    const result = await query<Answer>({ fullPath: PROJECT, ids: chosen.map((milestone) => gid(milestone.id)) });
+    expect(result.errors).toBeUndefined();
+    const inRestOrder = rest.filter((milestone) => chosen.includes(milestone));
+    expect(result.data!.project.milestones!.nodes.map((node) => node.id)).toEqual(inRestOrder.map((milestone) => gid(milestone.id)));
+    expect(milestoneReads()).toBe(1);
+  });
+
+  it.each([['2025-02-14T12:00:00Z'], ['2025-05-10T00:00:00Z'], ['2025-06-20T23:59:59Z'], ['2026-01-01T00:00:00Z']])('keeps the milestones under way on the day of %s', async (containingDate) => {
+    const day = containingDate.slice(0, 10);
+    const result = await query<Answer>({ fullPath: PROJECT, containingDate });
+    expect(result.errors).toBeUndefined();
+    expect(result.data!.project.milestones!.nodes.map((node) => node.title)).toEqual(rest.filter((milestone) => underWay(milestone, day, day)).map((milestone) => milestone.title));
+  });
+
+  it('keeps the milestones under way within a timeframe, and orders them when asked', async () => {
+    const timeframe = { start: '2025-03-15', end: '2025-04-15' };
+    const result = await query<Answer>({ fullPath: PROJECT, timeframe, sort: 'DUE_DATE_ASC' });
+    expect(result.errors).toBeUndefined();
+    const kept = rest.filter((milestone) => underWay(milestone, timeframe.start, timeframe.end));
+    expect(kept.map((milestone) => milestone.title)).toEqual(expect.arrayContaining(['q1', 'q2', 'until-june']));
+    expect(result.data!.project.milestones!.nodes.map((node) => node.id)).toEqual(expectedOrder(kept, 'DUE_DATE_ASC').map((milestone) => gid(milestone.id)));
+  });
+
+  it.each([
+    ['both date filters', { containingDate: '2025-05-01T00:00:00Z', timeframe: { start: '2025-01-01', end: '2025-02-01' } }],
+    ['a timeframe that ends before it starts', { timeframe: { start: '2025-03-01', end: '2025-02-01' } }],
+    ['an id of another class', { ids: ['gid://gitlab/Issue/1'] }],
+  ])('refuses %s with BAD_USER_INPUT before any REST call', async (_name, variables) => {
+    harness.simulator.resetRequests();
+    const result = await query<Answer>({ fullPath: PROJECT, ...variables });
+    expect(result.data!.project.milestones).toBeNull();
+    expect(result.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT' });
+    expect(milestoneReads()).toBe(0);
   });
 });

@@ -123,7 +123,7 @@ describe('issues over real HTTP', () => {
              references { short relative full } reference fullReference: reference(full: true) timeStats { timeEstimate totalTimeSpent humanTimeEstimate humanTotalTimeSpent }
              timeEstimate totalTimeSpent humanTimeEstimate humanTotalTimeSpent
              hasTasks taskStatus taskCompletionStatus { count completedCount } confidential discussionLocked subscribed
-             links { self notes awardEmoji project closedAsDuplicateOf } weight epic { id iid title url group { fullPath } } epicIid
+             links { self notes awardEmoji project closedAsDuplicateOf } weight epic { id iid title webPath group { fullPath } } epicIid
              iteration { id title state startDate dueDate group { fullPath } } healthStatus severity imported importedFrom serviceDeskReplyTo project { fullPath } } } }`,
         maintainer,
       );

@@ -2,7 +2,7 @@ import type { GroupResolvers, ProjectResolvers } from '../../__generated__/resol
 import { restConnection } from '../../connections/connection.js';
 import type { PageRequest } from '../../datasources/pagination.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
-import { sortedMilestoneConnection } from './milestone-sort.js';
+import { needsWholeMilestoneList, wholeMilestoneConnection } from './milestone-whole-list.js';
 
 function searchTerm(value: string | null | undefined, argumentName: string): string | undefined {
   if (value === null || value === undefined) return undefined;
@@ -12,7 +12,7 @@ function searchTerm(value: string | null | undefined, argumentName: string): str
 
 const optional = <T>(value: T | null | undefined): T | undefined => (value === null ? undefined : value);
 
-/** `Project.labels` and `Project.milestones` (REST `GET /projects/:id/labels`, `.../milestones`; `sort`: milestone-sort.ts). */
+/** `Project.labels` and `Project.milestones` (REST `GET /projects/:id/labels`, `.../milestones`; `sort`, `ids` and dates: milestone-whole-list.ts). */
 export const projectLabelFields: Pick<ProjectResolvers, 'labels' | 'milestones'> = {
   labels: (project, args, { api }) => {
     // GitLab's project label list includes the ancestor groups' labels unless told otherwise.
@@ -22,8 +22,8 @@ export const projectLabelFields: Pick<ProjectResolvers, 'labels' | 'milestones'>
   milestones: (project, args, { api }) => {
     const filters = { state: optional(args.state), title: optional(args.title), search: searchTerm(args.searchTitle, 'searchTitle'), includeAncestors: optional(args.includeAncestors) };
     const fetchPage = (page: PageRequest) => api.labels.milestonesOfProject(project.id, filters, page);
-    // REST's own order unless `sort` asks for GitLab's: then the whole list, ordered here.
-    return args.sort ? sortedMilestoneConnection(args, args.sort, fetchPage) : restConnection(args, fetchPage);
+    // REST's own pages unless an argument asks what REST cannot do: then the whole list, filtered and ordered here.
+    return needsWholeMilestoneList(args) ? wholeMilestoneConnection(args, fetchPage) : restConnection(args, fetchPage);
   },
 };
 
@@ -47,6 +47,6 @@ export const groupLabelFields: Pick<GroupResolvers, 'labels' | 'milestones'> = {
       includeDescendants: optional(args.includeDescendants),
     };
     const fetchPage = (page: PageRequest) => api.labels.milestonesOfGroup(group.id, filters, page);
-    return args.sort ? sortedMilestoneConnection(args, args.sort, fetchPage) : restConnection(args, fetchPage);
+    return needsWholeMilestoneList(args) ? wholeMilestoneConnection(args, fetchPage) : restConnection(args, fetchPage);
   },
 };

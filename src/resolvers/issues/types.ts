@@ -17,6 +17,7 @@ import { notePermissions } from './note-permissions.js';
 export const Epic: EpicResolvers = {
   id: (epic) => toGlobalId('Epic', epic.id),
   group: (epic) => (epic.group_id === undefined ? null : { id: epic.group_id }),
+  webPath: (epic) => epic.url ?? null,
 };
 
 export const Iteration: IterationResolvers = {
