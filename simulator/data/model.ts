@@ -529,6 +529,10 @@ export interface MergeRequest {
   targetBranch: string;
   labels: string[];
   milestoneId: number | null;
+  /** Whether only project members may comment (REST `discussion_locked`); null until first set, as GitLab stores it. */
+  discussionLocked: boolean | null;
+  /** The estimate, in seconds (REST `time_stats.time_estimate`). */
+  timeEstimate: number;
   draft: boolean;
   sha: string;
   mergeCommitSha: string | null;

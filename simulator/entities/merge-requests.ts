@@ -53,13 +53,13 @@ export function mergeRequestBasic(ctx: PresentContext, mergeRequest: MergeReques
     merge_commit_sha: mergeRequest.mergeCommitSha,
     squash_commit_sha: null,
     user_notes_count: mergeRequest.userNotesCount,
-    discussion_locked: null,
+    discussion_locked: mergeRequest.discussionLocked,
     should_remove_source_branch: null,
     force_remove_source_branch: false,
     reference: `!${mergeRequest.iid}`,
     web_url: `${ctx.origin}/${fullPath}/-/merge_requests/${mergeRequest.iid}`,
     references: { short: `!${mergeRequest.iid}`, relative: `!${mergeRequest.iid}`, full: `${fullPath}!${mergeRequest.iid}` },
-    time_stats: timeStatsEntity(0, 0),
+    time_stats: timeStatsEntity(mergeRequest.timeEstimate, 0),
   };
 }
 

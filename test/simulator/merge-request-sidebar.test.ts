@@ -106,7 +106,9 @@ describe('PUT /projects/:id/merge_requests/:merge_request_iid', () => {
     const mergeRequest = projectMergeRequests()[0]!;
     const empty = await call(sim, `/projects/1/merge_requests/${mergeRequest.iid}`, { method: 'PUT', token: maintainer, json: {} });
     expect(empty.status).toBe(400);
-    expect(empty.body).toEqual({ error: 'title, description, milestone_id, state_event are missing, at least one parameter must be provided' });
+    expect(empty.body).toEqual({
+      error: 'assignee_id, assignee_ids, description, labels, add_labels, remove_labels, milestone_id, target_branch, title, state_event, discussion_locked are missing, at least one parameter must be provided',
+    });
     const guestCanSee = [...sim.state.mergeRequests.values()].find((candidate) => candidate.projectId === 1 && candidate.authorId !== USER_IDS.guest && candidate.assigneeId !== USER_IDS.guest)!;
     expect((await call(sim, `/projects/1/merge_requests/${guestCanSee.iid}`, { method: 'PUT', token: DEMO_TOKENS.guest, json: { title: 'No' } })).status).toBe(403);
     expect((await call(sim, '/projects/1/merge_requests/999999', { method: 'PUT', token: maintainer, json: { title: 'No' } })).status).toBe(404);

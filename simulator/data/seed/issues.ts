@@ -310,6 +310,9 @@ function seedMergeRequests(state: SimulatorState, rng: Rng, project: Project): v
       targetBranch: project.defaultBranch,
       labels: pickSome(rng, LABELS.map(([name]) => name), 2),
       milestoneId: null,
+      // Not drawn, so that the rest of the demo data stays as it was.
+      discussionLocked: null,
+      timeEstimate: 0,
       draft: mergeState === 'opened' && rng.chance(0.2),
       sha: rng.hex(40),
       mergeCommitSha: mergeState === 'merged' ? rng.hex(40) : null,

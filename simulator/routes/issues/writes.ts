@@ -54,7 +54,7 @@ function validate(params: WriteParams): void {
 }
 
 /** The label names as the issue keeps them; a name no label has becomes a project label. */
-function resolveLabels(state: SimulatorState, project: Project, names: readonly string[]): string[] {
+export function resolveLabels(state: SimulatorState, project: Project, names: readonly string[]): string[] {
   const result: string[] = [];
   for (const name of names) {
     const label = projectLabelNamed(state, project, name);
