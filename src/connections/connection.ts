@@ -24,14 +24,20 @@ export type PageFetcher<T> = (page: PageRequest) => Promise<Page<T>>;
 /** What `last` without `before` asks first: the biggest page, to learn the list's total. */
 const TAIL_HEAD: PageRequest = Object.freeze({ page: 1, perPage: MAX_PER_PAGE });
 
+/** How a connection reads its REST list: in REST's order, or from its end (`reversed`). */
+export interface ListOrder {
+  reversed?: boolean;
+}
+
 /**
  * The REST pages a connection asks for before it has seen any: the whole plan of a window with an
- * end, or the head page of a tail. Checks the paging arguments (throws as restConnection would).
- * The lookahead (resolvers/lookahead.ts) sends these early, so they must be what restConnection asks.
+ * end, or the head page of a tail (and of any reversed list, whose place needs the total). Checks
+ * the paging arguments (throws as restConnection would). The lookahead (resolvers/lookahead.ts)
+ * sends these early, so they must be what restConnection asks.
  */
-export function openingPages(args: ConnectionArgs): PageRequest[] {
+export function openingPages(args: ConnectionArgs, order: ListOrder = {}): PageRequest[] {
   const window = windowFor(args);
-  return window.end === null ? [TAIL_HEAD] : pagesCovering(window.start, window.end);
+  return window.end === null || order.reversed ? [TAIL_HEAD] : pagesCovering(window.start, window.end);
 }
 
 /** Items fetched from REST, placed at their absolute offsets. */
@@ -92,8 +98,9 @@ function assemble<T>(fetched: Fetched<T>, window: { start: number; end: number }
  * window costs one REST call, or two when no single page size holds it; `last` without `before`
  * first asks for 100 items to learn the total (and is done then for lists of up to 100).
  */
-export async function restConnection<T>(args: ConnectionArgs, fetchPage: PageFetcher<T>): Promise<Connection<T>> {
+export async function restConnection<T>(args: ConnectionArgs, fetchPage: PageFetcher<T>, order: ListOrder = {}): Promise<Connection<T>> {
   const window = windowFor(args);
+  if (order.reversed) return reversedConnection(window, fetchPage);
   if (window.end !== null) {
     return assemble(await fetchRange(fetchPage, window.start, window.end), { start: window.start, end: window.end }, window.endsAtCursor);
   }
@@ -115,6 +122,28 @@ async function tailConnection<T>(window: ItemWindow, fetchPage: PageFetcher<T>):
   }
   const fetched = await fetchRange(fetchPage, range.start, range.end);
   return assemble({ ...fetched, total: fetched.total ?? total }, range, false);
+}
+
+/**
+ * A connection over a REST list read from its end: item i of the connection is item total - 1 - i
+ * of REST's list (newest first, where REST lists oldest first). Its place needs the total, so the
+ * first call is the head page of 100 that a tail asks (lists of up to 100 are then done), then the
+ * REST range that mirrors the window.
+ */
+async function reversedConnection<T>(window: ItemWindow, fetchPage: PageFetcher<T>): Promise<Connection<T>> {
+  const head = await fetchPage(TAIL_HEAD);
+  const total = head.total ?? (head.hasNextPage ? null : head.items.length);
+  if (total === null) {
+    throw badUserInput('This list has no total count (REST omits it past 10,000 items), so it cannot be read from its end; narrow it with its filters.', 'sort');
+  }
+  const end = Math.min(total, window.end ?? total);
+  const start = Math.min(end, window.end === null ? Math.max(window.start, total - window.tailSize) : window.start);
+  // The REST items [total - end, total - start), reversed.
+  const restStart = total - end;
+  const restEnd = total - start;
+  const fetched = restEnd <= head.items.length ? { offset: 0, items: head.items } : await fetchRange(fetchPage, restStart, restEnd);
+  const items = fetched.items.slice(restStart - fetched.offset, restEnd - fetched.offset).reverse();
+  return assemble({ offset: start, items, moreAfter: end < total, total }, { start, end }, false);
 }
 
 /** A connection over a list REST already returned whole (for example a runner's projects). */

@@ -44,7 +44,7 @@ import { FLAT_PATH_PROBES, TREE_LISTING_PAGES } from '../resolvers/commits/tree-
 import { FLAT_PATH_LISTING_PAGES } from '../datasources/loaders.js';
 import { MAX_PROJECT_IDS } from '../resolvers/projects/project-list.js';
 import { MAX_NAMED_USERS } from '../resolvers/users/user-list.js';
-import { windowCost } from './window-cost.js';
+import { MAX_WINDOW_CALLS, windowCost } from './window-cost.js';
 import { BULK_DELETE_LIMIT } from '../resolvers/runners/management.js';
 import { BULK_DESTROY_LIMIT } from '../resolvers/artifacts/destroy.js';
 import { MAX_SORTED_MILESTONE_PAGES, needsWholeMilestoneList } from '../resolvers/issues/milestone-whole-list.js';
@@ -100,6 +100,16 @@ const restList = (returns?: RecordShape | ((args: FieldArgs) => RecordShape)): F
 const oneCall = (returns?: FieldCost['returns']): FieldCost => ({ calls: 1, ...(returns ? { returns } : {}) });
 /** A field that only points at an embedded record: no call of its own. */
 const embedded = (returns: RecordShape): FieldCost => ({ returns });
+
+/**
+ * A runner list: the window's pages, or newest first (`sort: CREATED_DESC`, read from the list's end)
+ * the head page that gives the total and up to two pages of the mirrored range.
+ */
+const runnerList: FieldCost = {
+  calls: (args) => (String(args['sort']).toLowerCase() === 'created_desc' ? MAX_WINDOW_CALLS : windowCost(args).calls),
+  items: 'window',
+  returns: RUNNER_SUMMARY,
+};
 
 /**
  * A milestone list: the window's pages in REST's order, or with `sort`, `ids` or a date filter every
@@ -169,7 +179,7 @@ const queries: Record<string, FieldCost> = {
   // GET /users/:id through the user loader, or one GET /users?username=.
   'Query.user': oneCall((args) => (args['id'] ? USER_LOADED : USER_SUMMARY)),
   'Query.runner': oneCall(RUNNER_LOADED),
-  'Query.runners': restList(RUNNER_SUMMARY),
+  'Query.runners': runnerList,
   'Query.ownedRunners': restList(RUNNER_SUMMARY),
   'Query.ciJobRouterDiscovery': oneCall(),
   'Query.project': oneCall(PROJECT_LOADED),
@@ -377,7 +387,7 @@ const runners: Record<string, FieldCost> = {
 const projects: Record<string, FieldCost> = {
   'Project.fullPath': { reads: ['path_with_namespace'] },
   'Project.group': { reads: ['namespace'], returns: GROUP_OF_NAMESPACE },
-  'Project.runners': restList(RUNNER_SUMMARY),
+  'Project.runners': runnerList,
   // The project's `creator_id`, then the user loader.
   'Project.creator': { reads: ['creator_id'], calls: 1, returns: USER_LOADED },
   'Project.owner': embedded(USER_SUMMARY),
@@ -456,7 +466,7 @@ const groups: Record<string, FieldCost> = {
   'Group.sharedProjects': restList(PROJECT_LOADED),
   'UserCore.starredProjects': restList(PROJECT_LOADED),
   'UserCore.contributedProjects': restList(PROJECT_LOADED),
-  'Group.runners': restList(RUNNER_SUMMARY),
+  'Group.runners': runnerList,
   'Group.invitations': restList(),
   // POST /markdown of the description.
   'Group.descriptionHtml': { reads: ['description'], calls: 1 },

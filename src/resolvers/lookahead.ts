@@ -24,7 +24,7 @@ import {
 // not with the paths through its fragments (issue 15). Marked internal in graphql 16, whose version
 // package.json pins exactly.
 import { collectSubfields } from 'graphql/execution/collectFields.js';
-import { openingPages, type PageFetcher } from '../connections/connection.js';
+import { openingPages, type ListOrder, type PageFetcher } from '../connections/connection.js';
 import type { ConnectionArgs } from '../connections/window.js';
 import type { GatewayContext } from '../server/context.js';
 import type { DataSources } from '../datasources/index.js';
@@ -43,6 +43,8 @@ export interface ParentList<Args, Filters, T> {
   filters(args: Args, fieldNodes: ReadonlyArray<FieldNode>): Filters;
   /** One REST page of the list; `parent` is the numeric id or the full path. */
   page(api: DataSources, parent: number | string, filters: Filters, page: PageRequest): Promise<Page<T>>;
+  /** How the field reads the list (from its end for a reversed order); REST's order when absent. */
+  order?(args: Args): ListOrder;
 }
 
 type AnyParentList = ParentList<Record<string, unknown>, unknown, unknown>;
@@ -115,7 +117,7 @@ function planOf(list: AnyParentList, field: GraphQLField<unknown, unknown>, fiel
     const args = getArgumentValues(field, fieldNodes[0]!, info.variableValues);
     // The resolver's order: filters first, then the paging arguments; an error is its to report.
     const filters = list.filters(args, fieldNodes);
-    return { filters, pages: openingPages(args) };
+    return { filters, pages: openingPages(args, list.order?.(args)) };
   } catch {
     return null;
   }

@@ -14,7 +14,7 @@ import { nullWhenNotFound } from '../lookups.js';
 import { projectIds, projectsByIds, refuseFiltersBesideIds } from '../projects/project-list.js';
 import { shortRecordSuffices } from '../projects/simple-record.js';
 import { readRecordField } from '../record-fields.js';
-import { runnerListFilters } from '../runners/filters.js';
+import { runnerListFilters, runnerListOrder } from '../runners/filters.js';
 import { withRunnerPagesUnder } from '../runners/page-urls.js';
 import { groupListFilters, groupProjectFilters, type GroupListArgs, type GroupProjectArgs } from './filters.js';
 import { groupBoolean } from './lenient-boolean.js';
@@ -128,7 +128,7 @@ export const Group: GroupResolvers = {
   sharedProjects: listField(sharedProjectsList, (pages, args, filters, _group, context) => projectList(args, filters, context, pages)),
   runners(group, args, { api }) {
     const filters = runnerListFilters(args);
-    return withRunnerPagesUnder(group.web_url, restConnection(args, (page) => api.runners.forGroup(group.id, filters, page)));
+    return withRunnerPagesUnder(group.web_url, restConnection(args, (page) => api.runners.forGroup(group.id, filters, page), runnerListOrder(args)));
   },
   invitations: listField(invitationList('group'), (pages, args, _filters, group: GroupSchema) =>
     invitationConnection(args, { kind: 'group', idOrPath: group.id }, pages),

@@ -7,7 +7,7 @@ import { invitationConnection, invitationList } from '../invitations/connection.
 import { listField, type ParentList } from '../lookahead.js';
 import { nullWhenNotFound } from '../lookups.js';
 import { readRecordField } from '../record-fields.js';
-import { runnerListFilters, type RunnerFilterArgs } from '../runners/filters.js';
+import { runnerListFilters, runnerListOrder, type RunnerFilterArgs } from '../runners/filters.js';
 import { withRunnerPagesUnder } from '../runners/page-urls.js';
 import type { ProjectSchema } from '../../datasources/projects.js';
 import type { RunnerListFilters, RunnerSchema } from '../../datasources/runners.js';
@@ -17,8 +17,10 @@ import { projectListRowFields } from './list-row.js';
 import { projectAbilities } from './permissions.js';
 
 /** `GET /projects/:id/runners` takes the id or the full path: a project looked up by path sends it early. */
-const runnerList: ParentList<RunnerFilterArgs, RunnerListFilters, RunnerSchema> = {
-  filters: (args) => runnerListFilters(args),
+const runnerList: ParentList<RunnerFilterArgs & Parameters<typeof runnerListOrder>[0], RunnerListFilters, RunnerSchema> = {
+  // The order is checked with the filters, before any call (and before the lookahead sends a page).
+  filters: (args) => (runnerListOrder(args), runnerListFilters(args)),
+  order: runnerListOrder,
   page: (api, project, filters, page) => api.runners.forProject(project, filters, page),
 };
 
@@ -50,7 +52,7 @@ export const Project: ProjectResolvers = {
     if (namespace.parent_id !== undefined) group.parent_id = namespace.parent_id;
     return group;
   },
-  runners: listField(runnerList, (pages, args, _filters, project) => withRunnerPagesUnder(project.web_url, restConnection(args, pages))),
+  runners: listField(runnerList, (pages, args, _filters, project) => withRunnerPagesUnder(project.web_url, restConnection(args, pages, runnerListOrder(args)))),
   async creator(project, _args, context) {
     const creatorId = await readRecordField(project, 'creator_id', context, FULL_RECORD_LOADERS['Project']);
     return typeof creatorId === 'number' ? nullWhenNotFound(context.loaders.user.load(creatorId)) : null;

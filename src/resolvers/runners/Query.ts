@@ -3,7 +3,7 @@ import { restConnection } from '../../connections/connection.js';
 import { RestError } from '../../datasources/rest-error.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
 import { idFromGlobalId } from '../global-id.js';
-import { runnerListFilters } from './filters.js';
+import { runnerListFilters, runnerListOrder } from './filters.js';
 
 export const runnerQueries: Pick<QueryResolvers, 'runner' | 'runners' | 'ownedRunners' | 'ciJobRouterDiscovery'> = {
   async runner(_parent, { id }, { loaders }) {
@@ -30,6 +30,6 @@ export const runnerQueries: Pick<QueryResolvers, 'runner' | 'runners' | 'ownedRu
   // GitLab's `runners`: the administrators' list of every runner.
   runners(_parent, args, { api }) {
     const filters = runnerListFilters(args, true);
-    return restConnection(args, (page) => api.runners.allInstance(filters, page));
+    return restConnection(args, (page) => api.runners.allInstance(filters, page), runnerListOrder(args));
   },
 };

@@ -1,4 +1,5 @@
-import type { CiJobStatus, CiRunnerScope, CiRunnerStatus, CiRunnerType } from '../../__generated__/resolvers-types.js';
+import type { CiJobStatus, CiRunnerScope, CiRunnerSort, CiRunnerStatus, CiRunnerType } from '../../__generated__/resolvers-types.js';
+import type { ListOrder } from '../../connections/connection.js';
 import type { RunnerListFilters } from '../../datasources/runners.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
 
@@ -6,6 +7,8 @@ export interface RunnerFilterArgs {
   type?: CiRunnerType | null;
   status?: CiRunnerStatus | null;
   paused?: boolean | null;
+  /** GitLab's deprecated inverse of `paused`. */
+  active?: boolean | null;
   versionPrefix?: string | null;
   tagList?: ReadonlyArray<string> | null;
   scope?: CiRunnerScope | null;
@@ -32,6 +35,10 @@ export function runnerListFilters(args: RunnerFilterArgs, allowAllScopes = false
   if (tagList?.some((tag) => tag.trim() === '' || tag.includes(','))) {
     throw badUserInput('`tagList` entries must be non-empty and must not contain commas.', 'tagList');
   }
+  if (args.active != null && args.paused != null && args.active === args.paused) {
+    throw badUserInput('`active` is the opposite of `paused`: give one of them, or both agreeing.', 'active');
+  }
+  const paused = args.paused ?? (args.active == null ? undefined : !args.active);
   const versionPrefix = args.versionPrefix ?? undefined;
   if (versionPrefix !== undefined && !/^\d+(\.\d+){0,2}\.?$/.test(versionPrefix)) {
     throw badUserInput('`versionPrefix` must be the start of a version number, such as `16` or `16.1.`.', 'versionPrefix');
@@ -39,7 +46,7 @@ export function runnerListFilters(args: RunnerFilterArgs, allowAllScopes = false
   return {
     type: args.type ?? undefined,
     status: args.status ?? undefined,
-    paused: args.paused ?? undefined,
+    paused,
     versionPrefix,
     tagList,
     scope: args.scope ?? undefined,
@@ -64,4 +71,15 @@ export function runnerJobStatusFilter(statuses: ReadonlyArray<CiJobStatus> | nul
     throw badUserInput('`statuses` must be RUNNING, SUCCESS, FAILED or CANCELED, the statuses REST filters a runner\'s jobs by.', 'statuses');
   }
   return status;
+}
+
+/**
+ * GitLab's runner orders that REST's lists can give: they list runners by id, oldest first, which is
+ * CREATED_ASC (a runner's id grows with its creation time); CREATED_DESC reads the list from its end.
+ * The others need what REST's list records lack (contact and token expiry times, job counts).
+ */
+export function runnerListOrder(args: { sort?: CiRunnerSort | null }): ListOrder {
+  if (args.sort == null || args.sort === 'created_asc') return {};
+  if (args.sort === 'created_desc') return { reversed: true };
+  throw badUserInput(`\`sort\` ${args.sort.toUpperCase()} is not served: REST lists runners by creation (id) only, without the contact or token expiry times and job counts it would need; use CREATED_ASC or CREATED_DESC.`, 'sort');
 }
