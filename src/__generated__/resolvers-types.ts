@@ -1180,6 +1180,21 @@ export type CiRunnerScope =
   /** Group and project runners (`specific`); only in the administrators' list of all runners. */
   | 'specific';
 
+/** How a runner list is ordered (GitLab's `CiRunnerSort`); REST's lists serve the two creation orders. */
+export type CiRunnerSort =
+  /** Ordered by time of contact, oldest first (not served: REST's runner lists have no contact time). */
+  | 'contacted_asc'
+  /** Ordered by time of contact, newest first (not served: REST's runner lists have no contact time). */
+  | 'contacted_desc'
+  /** Ordered by creation, oldest first: REST's own order (by id). */
+  | 'created_asc'
+  /** Ordered by creation, newest first: REST's list read from its end. */
+  | 'created_desc'
+  /** Ordered by token expiry, earliest first (not served: REST's runner lists have no token expiry). */
+  | 'token_expires_at_asc'
+  /** Ordered by token expiry, latest first (not served: REST's runner lists have no token expiry). */
+  | 'token_expires_at_desc';
+
 /**
  * Status of a runner as REST reports it (`status`), and the `status` filter of runner lists. `online`
  * and `offline` follow when the runner last contacted the server; `stale` runners have not contacted it
@@ -2926,11 +2941,13 @@ export type GroupProjectsArgs = {
  * group per request from `GET /groups/:id`, and only when a query asks for them.
  */
 export type GroupRunnersArgs = {
+  active?: InputMaybe<Scalars['Boolean']['input']>;
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
   paused?: InputMaybe<Scalars['Boolean']['input']>;
+  sort?: InputMaybe<CiRunnerSort>;
   status?: InputMaybe<CiRunnerStatus>;
   tagList?: InputMaybe<Array<Scalars['String']['input']>>;
   type?: InputMaybe<CiRunnerType>;
@@ -4570,8 +4587,8 @@ export type MergeRequest = Todoable & {
   description?: Maybe<Scalars['String']['output']>;
   /** The SHAs the diff is between. */
   diffRefs?: Maybe<DiffRefs>;
-  /** Whether the discussion is locked. */
-  discussionLocked?: Maybe<Scalars['Boolean']['output']>;
+  /** Whether the discussion is locked to project members (REST's null, never set, is false). */
+  discussionLocked: Scalars['Boolean']['output'];
   /** Number of downvotes. */
   downvotes?: Maybe<Scalars['Int']['output']>;
   /** Whether it is a draft. */
@@ -4851,6 +4868,13 @@ export type MergeRequestEdge = {
   node: MergeRequest;
 };
 
+/** What `mergeRequestUpdate` does to the merge request's state (REST `state_event`). */
+export type MergeRequestNewState =
+  /** Close the merge request if it is open (`close`). */
+  | 'closed'
+  /** Open the merge request if it is closed (`reopen`). */
+  | 'open';
+
 /**
  * A user who took part in a merge request, as GitLab's GraphQL types the members of
  * `MergeRequest.participants`. REST's participant list gives user summaries; any other field is read
@@ -4977,6 +5001,94 @@ export type MergeRequestReviewerEdge = {
 };
 
 /**
+ * Input of `mergeRequestSetAssignees` (REST `PUT .../merge_requests/:merge_request_iid` with
+ * `assignee_ids`).
+ */
+export type MergeRequestSetAssigneesInput = {
+  /**
+   * Usernames of the users; an empty list with REPLACE unassigns everyone. Without Premium, REST
+   * keeps the first assignee only.
+   */
+  assigneeUsernames: Array<Scalars['String']['input']>;
+  /** A unique identifier for the client performing the mutation. */
+  clientMutationId?: InputMaybe<Scalars['String']['input']>;
+  /** Internal ID of the merge request. */
+  iid: Scalars['String']['input'];
+  /** How to combine them with the current assignees; REPLACE when not given. */
+  operationMode?: InputMaybe<MutationOperationMode>;
+  /** Full path of the merge request's project. */
+  projectPath: Scalars['ID']['input'];
+};
+
+/** Result of `mergeRequestSetAssignees`. */
+export type MergeRequestSetAssigneesPayload = {
+  __typename?: 'MergeRequestSetAssigneesPayload';
+  /** The client's identifier of the mutation, echoed. */
+  clientMutationId?: Maybe<Scalars['String']['output']>;
+  /** Why REST refused the change; empty when it was made. */
+  errors: Array<Scalars['String']['output']>;
+  /** The merge request after the change, or null when refused. */
+  mergeRequest?: Maybe<MergeRequest>;
+};
+
+/**
+ * Input of `mergeRequestSetLabels` (REST `PUT .../merge_requests/:merge_request_iid` with `labels`,
+ * `add_labels` or `remove_labels`, by title).
+ */
+export type MergeRequestSetLabelsInput = {
+  /** A unique identifier for the client performing the mutation. */
+  clientMutationId?: InputMaybe<Scalars['String']['input']>;
+  /** Internal ID of the merge request. */
+  iid: Scalars['String']['input'];
+  /**
+   * The labels, of the project or of a group above it; their titles are read from the project's
+   * labels (one REST call), and an ID that is not among them is refused before the write.
+   */
+  labelIds: Array<Scalars['LabelID']['input']>;
+  /** How to combine them with the current labels; REPLACE when not given. */
+  operationMode?: InputMaybe<MutationOperationMode>;
+  /** Full path of the merge request's project. */
+  projectPath: Scalars['ID']['input'];
+};
+
+/** Result of `mergeRequestSetLabels`. */
+export type MergeRequestSetLabelsPayload = {
+  __typename?: 'MergeRequestSetLabelsPayload';
+  /** The client's identifier of the mutation, echoed. */
+  clientMutationId?: Maybe<Scalars['String']['output']>;
+  /** Why REST refused the change (its 400 and 422 reasons); empty when it was made. */
+  errors: Array<Scalars['String']['output']>;
+  /** The merge request after the change, or null when refused. */
+  mergeRequest?: Maybe<MergeRequest>;
+};
+
+/**
+ * Input of `mergeRequestSetLocked` (REST `PUT .../merge_requests/:merge_request_iid` with
+ * `discussion_locked`).
+ */
+export type MergeRequestSetLockedInput = {
+  /** A unique identifier for the client performing the mutation. */
+  clientMutationId?: InputMaybe<Scalars['String']['input']>;
+  /** Internal ID of the merge request. */
+  iid: Scalars['String']['input'];
+  /** Whether only project members may comment. REST ignores it from those below Developer. */
+  locked: Scalars['Boolean']['input'];
+  /** Full path of the merge request's project. */
+  projectPath: Scalars['ID']['input'];
+};
+
+/** Result of `mergeRequestSetLocked`. */
+export type MergeRequestSetLockedPayload = {
+  __typename?: 'MergeRequestSetLockedPayload';
+  /** The client's identifier of the mutation, echoed. */
+  clientMutationId?: Maybe<Scalars['String']['output']>;
+  /** Why REST refused the change; empty when it was made. */
+  errors: Array<Scalars['String']['output']>;
+  /** The merge request after the change, or null when refused. */
+  mergeRequest?: Maybe<MergeRequest>;
+};
+
+/**
  * Input of `mergeRequestSetMilestone` (REST `PUT /projects/:id/merge_requests/:merge_request_iid`
  * with `milestone_id`).
  */
@@ -5061,6 +5173,43 @@ export type MergeRequestState =
   | 'merged'
   /** Open (`opened`). */
   | 'opened';
+
+/**
+ * Input of `mergeRequestUpdate` (REST `PUT .../merge_requests/:merge_request_iid`, and
+ * `POST .../time_estimate` or `.../reset_time_estimate` for the estimate).
+ */
+export type MergeRequestUpdateInput = {
+  /** A unique identifier for the client performing the mutation. */
+  clientMutationId?: InputMaybe<Scalars['String']['input']>;
+  /** Description of the merge request, in Markdown. */
+  description?: InputMaybe<Scalars['String']['input']>;
+  /** Internal ID of the merge request. */
+  iid: Scalars['String']['input'];
+  /** Full path of the merge request's project. */
+  projectPath: Scalars['ID']['input'];
+  /** Action to perform on the merge request's state. */
+  state?: InputMaybe<MergeRequestNewState>;
+  /** Target branch of the merge request. */
+  targetBranch?: InputMaybe<Scalars['String']['input']>;
+  /**
+   * Estimated time to complete the merge request, as a human duration (`1h 30m`, `2d`; a bare number
+   * is hours), or `0` to take the estimate away.
+   */
+  timeEstimate?: InputMaybe<Scalars['String']['input']>;
+  /** Title of the merge request; not empty. */
+  title?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** Result of `mergeRequestUpdate`. */
+export type MergeRequestUpdatePayload = {
+  __typename?: 'MergeRequestUpdatePayload';
+  /** The client's identifier of the mutation, echoed. */
+  clientMutationId?: Maybe<Scalars['String']['output']>;
+  /** Why REST refused the change (its 400 and 422 reasons); empty when it was made. */
+  errors: Array<Scalars['String']['output']>;
+  /** The merge request after the change, or null when refused. */
+  mergeRequest?: Maybe<MergeRequest>;
+};
 
 /**
  * Merge requests a list leaves out (REST `not[...]`): those with any of these labels, or of this
@@ -5386,10 +5535,18 @@ export type Mutation = {
    * an unknown token.
    */
   managedResourceAccessTokenRotate?: Maybe<ManagedResourceAccessTokenRotatePayload>;
+  /** Sets, adds or removes a merge request's assignees (REST `PUT .../merge_requests/:merge_request_iid`). */
+  mergeRequestSetAssignees?: Maybe<MergeRequestSetAssigneesPayload>;
+  /** Sets, adds or removes a merge request's labels (REST `PUT .../merge_requests/:merge_request_iid`). */
+  mergeRequestSetLabels?: Maybe<MergeRequestSetLabelsPayload>;
+  /** Locks or unlocks a merge request's discussion (REST `PUT .../merge_requests/:merge_request_iid`). */
+  mergeRequestSetLocked?: Maybe<MergeRequestSetLockedPayload>;
   /** Sets or takes away a merge request's milestone (REST `PUT .../merge_requests/:merge_request_iid`). */
   mergeRequestSetMilestone?: Maybe<MergeRequestSetMilestonePayload>;
   /** Subscribes the caller to a merge request's notifications, or unsubscribes them (REST `POST .../subscribe`, `.../unsubscribe`). */
   mergeRequestSetSubscription?: Maybe<MergeRequestSetSubscriptionPayload>;
+  /** Updates a merge request's title, description, target branch, state or time estimate. */
+  mergeRequestUpdate?: Maybe<MergeRequestUpdatePayload>;
   /** Delete an image of an incident (REST `DELETE .../metric_images/:image_id`). */
   metricImageDelete?: Maybe<MetricImageDeletePayload>;
   /**
@@ -5444,6 +5601,8 @@ export type Mutation = {
   todoCreate?: Maybe<TodoCreatePayload>;
   /** Mark one of the caller's to-dos as done (REST `POST /todos/:id/mark_as_done`). */
   todoMarkDone?: Maybe<TodoMarkDonePayload>;
+  /** Mark the caller's pending to-dos as done, all of them or those of one issue or merge request (REST `POST /todos/mark_as_done`, `POST /todos/:id/mark_as_done`). */
+  todosMarkAllDone?: Maybe<TodosMarkAllDonePayload>;
   /** Rename a board, change its settings or its scope (REST `PUT .../boards/:board_id`). */
   updateBoard?: Maybe<UpdateBoardPayload>;
   /** Move a list of a board (REST `PUT .../lists/:list_id`). */
@@ -5680,6 +5839,24 @@ export type MutationManagedResourceAccessTokenRotateArgs = {
 
 
 /** The root of every write. Domains add their fields with `extend type Mutation`. */
+export type MutationMergeRequestSetAssigneesArgs = {
+  input: MergeRequestSetAssigneesInput;
+};
+
+
+/** The root of every write. Domains add their fields with `extend type Mutation`. */
+export type MutationMergeRequestSetLabelsArgs = {
+  input: MergeRequestSetLabelsInput;
+};
+
+
+/** The root of every write. Domains add their fields with `extend type Mutation`. */
+export type MutationMergeRequestSetLockedArgs = {
+  input: MergeRequestSetLockedInput;
+};
+
+
+/** The root of every write. Domains add their fields with `extend type Mutation`. */
 export type MutationMergeRequestSetMilestoneArgs = {
   input: MergeRequestSetMilestoneInput;
 };
@@ -5688,6 +5865,12 @@ export type MutationMergeRequestSetMilestoneArgs = {
 /** The root of every write. Domains add their fields with `extend type Mutation`. */
 export type MutationMergeRequestSetSubscriptionArgs = {
   input: MergeRequestSetSubscriptionInput;
+};
+
+
+/** The root of every write. Domains add their fields with `extend type Mutation`. */
+export type MutationMergeRequestUpdateArgs = {
+  input: MergeRequestUpdateInput;
 };
 
 
@@ -5818,6 +6001,12 @@ export type MutationTodoMarkDoneArgs = {
 
 
 /** The root of every write. Domains add their fields with `extend type Mutation`. */
+export type MutationTodosMarkAllDoneArgs = {
+  input: TodosMarkAllDoneInput;
+};
+
+
+/** The root of every write. Domains add their fields with `extend type Mutation`. */
 export type MutationUpdateBoardArgs = {
   input: UpdateBoardInput;
 };
@@ -5864,13 +6053,16 @@ export type MutationWikiPageUpdateArgs = {
   input: WikiPageUpdateInput;
 };
 
-/** How `issueSetAssignees` combines the given users with the current assignees. */
+/**
+ * How a write combines the given users or labels with the current ones (`issueSetAssignees`,
+ * `mergeRequestSetAssignees`, `mergeRequestSetLabels`).
+ */
 export type MutationOperationMode =
-  /** The given users are added to the assignees. */
+  /** The given ones are added to the current ones. */
   | 'append'
-  /** The given users are removed from the assignees. */
+  /** The given ones are removed from the current ones. */
   | 'remove'
-  /** The given users become the assignees. */
+  /** The given ones replace the current ones. */
   | 'replace';
 
 /** The namespace of a project: a group or a user's personal namespace. */
@@ -6864,12 +7056,14 @@ export type ProjectRefJobArtifactsArgs = {
  * `GET /projects/:id`. Records of group project lists are full: they answer every field.
  */
 export type ProjectRunnersArgs = {
+  active?: InputMaybe<Scalars['Boolean']['input']>;
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
   paused?: InputMaybe<Scalars['Boolean']['input']>;
   scope?: InputMaybe<CiRunnerScope>;
+  sort?: InputMaybe<CiRunnerSort>;
   status?: InputMaybe<CiRunnerStatus>;
   tagList?: InputMaybe<Array<Scalars['String']['input']>>;
   type?: InputMaybe<CiRunnerType>;
@@ -7431,12 +7625,14 @@ export type QueryRunnerArgs = {
 
 /** The root of every read. Domains add their fields with `extend type Query`. */
 export type QueryRunnersArgs = {
+  active?: InputMaybe<Scalars['Boolean']['input']>;
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
   paused?: InputMaybe<Scalars['Boolean']['input']>;
   scope?: InputMaybe<CiRunnerScope>;
+  sort?: InputMaybe<CiRunnerSort>;
   status?: InputMaybe<CiRunnerStatus>;
   tagList?: InputMaybe<Array<Scalars['String']['input']>>;
   type?: InputMaybe<CiRunnerType>;
@@ -8567,6 +8763,34 @@ export type Todoable = {
   webUrl?: Maybe<Scalars['String']['output']>;
 };
 
+/**
+ * Input of `todosMarkAllDone`: without `targetId`, REST `POST /todos/mark_as_done`; with it, REST
+ * `POST /todos/:id/mark_as_done` for each of the caller's pending to-dos on that issue or merge request.
+ */
+export type TodosMarkAllDoneInput = {
+  /** A unique identifier for the client performing the mutation. */
+  clientMutationId?: InputMaybe<Scalars['String']['input']>;
+  /**
+   * Global ID of the to-dos' issue or merge request (REST lists to-dos of no other target the gateway
+   * models). If omitted, all pending to-dos of the caller are marked as done.
+   */
+  targetId?: InputMaybe<Scalars['TodoableID']['input']>;
+};
+
+/** Result of `todosMarkAllDone`. */
+export type TodosMarkAllDonePayload = {
+  __typename?: 'TodosMarkAllDonePayload';
+  /** The client's identifier of the mutation, echoed. */
+  clientMutationId?: Maybe<Scalars['String']['output']>;
+  /** Always empty: REST refuses none of these writes for reasons of its model. */
+  errors: Array<Scalars['String']['output']>;
+  /**
+   * The to-dos marked as done: those pending when the mutation began, read from REST's to-do list
+   * (its first 1,000 to-dos of the target's type, or of all types without `targetId`).
+   */
+  todos: Array<Todo>;
+};
+
 /** A directory of a repository at a ref. */
 export type Tree = {
   __typename?: 'Tree';
@@ -9490,6 +9714,7 @@ export type ResolversTypes = {
   CiRunnerManagerEdge: ResolverTypeWrapper<Edge<RunnerManagerSchema>>;
   CiRunnerManagerID: ResolverTypeWrapper<Scalars['CiRunnerManagerID']['output']>;
   CiRunnerScope: null;
+  CiRunnerSort: null;
   CiRunnerStatus: null;
   CiRunnerType: null;
   Commit: ResolverTypeWrapper<CommitRecord>;
@@ -9664,6 +9889,7 @@ export type ResolversTypes = {
   MergeRequestConnection: ResolverTypeWrapper<Connection<MergeRequestSchema>>;
   MergeRequestEdge: ResolverTypeWrapper<Edge<MergeRequestSchema>>;
   MergeRequestID: ResolverTypeWrapper<Scalars['MergeRequestID']['output']>;
+  MergeRequestNewState: null;
   MergeRequestParticipant: ResolverTypeWrapper<UserSchema>;
   MergeRequestParticipantConnection: ResolverTypeWrapper<Connection<UserSchema>>;
   MergeRequestParticipantEdge: ResolverTypeWrapper<Edge<UserSchema>>;
@@ -9671,12 +9897,20 @@ export type ResolversTypes = {
   MergeRequestReviewer: ResolverTypeWrapper<UserSchema>;
   MergeRequestReviewerConnection: ResolverTypeWrapper<Connection<UserSchema>>;
   MergeRequestReviewerEdge: ResolverTypeWrapper<Edge<UserSchema>>;
+  MergeRequestSetAssigneesInput: MergeRequestSetAssigneesInput;
+  MergeRequestSetAssigneesPayload: ResolverTypeWrapper<Omit<MergeRequestSetAssigneesPayload, 'mergeRequest'> & { mergeRequest?: Maybe<ResolversTypes['MergeRequest']> }>;
+  MergeRequestSetLabelsInput: MergeRequestSetLabelsInput;
+  MergeRequestSetLabelsPayload: ResolverTypeWrapper<Omit<MergeRequestSetLabelsPayload, 'mergeRequest'> & { mergeRequest?: Maybe<ResolversTypes['MergeRequest']> }>;
+  MergeRequestSetLockedInput: MergeRequestSetLockedInput;
+  MergeRequestSetLockedPayload: ResolverTypeWrapper<Omit<MergeRequestSetLockedPayload, 'mergeRequest'> & { mergeRequest?: Maybe<ResolversTypes['MergeRequest']> }>;
   MergeRequestSetMilestoneInput: MergeRequestSetMilestoneInput;
   MergeRequestSetMilestonePayload: ResolverTypeWrapper<Omit<MergeRequestSetMilestonePayload, 'mergeRequest'> & { mergeRequest?: Maybe<ResolversTypes['MergeRequest']> }>;
   MergeRequestSetSubscriptionInput: MergeRequestSetSubscriptionInput;
   MergeRequestSetSubscriptionPayload: ResolverTypeWrapper<Omit<MergeRequestSetSubscriptionPayload, 'mergeRequest'> & { mergeRequest?: Maybe<ResolversTypes['MergeRequest']> }>;
   MergeRequestSort: null;
   MergeRequestState: null;
+  MergeRequestUpdateInput: MergeRequestUpdateInput;
+  MergeRequestUpdatePayload: ResolverTypeWrapper<Omit<MergeRequestUpdatePayload, 'mergeRequest'> & { mergeRequest?: Maybe<ResolversTypes['MergeRequest']> }>;
   MergeRequestsResolverNegatedParams: MergeRequestsResolverNegatedParams;
   MetricImage: ResolverTypeWrapper<MetricImageSchema>;
   MetricImageDeleteInput: MetricImageDeleteInput;
@@ -9802,6 +10036,8 @@ export type ResolversTypes = {
   TodoTargetEnum: null;
   Todoable: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['Todoable']>;
   TodoableID: ResolverTypeWrapper<Scalars['TodoableID']['output']>;
+  TodosMarkAllDoneInput: TodosMarkAllDoneInput;
+  TodosMarkAllDonePayload: ResolverTypeWrapper<Omit<TodosMarkAllDonePayload, 'todos'> & { todos: Array<ResolversTypes['Todo']> }>;
   Tree: ResolverTypeWrapper<TreeRecord>;
   TreeConnection: ResolverTypeWrapper<Connection<TreeRecord>>;
   TreeEdge: ResolverTypeWrapper<Edge<TreeRecord>>;
@@ -10048,10 +10284,18 @@ export type ResolversParentTypes = {
   MergeRequestReviewer: UserSchema;
   MergeRequestReviewerConnection: Connection<UserSchema>;
   MergeRequestReviewerEdge: Edge<UserSchema>;
+  MergeRequestSetAssigneesInput: MergeRequestSetAssigneesInput;
+  MergeRequestSetAssigneesPayload: Omit<MergeRequestSetAssigneesPayload, 'mergeRequest'> & { mergeRequest?: Maybe<ResolversParentTypes['MergeRequest']> };
+  MergeRequestSetLabelsInput: MergeRequestSetLabelsInput;
+  MergeRequestSetLabelsPayload: Omit<MergeRequestSetLabelsPayload, 'mergeRequest'> & { mergeRequest?: Maybe<ResolversParentTypes['MergeRequest']> };
+  MergeRequestSetLockedInput: MergeRequestSetLockedInput;
+  MergeRequestSetLockedPayload: Omit<MergeRequestSetLockedPayload, 'mergeRequest'> & { mergeRequest?: Maybe<ResolversParentTypes['MergeRequest']> };
   MergeRequestSetMilestoneInput: MergeRequestSetMilestoneInput;
   MergeRequestSetMilestonePayload: Omit<MergeRequestSetMilestonePayload, 'mergeRequest'> & { mergeRequest?: Maybe<ResolversParentTypes['MergeRequest']> };
   MergeRequestSetSubscriptionInput: MergeRequestSetSubscriptionInput;
   MergeRequestSetSubscriptionPayload: Omit<MergeRequestSetSubscriptionPayload, 'mergeRequest'> & { mergeRequest?: Maybe<ResolversParentTypes['MergeRequest']> };
+  MergeRequestUpdateInput: MergeRequestUpdateInput;
+  MergeRequestUpdatePayload: Omit<MergeRequestUpdatePayload, 'mergeRequest'> & { mergeRequest?: Maybe<ResolversParentTypes['MergeRequest']> };
   MergeRequestsResolverNegatedParams: MergeRequestsResolverNegatedParams;
   MetricImage: MetricImageSchema;
   MetricImageDeleteInput: MetricImageDeleteInput;
@@ -10158,6 +10402,8 @@ export type ResolversParentTypes = {
   TodoMarkDonePayload: Omit<TodoMarkDonePayload, 'todo'> & { todo: ResolversParentTypes['Todo'] };
   Todoable: ResolversInterfaceTypes<ResolversParentTypes>['Todoable'];
   TodoableID: Scalars['TodoableID']['output'];
+  TodosMarkAllDoneInput: TodosMarkAllDoneInput;
+  TodosMarkAllDonePayload: Omit<TodosMarkAllDonePayload, 'todos'> & { todos: Array<ResolversParentTypes['Todo']> };
   Tree: TreeRecord;
   TreeConnection: Connection<TreeRecord>;
   TreeEdge: Edge<TreeRecord>;
@@ -10541,6 +10787,8 @@ export interface CiRunnerManagerIdScalarConfig extends GraphQLScalarTypeConfig<R
 }
 
 export type CiRunnerScopeResolvers = { ACTIVE: 'active', OFFLINE: 'offline', ONLINE: 'online', PAUSED: 'paused', SHARED: 'shared', SPECIFIC: 'specific' };
+
+export type CiRunnerSortResolvers = { CONTACTED_ASC: 'contacted_asc', CONTACTED_DESC: 'contacted_desc', CREATED_ASC: 'created_asc', CREATED_DESC: 'created_desc', TOKEN_EXPIRES_AT_ASC: 'token_expires_at_asc', TOKEN_EXPIRES_AT_DESC: 'token_expires_at_desc' };
 
 export type CiRunnerStatusResolvers = { ACTIVE: 'active', NEVER_CONTACTED: 'never_contacted', NOT_CONNECTED: 'not_connected', OFFLINE: 'offline', ONLINE: 'online', PAUSED: 'paused', STALE: 'stale' };
 
@@ -11414,7 +11662,7 @@ export type MergeRequestResolvers<ContextType = GatewayContext, ParentType exten
   currentUserTodos?: Resolver<ResolversTypes['TodoConnection'], ParentType, ContextType, Partial<MergeRequestCurrentUserTodosArgs>>;
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   diffRefs?: Resolver<Maybe<ResolversTypes['DiffRefs']>, ParentType, ContextType>;
-  discussionLocked?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  discussionLocked?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   downvotes?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   draft?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   firstDeployedToProductionAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
@@ -11510,6 +11758,8 @@ export interface MergeRequestIdScalarConfig extends GraphQLScalarTypeConfig<Reso
   name: 'MergeRequestID';
 }
 
+export type MergeRequestNewStateResolvers = { CLOSED: 'closed', OPEN: 'open' };
+
 export type MergeRequestParticipantResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['MergeRequestParticipant'] = ResolversParentTypes['MergeRequestParticipant']> = {
   avatarUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   bio?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -11574,6 +11824,24 @@ export type MergeRequestReviewerEdgeResolvers<ContextType = GatewayContext, Pare
   node?: Resolver<ResolversTypes['MergeRequestReviewer'], ParentType, ContextType>;
 };
 
+export type MergeRequestSetAssigneesPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['MergeRequestSetAssigneesPayload'] = ResolversParentTypes['MergeRequestSetAssigneesPayload']> = {
+  clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  mergeRequest?: Resolver<Maybe<ResolversTypes['MergeRequest']>, ParentType, ContextType>;
+};
+
+export type MergeRequestSetLabelsPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['MergeRequestSetLabelsPayload'] = ResolversParentTypes['MergeRequestSetLabelsPayload']> = {
+  clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  mergeRequest?: Resolver<Maybe<ResolversTypes['MergeRequest']>, ParentType, ContextType>;
+};
+
+export type MergeRequestSetLockedPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['MergeRequestSetLockedPayload'] = ResolversParentTypes['MergeRequestSetLockedPayload']> = {
+  clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  mergeRequest?: Resolver<Maybe<ResolversTypes['MergeRequest']>, ParentType, ContextType>;
+};
+
 export type MergeRequestSetMilestonePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['MergeRequestSetMilestonePayload'] = ResolversParentTypes['MergeRequestSetMilestonePayload']> = {
   clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   errors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
@@ -11589,6 +11857,12 @@ export type MergeRequestSetSubscriptionPayloadResolvers<ContextType = GatewayCon
 export type MergeRequestSortResolvers = { CREATED_ASC: 'created_asc', CREATED_DESC: 'created_desc', TITLE_ASC: 'title_asc', TITLE_DESC: 'title_desc', UPDATED_ASC: 'updated_asc', UPDATED_DESC: 'updated_desc' };
 
 export type MergeRequestStateResolvers = { all: 'all', closed: 'closed', locked: 'locked', merged: 'merged', opened: 'opened' };
+
+export type MergeRequestUpdatePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['MergeRequestUpdatePayload'] = ResolversParentTypes['MergeRequestUpdatePayload']> = {
+  clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  mergeRequest?: Resolver<Maybe<ResolversTypes['MergeRequest']>, ParentType, ContextType>;
+};
 
 export type MetricImageResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['MetricImage'] = ResolversParentTypes['MetricImage']> = {
   createdAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
@@ -11695,8 +11969,12 @@ export type MutationResolvers<ContextType = GatewayContext, ParentType extends R
   jobArtifactsKeep?: Resolver<Maybe<ResolversTypes['JobArtifactsKeepPayload']>, ParentType, ContextType, RequireFields<MutationJobArtifactsKeepArgs, 'input'>>;
   managedPersonalAccessTokenRotate?: Resolver<Maybe<ResolversTypes['ManagedPersonalAccessTokenRotatePayload']>, ParentType, ContextType, RequireFields<MutationManagedPersonalAccessTokenRotateArgs, 'input'>>;
   managedResourceAccessTokenRotate?: Resolver<Maybe<ResolversTypes['ManagedResourceAccessTokenRotatePayload']>, ParentType, ContextType, RequireFields<MutationManagedResourceAccessTokenRotateArgs, 'input'>>;
+  mergeRequestSetAssignees?: Resolver<Maybe<ResolversTypes['MergeRequestSetAssigneesPayload']>, ParentType, ContextType, RequireFields<MutationMergeRequestSetAssigneesArgs, 'input'>>;
+  mergeRequestSetLabels?: Resolver<Maybe<ResolversTypes['MergeRequestSetLabelsPayload']>, ParentType, ContextType, RequireFields<MutationMergeRequestSetLabelsArgs, 'input'>>;
+  mergeRequestSetLocked?: Resolver<Maybe<ResolversTypes['MergeRequestSetLockedPayload']>, ParentType, ContextType, RequireFields<MutationMergeRequestSetLockedArgs, 'input'>>;
   mergeRequestSetMilestone?: Resolver<Maybe<ResolversTypes['MergeRequestSetMilestonePayload']>, ParentType, ContextType, RequireFields<MutationMergeRequestSetMilestoneArgs, 'input'>>;
   mergeRequestSetSubscription?: Resolver<Maybe<ResolversTypes['MergeRequestSetSubscriptionPayload']>, ParentType, ContextType, RequireFields<MutationMergeRequestSetSubscriptionArgs, 'input'>>;
+  mergeRequestUpdate?: Resolver<Maybe<ResolversTypes['MergeRequestUpdatePayload']>, ParentType, ContextType, RequireFields<MutationMergeRequestUpdateArgs, 'input'>>;
   metricImageDelete?: Resolver<Maybe<ResolversTypes['MetricImageDeletePayload']>, ParentType, ContextType, RequireFields<MutationMetricImageDeleteArgs, 'input'>>;
   metricImageUpload?: Resolver<Maybe<ResolversTypes['MetricImageUploadPayload']>, ParentType, ContextType, RequireFields<MutationMetricImageUploadArgs, 'input'>>;
   projectTransfer?: Resolver<Maybe<ResolversTypes['ProjectTransferPayload']>, ParentType, ContextType, RequireFields<MutationProjectTransferArgs, 'input'>>;
@@ -11718,6 +11996,7 @@ export type MutationResolvers<ContextType = GatewayContext, ParentType extends R
   timelogCreate?: Resolver<Maybe<ResolversTypes['TimelogCreatePayload']>, ParentType, ContextType, RequireFields<MutationTimelogCreateArgs, 'input'>>;
   todoCreate?: Resolver<Maybe<ResolversTypes['TodoCreatePayload']>, ParentType, ContextType, RequireFields<MutationTodoCreateArgs, 'input'>>;
   todoMarkDone?: Resolver<Maybe<ResolversTypes['TodoMarkDonePayload']>, ParentType, ContextType, RequireFields<MutationTodoMarkDoneArgs, 'input'>>;
+  todosMarkAllDone?: Resolver<Maybe<ResolversTypes['TodosMarkAllDonePayload']>, ParentType, ContextType, RequireFields<MutationTodosMarkAllDoneArgs, 'input'>>;
   updateBoard?: Resolver<Maybe<ResolversTypes['UpdateBoardPayload']>, ParentType, ContextType, RequireFields<MutationUpdateBoardArgs, 'input'>>;
   updateBoardList?: Resolver<Maybe<ResolversTypes['UpdateBoardListPayload']>, ParentType, ContextType, RequireFields<MutationUpdateBoardListArgs, 'input'>>;
   updateIssue?: Resolver<Maybe<ResolversTypes['UpdateIssuePayload']>, ParentType, ContextType, RequireFields<MutationUpdateIssueArgs, 'input'>>;
@@ -12430,6 +12709,12 @@ export interface TodoableIdScalarConfig extends GraphQLScalarTypeConfig<Resolver
   name: 'TodoableID';
 }
 
+export type TodosMarkAllDonePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['TodosMarkAllDonePayload'] = ResolversParentTypes['TodosMarkAllDonePayload']> = {
+  clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  errors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  todos?: Resolver<Array<ResolversTypes['Todo']>, ParentType, ContextType>;
+};
+
 export type TreeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Tree'] = ResolversParentTypes['Tree']> = {
   blobs?: Resolver<ResolversTypes['BlobConnection'], ParentType, ContextType, Partial<TreeBlobsArgs>>;
   lastCommit?: Resolver<Maybe<ResolversTypes['Commit']>, ParentType, ContextType>;
@@ -12714,6 +12999,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   CiRunnerManagerEdge?: CiRunnerManagerEdgeResolvers<ContextType>;
   CiRunnerManagerID?: GraphQLScalarType;
   CiRunnerScope?: CiRunnerScopeResolvers;
+  CiRunnerSort?: CiRunnerSortResolvers;
   CiRunnerStatus?: CiRunnerStatusResolvers;
   CiRunnerType?: CiRunnerTypeResolvers;
   Commit?: CommitResolvers<ContextType>;
@@ -12852,6 +13138,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   MergeRequestConnection?: MergeRequestConnectionResolvers<ContextType>;
   MergeRequestEdge?: MergeRequestEdgeResolvers<ContextType>;
   MergeRequestID?: GraphQLScalarType;
+  MergeRequestNewState?: MergeRequestNewStateResolvers;
   MergeRequestParticipant?: MergeRequestParticipantResolvers<ContextType>;
   MergeRequestParticipantConnection?: MergeRequestParticipantConnectionResolvers<ContextType>;
   MergeRequestParticipantEdge?: MergeRequestParticipantEdgeResolvers<ContextType>;
@@ -12859,10 +13146,14 @@ export type Resolvers<ContextType = GatewayContext> = {
   MergeRequestReviewer?: MergeRequestReviewerResolvers<ContextType>;
   MergeRequestReviewerConnection?: MergeRequestReviewerConnectionResolvers<ContextType>;
   MergeRequestReviewerEdge?: MergeRequestReviewerEdgeResolvers<ContextType>;
+  MergeRequestSetAssigneesPayload?: MergeRequestSetAssigneesPayloadResolvers<ContextType>;
+  MergeRequestSetLabelsPayload?: MergeRequestSetLabelsPayloadResolvers<ContextType>;
+  MergeRequestSetLockedPayload?: MergeRequestSetLockedPayloadResolvers<ContextType>;
   MergeRequestSetMilestonePayload?: MergeRequestSetMilestonePayloadResolvers<ContextType>;
   MergeRequestSetSubscriptionPayload?: MergeRequestSetSubscriptionPayloadResolvers<ContextType>;
   MergeRequestSort?: MergeRequestSortResolvers;
   MergeRequestState?: MergeRequestStateResolvers;
+  MergeRequestUpdatePayload?: MergeRequestUpdatePayloadResolvers<ContextType>;
   MetricImage?: MetricImageResolvers<ContextType>;
   MetricImageDeletePayload?: MetricImageDeletePayloadResolvers<ContextType>;
   MetricImageUploadPayload?: MetricImageUploadPayloadResolvers<ContextType>;
@@ -12962,6 +13253,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   TodoTargetEnum?: TodoTargetEnumResolvers;
   Todoable?: TodoableResolvers<ContextType>;
   TodoableID?: GraphQLScalarType;
+  TodosMarkAllDonePayload?: TodosMarkAllDonePayloadResolvers<ContextType>;
   Tree?: TreeResolvers<ContextType>;
   TreeConnection?: TreeConnectionResolvers<ContextType>;
   TreeEdge?: TreeEdgeResolvers<ContextType>;

@@ -42,6 +42,7 @@ import {
 import { TIP_PAGES } from '../resolvers/commits/references.js';
 import { FLAT_PATH_PROBES, TREE_LISTING_PAGES } from '../resolvers/commits/tree-entries.js';
 import { FLAT_PATH_LISTING_PAGES } from '../datasources/loaders.js';
+import { PENDING_TODO_PAGES } from '../datasources/todos.js';
 import { MAX_PROJECT_IDS } from '../resolvers/projects/project-list.js';
 import { MAX_NAMED_USERS } from '../resolvers/users/user-list.js';
 import { MAX_WINDOW_CALLS, windowCost } from './window-cost.js';
@@ -266,6 +267,21 @@ const mutations: Record<string, FieldCost> = {
   'Mutation.mergeRequestSetMilestone': oneCall(MERGE_REQUEST_RECORD),
   // POST .../subscribe or .../unsubscribe, and on a 304 the single read.
   'Mutation.mergeRequestSetSubscription': { calls: 2, returns: MERGE_REQUEST_RECORD },
+  // The project's labels (label IDs to titles), then the PUT.
+  'Mutation.mergeRequestSetLabels': { calls: 2, returns: MERGE_REQUEST_RECORD },
+  'Mutation.mergeRequestSetLocked': oneCall(MERGE_REQUEST_RECORD),
+  // One GET /users?username= per username, the merge request (APPEND, REMOVE), then the PUT.
+  'Mutation.mergeRequestSetAssignees': {
+    calls: (args) => ((args['input'] as { assigneeUsernames?: unknown[] } | undefined)?.assigneeUsernames?.length ?? 0) + 2,
+    returns: MERGE_REQUEST_RECORD,
+  },
+  // The estimate's POST, then the PUT (or, with only the estimate, the single read).
+  'Mutation.mergeRequestUpdate': { calls: 2, returns: MERGE_REQUEST_RECORD },
+  // The pending to-dos' pages, then REST's mark-all, or one mark per to-do of the target (a user has
+  // a few on one target: one per action, at most REST's default page of them is assumed).
+  'Mutation.todosMarkAllDone': {
+    calls: (args) => PENDING_TODO_PAGES + ((args['input'] as { targetId?: unknown } | undefined)?.targetId ? UNBOUNDED_ARRAY_ITEMS : 1),
+  },
   'Mutation.todoMarkDone': oneCall(),
   // GET /issues/:id, then add_spent_time.
   'Mutation.timelogCreate': { calls: 2 },
@@ -325,6 +341,12 @@ const mutations: Record<string, FieldCost> = {
   'IssueMoveListPayload.issue': embedded(ISSUE_RECORD),
   'MergeRequestSetMilestonePayload.mergeRequest': embedded(MERGE_REQUEST_RECORD),
   'MergeRequestSetSubscriptionPayload.mergeRequest': embedded(MERGE_REQUEST_RECORD),
+  'MergeRequestSetLabelsPayload.mergeRequest': embedded(MERGE_REQUEST_RECORD),
+  'MergeRequestSetLockedPayload.mergeRequest': embedded(MERGE_REQUEST_RECORD),
+  'MergeRequestSetAssigneesPayload.mergeRequest': embedded(MERGE_REQUEST_RECORD),
+  'MergeRequestUpdatePayload.mergeRequest': embedded(MERGE_REQUEST_RECORD),
+  // The to-dos read before marking them: at most the pages read.
+  'TodosMarkAllDonePayload.todos': { items: PENDING_TODO_PAGES * 100 },
   // The issue sidebar's writes answer REST's single-issue record.
   ...Object.fromEntries(
     ['CreateIssue', 'UpdateIssue', 'IssueMove', 'IssueSetAssignees', 'IssueSetConfidential', 'IssueSetLocked', 'IssueSetDueDate', 'IssueSetSubscription'].map((payload) => [

@@ -87,6 +87,17 @@ export interface MergeRequestKey {
 /** What `PUT /projects/:id/merge_requests/:merge_request_iid` is given here. */
 export interface MergeRequestWriteBody {
   milestone_id?: number;
+  title?: string;
+  description?: string;
+  target_branch?: string;
+  state_event?: 'close' | 'reopen';
+  discussion_locked?: boolean;
+  /** Label titles, comma-separated (REST takes titles, not IDs). */
+  labels?: string;
+  add_labels?: string;
+  remove_labels?: string;
+  /** `[0]` unassigns everyone: REST ignores an empty list. */
+  assignee_ids?: number[];
 }
 
 /** `not[labels]` and `not[milestone]` of a merge request list, in REST's terms. */
@@ -131,6 +142,16 @@ export class MergeRequestsApi {
   /** `PUT .../merge_requests/:merge_request_iid`: the merge request after the change (`milestone_id` 0 takes the milestone away). */
   edit(key: MergeRequestKey, body: MergeRequestWriteBody): Promise<MergeRequestSchema> {
     return this.rest.put<MergeRequestSchema>(restPath`/projects/${key.project}/merge_requests/${key.iid}`, body);
+  }
+
+  /** `POST .../time_estimate`: the time stats after the change (`duration` a human duration). */
+  async setTimeEstimate(key: MergeRequestKey, duration: string): Promise<TimeStatsSchema> {
+    return (await this.rest.post<TimeStatsSchema>(restPath`/projects/${key.project}/merge_requests/${key.iid}/time_estimate`, { duration })).body;
+  }
+
+  /** `POST .../reset_time_estimate`: the time stats with no estimate. */
+  async resetTimeEstimate(key: MergeRequestKey): Promise<TimeStatsSchema> {
+    return (await this.rest.post<TimeStatsSchema>(restPath`/projects/${key.project}/merge_requests/${key.iid}/reset_time_estimate`)).body;
   }
 
   /** Who took part: the author, the assignees, the reviewers and the commenters. */

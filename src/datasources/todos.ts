@@ -1,5 +1,6 @@
 import type { IssueKey, IssueSchema } from './issues.js';
 import type { MergeRequestSchema } from './merge-requests.js';
+import type { Page, PageRequest } from './pagination.js';
 import { restPath } from './path.js';
 import type { ProjectSchema } from './projects.js';
 import type { RestSession } from './rest-client.js';
@@ -31,7 +32,13 @@ export interface ProjectTodosKey {
   targetType?: 'Issue' | 'MergeRequest' | undefined;
 }
 
-/** REST to-dos: the caller's list, creation on issues, and marking one done. */
+/**
+ * How many pages of 100 of the caller's pending to-dos `todosMarkAllDone` reads to answer which it
+ * marked: REST's list cannot be filtered by target, nor does its mark-all answer name them.
+ */
+export const PENDING_TODO_PAGES = 10;
+
+/** REST to-dos: the caller's list, creation on issues, and marking one or all done. */
 export class TodosApi {
   constructor(private readonly rest: RestSession) {}
 
@@ -42,6 +49,16 @@ export class TodosApi {
    */
   ofProjectIssues(key: ProjectTodosKey): Promise<TodoSchema[]> {
     return this.rest.getList<TodoSchema>(restPath`/todos`, { project_id: key.project, type: key.targetType ?? 'Issue', state: key.state, per_page: 100 });
+  }
+
+  /** A page of the caller's pending to-dos, of one target type or of all (`GET /todos`), newest first. */
+  pending(page: PageRequest, targetType?: 'Issue' | 'MergeRequest'): Promise<Page<TodoSchema>> {
+    return this.rest.getPage<TodoSchema>(restPath`/todos`, page, { state: 'pending', type: targetType });
+  }
+
+  /** `POST /todos/mark_as_done`: every pending to-do of the caller becomes done (204, no body). */
+  async markAllDone(): Promise<void> {
+    await this.rest.post<null>(restPath`/todos/mark_as_done`);
   }
 
   /** `POST /todos/:id/mark_as_done`: the to-do, now done. */

@@ -63,6 +63,7 @@ import { noteAuthorAccessFields } from './issues/note-author-access.js';
 import { MergeRequest, MergeRequestAssignee, MergeRequestParticipant, MergeRequestReviewer } from './issues/MergeRequest.js';
 import { projectMergeRequestFields } from './issues/project-merge-requests.js';
 import { mergeRequestMutations } from './issues/merge-request-mutations.js';
+import { todoMutations } from './issues/todo-mutations.js';
 import { projectJobFields, projectPipelineBySha } from './runners/project-jobs.js';
 import { issueMutations } from './issues/Mutation.js';
 import { issueQueries } from './issues/Query.js';
@@ -111,6 +112,7 @@ export const resolvers: Resolvers = {
     ...artifactDestroyMutations,
     ...issueMutations,
     ...mergeRequestMutations,
+    ...todoMutations,
     ...boardMutations,
     ...issueMoveListMutation,
     ...commitMutations,

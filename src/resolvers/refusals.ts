@@ -48,6 +48,8 @@ export function refusalReasons(error: unknown): string[] | null {
   if (!(error instanceof RestError) || (error.status !== 400 && error.status !== 422)) return null;
   const message = error.restMessage;
   if (message && typeof message === 'object' && !Array.isArray(message)) return sentences(message as Record<string, unknown>);
+  // `render_api_error!(errors[:branch_conflict], 422)`: the model's sentences as an array.
+  if (Array.isArray(message) && message.length > 0 && message.every((item) => typeof item === 'string')) return message;
   // "400 Bad request", "422 Unprocessable Entity": a status line, not a reason.
   if (typeof message === 'string' && !/^\d{3}\b/.test(message.trim())) return fromRubyInspect(message);
   return null;

@@ -17,7 +17,7 @@ afterAll(async () => {
 });
 
 const openMergeRequests = () => [...sim.state.mergeRequests.values()].filter((mergeRequest) => mergeRequest.projectId === 1 && mergeRequest.state === 'opened');
-const put = (iid: number, json: Record<string, unknown>, token = maintainer) => call(sim, `/projects/1/merge_requests/${iid}`, { method: 'PUT', token, json });
+const put = (iid: number, json: Record<string, unknown>, token: string = maintainer) => call(sim, `/projects/1/merge_requests/${iid}`, { method: 'PUT', token, json });
 
 describe('PUT /projects/:id/merge_requests/:merge_request_iid (sidebar attributes)', () => {
   it('replaces, adds and removes labels by name; a name no label has becomes a project label', async () => {

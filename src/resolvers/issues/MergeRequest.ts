@@ -40,6 +40,8 @@ export const MergeRequest: MergeRequestResolvers = {
   reference: (mergeRequest, { full }) =>
     full ? (mergeRequest.references?.full ?? `!${mergeRequest.iid}`) : (mergeRequest.references?.short ?? mergeRequest.reference ?? `!${mergeRequest.iid}`),
   webPath: (mergeRequest) => pathOfWebUrl(mergeRequest.web_url) ?? '',
+  // REST answers null for a merge request whose discussion was never locked.
+  discussionLocked: (mergeRequest) => mergeRequest.discussion_locked === true,
   timeEstimate: (mergeRequest) => mergeRequest.time_stats?.time_estimate ?? 0,
   totalTimeSpent: (mergeRequest) => mergeRequest.time_stats?.total_time_spent ?? 0,
   // Computed from the seconds by GitLab's rules, as for issues.

@@ -1,8 +1,12 @@
-import type { MutationResolvers } from '../../__generated__/resolvers-types.js';
-import type { MergeRequestKey } from '../../datasources/merge-requests.js';
+import type { MergeRequestNewState, MutationOperationMode, MutationResolvers } from '../../__generated__/resolvers-types.js';
+import type { MergeRequestKey, MergeRequestSchema, MergeRequestWriteBody } from '../../datasources/merge-requests.js';
+import { badUserInput } from '../../errors/graphql-errors.js';
+import type { GatewayContext } from '../../server/context.js';
 import { idFromGlobalId } from '../global-id.js';
 import { checkFullPath } from '../projects/Query.js';
 import { refusalReasons } from '../refusals.js';
+import { parseHumanDuration } from './human-duration.js';
+import { labelIdsOf, labelTitles, shareProjectLabels, userIdsOf } from './issue-writes.js';
 import { checkIid } from './key.js';
 
 /** The merge request a mutation names by `projectPath` and `iid`, checked before any REST call. */
@@ -10,22 +14,58 @@ function mergeRequestKeyFromInput(input: { projectPath: string; iid: string }): 
   return { project: checkFullPath(input.projectPath, 'projectPath'), iid: checkIid(input.iid) };
 }
 
-/** GitLab's merge request sidebar writes, each one REST write; the loader forgets the merge request so later reads see the change. */
-export const mergeRequestMutations: Pick<MutationResolvers, 'mergeRequestSetMilestone' | 'mergeRequestSetSubscription'> = {
-  async mergeRequestSetMilestone(_parent, { input }, context) {
+/**
+ * A write that answers the merge request: REST's refusals (400/422 with reasons) are the payload's
+ * `errors`, and the loader forgets the merge request so that later reads see the change.
+ */
+async function writeMergeRequest(clientMutationId: string | null | undefined, key: MergeRequestKey, context: GatewayContext, write: () => Promise<MergeRequestSchema>) {
+  try {
+    const mergeRequest = await write();
+    context.loaders.mergeRequest.clear(key);
+    return { clientMutationId: clientMutationId ?? null, errors: [], mergeRequest };
+  } catch (error) {
+    const reasons = refusalReasons(error);
+    if (reasons) return { clientMutationId: clientMutationId ?? null, errors: reasons, mergeRequest: null };
+    throw error;
+  }
+}
+
+/** REST's label parameter for each way of combining: the whole list, or what to add or take away. */
+const LABELS_PARAMETER: Readonly<Record<MutationOperationMode, 'labels' | 'add_labels' | 'remove_labels'>> = { replace: 'labels', append: 'add_labels', remove: 'remove_labels' };
+
+/** REST's `state_event` for GitLab's MergeRequestNewState. */
+const STATE_EVENT: Readonly<Record<MergeRequestNewState, 'close' | 'reopen'>> = { closed: 'close', open: 'reopen' };
+
+/**
+ * GitLab's `timeEstimate` as REST's estimate endpoints take it: a human duration, checked before
+ * any call; zero or null (GitLab's "remove the current estimate") is the reset. Undefined when not
+ * given.
+ */
+function estimateOf(timeEstimate: string | null | undefined): { reset: true } | { duration: string } | undefined {
+  if (timeEstimate === undefined) return undefined;
+  if (timeEstimate === null) return { reset: true };
+  const seconds = parseHumanDuration(timeEstimate);
+  if (seconds === null || seconds < 0) {
+    throw badUserInput(`\`timeEstimate\` must be a duration of zero or more such as 1h 30m, 2d or 1w 3d; got "${timeEstimate.slice(0, 100)}".`, 'timeEstimate');
+  }
+  return seconds === 0 ? { reset: true } : { duration: timeEstimate.trim() };
+}
+
+function checkNotBlank(value: string | null | undefined, argumentName: string): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!value.trim()) throw badUserInput(`\`${argumentName}\` must not be empty.`, argumentName);
+  return value;
+}
+
+type MergeRequestMutation = 'mergeRequestSetMilestone' | 'mergeRequestSetSubscription' | 'mergeRequestSetLabels' | 'mergeRequestSetLocked' | 'mergeRequestSetAssignees' | 'mergeRequestUpdate';
+
+/** GitLab's merge request sidebar writes, each one REST write (plus the look-ups its IDs and names need). */
+export const mergeRequestMutations: Pick<MutationResolvers, MergeRequestMutation> = {
+  mergeRequestSetMilestone(_parent, { input }, context) {
     const key = mergeRequestKeyFromInput(input);
     // REST takes 0 for "no milestone"; a null or absent milestoneId takes it away, as in GitLab.
     const milestoneId = input.milestoneId ? idFromGlobalId(input.milestoneId, 'Milestone', 'milestoneId') : 0;
-    const clientMutationId = input.clientMutationId ?? null;
-    try {
-      const mergeRequest = await context.api.mergeRequests.edit(key, { milestone_id: milestoneId });
-      context.loaders.mergeRequest.clear(key);
-      return { clientMutationId, errors: [], mergeRequest };
-    } catch (error) {
-      const reasons = refusalReasons(error);
-      if (reasons) return { clientMutationId, errors: reasons, mergeRequest: null };
-      throw error;
-    }
+    return writeMergeRequest(input.clientMutationId, key, context, () => context.api.mergeRequests.edit(key, { milestone_id: milestoneId }));
   },
 
   async mergeRequestSetSubscription(_parent, { input }, context) {
@@ -34,5 +74,56 @@ export const mergeRequestMutations: Pick<MutationResolvers, 'mergeRequestSetMile
     context.loaders.mergeRequest.clear(key);
     // REST 304: already so; the merge request is read as it stands.
     return { clientMutationId: input.clientMutationId ?? null, errors: [], mergeRequest: changed ?? (await context.loaders.mergeRequest.load(key)) };
+  },
+
+  async mergeRequestSetLabels(_parent, { input }, context) {
+    const key = mergeRequestKeyFromInput(input);
+    const ids = labelIdsOf(input.labelIds, 'labelIds');
+    // REST takes titles: the project's labels are read once, and an ID not among them refused before the write.
+    const titles = await labelTitles(key.project, ids, 'labelIds', context);
+    if (titles.some((title) => title.includes(','))) throw badUserInput('`labelIds`: REST takes label titles comma-separated, and one of these has a comma.', 'labelIds');
+    const body: MergeRequestWriteBody = { [LABELS_PARAMETER[input.operationMode ?? 'replace']]: titles.join(',') };
+    return writeMergeRequest(input.clientMutationId, key, context, async () => {
+      const mergeRequest = await context.api.mergeRequests.edit(key, body);
+      // The labels just read by path also serve the merge request's labels, read by project ID.
+      await shareProjectLabels(key.project, mergeRequest.project_id, context);
+      return mergeRequest;
+    });
+  },
+
+  mergeRequestSetLocked(_parent, { input }, context) {
+    const key = mergeRequestKeyFromInput(input);
+    return writeMergeRequest(input.clientMutationId, key, context, () => context.api.mergeRequests.edit(key, { discussion_locked: input.locked }));
+  },
+
+  async mergeRequestSetAssignees(_parent, { input }, context) {
+    const key = mergeRequestKeyFromInput(input);
+    const mode = input.operationMode ?? 'replace';
+    const [ids, current] = await Promise.all([
+      userIdsOf(input.assigneeUsernames, context),
+      mode === 'replace' ? Promise.resolve([]) : context.loaders.mergeRequest.load(key).then((mergeRequest) => (mergeRequest.assignees ?? []).map((user) => user.id)),
+    ]);
+    const assignees = mode === 'replace' ? ids : mode === 'append' ? [...new Set([...current, ...ids])] : current.filter((id) => !ids.includes(id));
+    // REST unassigns everyone with `assignee_ids=0`, not with an empty list.
+    return writeMergeRequest(input.clientMutationId, key, context, () => context.api.mergeRequests.edit(key, { assignee_ids: assignees.length > 0 ? assignees : [0] }));
+  },
+
+  mergeRequestUpdate(_parent, { input }, context) {
+    const key = mergeRequestKeyFromInput(input);
+    const estimate = estimateOf(input.timeEstimate);
+    const body: MergeRequestWriteBody = {
+      title: checkNotBlank(input.title, 'title'),
+      target_branch: checkNotBlank(input.targetBranch, 'targetBranch'),
+      description: input.description ?? undefined,
+      state_event: input.state ? STATE_EVENT[input.state] : undefined,
+    };
+    const changes = Object.values(body).some((value) => value !== undefined);
+    return writeMergeRequest(input.clientMutationId, key, context, async () => {
+      // The estimate has its own endpoints; REST's PUT does not take it.
+      if (estimate) await ('reset' in estimate ? context.api.mergeRequests.resetTimeEstimate(key) : context.api.mergeRequests.setTimeEstimate(key, estimate.duration));
+      if (changes) return context.api.mergeRequests.edit(key, body);
+      context.loaders.mergeRequest.clear(key);
+      return context.loaders.mergeRequest.load(key);
+    });
   },
 };

@@ -1,0 +1,36 @@
+// GitLab's `todosMarkAllDone`, over REST's to-do list and its two ways of marking to-dos done.
+import type { MutationResolvers } from '../../__generated__/resolvers-types.js';
+import { everyPage } from '../../datasources/every-page.js';
+import { PENDING_TODO_PAGES, type TodoSchema } from '../../datasources/todos.js';
+import { badUserInput } from '../../errors/graphql-errors.js';
+import { parseGlobalId } from '../global-id.js';
+
+/** The to-dos' issue or merge request, by class and id: the only targets REST's `type` filter and the gateway's Todoable share. */
+function targetOf(targetId: string): { type: 'Issue' | 'MergeRequest'; id: number } {
+  const { className, id } = parseGlobalId(targetId, 'targetId');
+  if (className !== 'Issue' && className !== 'MergeRequest') {
+    throw badUserInput(`\`targetId\` must be an Issue or a MergeRequest global ID; the gateway serves no to-dos of a ${className}.`, 'targetId');
+  }
+  return { type: className, id };
+}
+
+export const todoMutations: Pick<MutationResolvers, 'todosMarkAllDone'> = {
+  /**
+   * GitLab answers the to-dos it marked; REST's mark-all answers none (204), so the pending ones are
+   * read first. Without a target, REST marks them all at once; with one, REST cannot mark a target's
+   * to-dos together, so each of them is marked on its own.
+   */
+  async todosMarkAllDone(_parent, { input }, { api }) {
+    const target = input.targetId ? targetOf(input.targetId) : undefined;
+    const pending = await everyPage((page) => api.todos.pending(page, target?.type), { maxPages: PENDING_TODO_PAGES });
+    let todos: TodoSchema[];
+    if (target) {
+      const ofTarget = pending.filter((todo) => todo.target?.id === target.id);
+      todos = await Promise.all(ofTarget.map((todo) => api.todos.markDone(todo.id)));
+    } else {
+      await api.todos.markAllDone();
+      todos = pending.map((todo) => ({ ...todo, state: 'done' }));
+    }
+    return { clientMutationId: input.clientMutationId ?? null, errors: [], todos };
+  },
+};
