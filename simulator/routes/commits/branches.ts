@@ -24,7 +24,8 @@ export function matchesRefSearch(name: string, search: string | undefined): bool
   return lower.includes(text);
 }
 
-function branchRecord(ctx: RequestContext<unknown>, project: Project, repository: Repository, name: string) {
+/** A branch as REST answers it, `can_push` for the caller; 404 "Branch Not Found" for none of that name. */
+export function branchRecord(ctx: RequestContext<unknown>, project: Project, repository: Repository, name: string) {
   const head = repository.branchHead(name);
   if (!head) throw notFound('Branch');
   const isDefault = name === project.defaultBranch;
