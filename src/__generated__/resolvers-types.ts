@@ -613,6 +613,8 @@ export type BulkRunnerDeletePayload = {
  */
 export type CiJob = {
   __typename?: 'CiJob';
+  /** Whether the job is active: waiting for a resource, preparing, pending or running (GitLab's `ACTIVE_STATUSES`). */
+  active: Scalars['Boolean']['output'];
   /** Whether the job may fail without failing its pipeline (records that carry it: the keep answer). */
   allowFailure?: Maybe<Scalars['Boolean']['output']>;
   /**
@@ -626,6 +628,8 @@ export type CiJob = {
   artifactsExpireAt?: Maybe<Scalars['Time']['output']>;
   /** Path of the page that browses the job's artifacts, `/<project>/-/jobs/<id>/artifacts/browse`. */
   browseArtifactsPath?: Maybe<Scalars['String']['output']>;
+  /** Whether the job can be canceled: active or created, and not already canceling (Ci::Build#cancelable?). */
+  cancelable: Scalars['Boolean']['output'];
   /** Commit the job ran on. */
   commit?: Maybe<Commit>;
   /** Path of the job's commit, `/<project>/-/commit/<sha>`. */
@@ -640,6 +644,11 @@ export type CiJob = {
   detailedStatus?: Maybe<DetailedStatus>;
   /** Duration of the job in whole seconds, or null. */
   duration?: Maybe<Scalars['Int']['output']>;
+  /**
+   * When the job's log and artifacts were erased, or null. Runner job lists lack it, so those jobs
+   * read it from the job's record (REST `GET /projects/:id/jobs/:job_id`, once per job and request).
+   */
+  erasedAt?: Maybe<Scalars['Time']['output']>;
   /** Why the job failed (`script_failure`, ...), for failed jobs. */
   failureReason?: Maybe<Scalars['String']['output']>;
   /** When the job finished, or null. */
@@ -654,6 +663,12 @@ export type CiJob = {
   pipeline?: Maybe<Pipeline>;
   /** Project of the job. */
   project?: Maybe<Project>;
+  /**
+   * When the job was queued (marked pending): its start less REST's `queued_duration`, or, for a job
+   * not yet started, now less it (GitLab measures an unstarted job's wait up to the answer); null when
+   * REST gives no queued duration.
+   */
+  queuedAt?: Maybe<Scalars['Time']['output']>;
   /** How long the job waited in the queue, in seconds, or null. */
   queuedDuration?: Maybe<Scalars['Duration']['output']>;
   /** Branch or tag the job ran for (REST `ref`). */
@@ -662,6 +677,8 @@ export type CiJob = {
   refPath?: Maybe<Scalars['String']['output']>;
   /** The runner that ran the job (records that carry it: the keep answer). */
   runner?: Maybe<CiRunner>;
+  /** Whether the job is scheduled to start later (a delayed job waiting for its time). */
+  scheduled: Scalars['Boolean']['output'];
   /** The first 8 characters of the SHA of the job's commit. */
   shortSha: Scalars['String']['output'];
   /** Stage of the job. */
@@ -10604,11 +10621,13 @@ export type BulkRunnerDeletePayloadResolvers<ContextType = GatewayContext, Paren
 };
 
 export type CiJobResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CiJob'] = ResolversParentTypes['CiJob']> = {
+  active?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   allowFailure?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   artifacts?: Resolver<Maybe<ResolversTypes['CiJobArtifactConnection']>, ParentType, ContextType, Partial<CiJobArtifactsArgs>>;
   artifactsDownload?: Resolver<Maybe<ResolversTypes['CiJobArtifactsDownload']>, ParentType, ContextType>;
   artifactsExpireAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   browseArtifactsPath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  cancelable?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   commit?: Resolver<Maybe<ResolversTypes['Commit']>, ParentType, ContextType>;
   commitPath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   coverage?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
@@ -10616,6 +10635,7 @@ export type CiJobResolvers<ContextType = GatewayContext, ParentType extends Reso
   createdByTag?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   detailedStatus?: Resolver<Maybe<ResolversTypes['DetailedStatus']>, ParentType, ContextType>;
   duration?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  erasedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   failureReason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   finishedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   id?: Resolver<Maybe<ResolversTypes['JobID']>, ParentType, ContextType>;
@@ -10623,10 +10643,12 @@ export type CiJobResolvers<ContextType = GatewayContext, ParentType extends Reso
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   pipeline?: Resolver<Maybe<ResolversTypes['Pipeline']>, ParentType, ContextType>;
   project?: Resolver<Maybe<ResolversTypes['Project']>, ParentType, ContextType>;
+  queuedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   queuedDuration?: Resolver<Maybe<ResolversTypes['Duration']>, ParentType, ContextType>;
   refName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   refPath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   runner?: Resolver<Maybe<ResolversTypes['CiRunner']>, ParentType, ContextType>;
+  scheduled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   shortSha?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   stage?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   startedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;

@@ -377,6 +377,8 @@ const runners: Record<string, FieldCost> = {
   'CiRunner.editAdminUrl': oneCall(),
   // GET /projects/:id/jobs/:job_id through the job loader, which runner job lists need.
   'CiJob.tags': { reads: ['tag_list'], loader: 'job' },
+  // The same job record's `erased_at`, which runner job lists lack too.
+  'CiJob.erasedAt': { reads: ['erased_at'], loader: 'job' },
   // A job's pipeline lacks these; GET /projects/:id/pipelines/:pipeline_id through the pipeline loader.
   'Pipeline.iid': { reads: ['iid'] },
   'Pipeline.createdAt': { reads: ['created_at'] },

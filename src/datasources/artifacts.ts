@@ -25,6 +25,8 @@ export interface JobSchema extends RunnerJobSchema {
   failure_reason?: string;
   web_url?: string;
   artifacts_expire_at?: string | null;
+  /** When the job's log and artifacts were erased (Entities::Ci::JobBasic), null when they were not. */
+  erased_at?: string | null;
   artifacts?: JobArtifactFileSchema[];
   runner?: RunnerSchema | null;
   tag_list?: string[];

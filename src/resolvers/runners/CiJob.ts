@@ -5,6 +5,7 @@ import type { PipelineSummarySchema } from '../../datasources/runners.js';
 import type { GatewayContext } from '../../server/context.js';
 import { toGlobalId } from '../global-id.js';
 import { jobDetailedStatus } from './detailed-status.js';
+import { jobIsActive, jobIsCancelable, jobIsScheduled, jobQueuedAt } from './job-status.js';
 import { browseArtifactsPath, commitPath, jobPath, pipelinePath, refPath, shaOfJob, type JobRecord } from './job-paths.js';
 
 /** A pipeline as a job embeds it, with the path of its page (it needs the job's project). */
@@ -35,6 +36,13 @@ export const CiJob: CiJobResolvers = {
   // GitLab's `duration` field is whole seconds; REST's is fractional.
   duration: (job) => (typeof job.duration === 'number' ? Math.round(job.duration) : null),
   queuedDuration: (job) => job.queued_duration ?? null,
+  queuedAt: (job) => jobQueuedAt(job, new Date()),
+  async erasedAt(job, _args, context) {
+    return (await jobRecordWith(job, 'erased_at', context))?.erased_at ?? null;
+  },
+  active: (job) => jobIsActive(job.status),
+  cancelable: (job) => jobIsCancelable(job.status),
+  scheduled: (job) => jobIsScheduled(job.status),
   detailedStatus: (job) => {
     const record: Partial<JobSchema> = job;
     return jobDetailedStatus({ id: job.id, status: job.status, allowFailure: record.allow_failure, failureReason: record.failure_reason }, jobPath(job));
