@@ -15,6 +15,7 @@ import type { GroupAbilities } from '../resolvers/groups/permissions.js';
 import type { MemberRecord, AccessLevelValue } from '../datasources/members.js';
 import type { CommitReferencesRecord, TreeRecord } from '../resolvers/commits/references.js';
 import type { TreeEntryRecord } from '../resolvers/commits/tree-entries.js';
+import type { RepositoryBlobRecord } from '../resolvers/commits/repository-blobs.js';
 import type { InvitationRecord } from '../resolvers/invitations/record.js';
 import type { UserSchema, UserStatusSchema } from '../datasources/users.js';
 import type { IssueSchema, LabelSchema, IssueLinksSchema, EpicSummarySchema, IterationSchema, UserAgentDetailSchema } from '../datasources/issues.js';
@@ -7705,6 +7706,12 @@ export type RefType =
 export type Repository = {
   __typename?: 'Repository';
   /**
+   * Files of the repository at a ref, by path (REST `GET .../repository/files/:file_path?ref=`, one
+   * call per path and request; at most 100 paths). A path that names no file at the ref is absent
+   * from the nodes, as GitLab skips a missing blob; an empty repository has none.
+   */
+  blobs?: Maybe<RepositoryBlobConnection>;
+  /**
    * Names of the branches that match a pattern, `offset` names skipped and at most `limit` returned
    * (REST `GET .../repository/branches?search=`, in REST's order). As in GitLab's `searchPattern`, a
    * `*` at the start or end matches any text (`*fix*` contains `fix`, `fix*` starts with it, `fix` is
@@ -7737,6 +7744,18 @@ export type Repository = {
    * omitted: its last commit and its entries.
    */
   tree?: Maybe<Tree>;
+};
+
+
+/** A project's git repository (REST `/projects/:id/repository`). */
+export type RepositoryBlobsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  paths: Array<Scalars['String']['input']>;
+  ref?: InputMaybe<Scalars['String']['input']>;
+  refType?: InputMaybe<RefType>;
 };
 
 
@@ -7792,6 +7811,98 @@ export type RepositoryTreeArgs = {
   recursive?: InputMaybe<Scalars['Boolean']['input']>;
   ref?: InputMaybe<Scalars['String']['input']>;
   refType?: InputMaybe<RefType>;
+};
+
+/**
+ * A file of a repository at a ref (GitLab's RepositoryBlob, presented as its BlobPresenter does), from
+ * REST's `GET .../repository/files/:file_path`. Its page paths name the ref as asked (the default
+ * branch when none was), as GitLab's BlobPresenter builds them.
+ */
+export type RepositoryBlob = {
+  __typename?: 'RepositoryBlob';
+  /** Whether the project is archived (REST's project record). */
+  archived?: Maybe<Scalars['Boolean']['output']>;
+  /** Path of the file's blame page (`/<project>/-/blame/<ref>/<path>`). */
+  blamePath?: Maybe<Scalars['String']['output']>;
+  /**
+   * Whether the caller may push to the ref's branch: false for anonymous callers (without a call) and
+   * for a ref that is no branch, else REST's `can_push` (`GET .../repository/branches/:branch`).
+   */
+  canCurrentUserPushToBranch?: Maybe<Scalars['Boolean']['output']>;
+  /**
+   * Whether the caller may edit the file in the single-file editor (GitLab's can_modify_blob?): the
+   * file is not stored externally, the ref is a branch and the caller may push to it (REST
+   * `GET .../repository/branches/:branch`, its `can_push`; false in an archived project).
+   */
+  canModifyBlob?: Maybe<Scalars['Boolean']['output']>;
+  /** Path of the page that edits the file (`/<project>/-/edit/<ref>/<path>`). */
+  editBlobPath?: Maybe<Scalars['String']['output']>;
+  /** The external storage of the content, `lfs`, when stored externally; null otherwise. */
+  externalStorage?: Maybe<Scalars['String']['output']>;
+  /** Path of the page that finds a file at the ref (`/<project>/-/find_file/<ref>`). */
+  findFilePath?: Maybe<Scalars['String']['output']>;
+  /** Path of the file's history page (`/<project>/-/commits/<ref>/<path>`). */
+  historyPath?: Maybe<Scalars['String']['output']>;
+  /** Global ID of the blob, `gid://gitlab/Blob/<blob SHA>`. */
+  id: Scalars['ID']['output'];
+  /** The Git LFS object the file points at, when the file is an LFS pointer (its `oid sha256:`); null otherwise. */
+  lfsOid?: Maybe<Scalars['String']['output']>;
+  /**
+   * The file's mode as REST tells it (`execute_filemode`): `100755` for an executable file, `100644`
+   * otherwise (REST does not tell a symbolic link from a file).
+   */
+  mode?: Maybe<Scalars['String']['output']>;
+  /** Name of the file. */
+  name?: Maybe<Scalars['String']['output']>;
+  /** SHA of the file's blob (REST `blob_id`). */
+  oid: Scalars['String']['output'];
+  /** Path of the file from the repository's root. */
+  path: Scalars['String']['output'];
+  /** Path of the file's page at the commit the ref names (`/<project>/-/blob/<SHA>/<path>`, REST `commit_id`). */
+  permalinkPath?: Maybe<Scalars['String']['output']>;
+  /** Path of the root of the ref's files (`/<project>/-/blob/<ref>`). */
+  projectBlobPathRoot?: Maybe<Scalars['String']['output']>;
+  /** The file's content. */
+  rawBlob?: Maybe<Scalars['String']['output']>;
+  /** Path that downloads the raw file (`/<project>/-/raw/<ref>/<path>`). */
+  rawPath?: Maybe<Scalars['String']['output']>;
+  /** Size in bytes of the file, or of the LFS object when the file is an LFS pointer stored externally. */
+  rawSize?: Maybe<Scalars['BigInt']['output']>;
+  /**
+   * The file's content when it is text; null for a binary file (a NUL byte within its first 8000
+   * bytes, git's rule).
+   */
+  rawTextBlob?: Maybe<Scalars['String']['output']>;
+  /** Path that replaces the file's content (`/<project>/-/update/<ref>/<path>`). */
+  replacePath?: Maybe<Scalars['String']['output']>;
+  /** Size of the file in bytes (of the pointer, for an LFS pointer). */
+  size?: Maybe<Scalars['BigInt']['output']>;
+  /** Whether the content is stored in LFS: an LFS pointer in a project with LFS enabled (REST `lfs_enabled`). */
+  storedExternally?: Maybe<Scalars['Boolean']['output']>;
+  /** Path of the file's page (`/<project>/-/blob/<ref>/<path>`). */
+  webPath?: Maybe<Scalars['String']['output']>;
+  /** URL of the file's page. */
+  webUrl?: Maybe<Scalars['String']['output']>;
+};
+
+/** Files of a repository (`Repository.blobs`). */
+export type RepositoryBlobConnection = {
+  __typename?: 'RepositoryBlobConnection';
+  /** The files with their cursors. */
+  edges?: Maybe<Array<Maybe<RepositoryBlobEdge>>>;
+  /** The files. */
+  nodes?: Maybe<Array<Maybe<RepositoryBlob>>>;
+  /** Pagination information. */
+  pageInfo: PageInfo;
+};
+
+/** A file with its cursor. */
+export type RepositoryBlobEdge = {
+  __typename?: 'RepositoryBlobEdge';
+  /** Cursor of the file. */
+  cursor: Scalars['String']['output'];
+  /** The file. */
+  node?: Maybe<RepositoryBlob>;
 };
 
 /**
@@ -9985,6 +10096,9 @@ export type ResolversTypes = {
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RefType: null;
   Repository: ResolverTypeWrapper<RepositoryRecord>;
+  RepositoryBlob: ResolverTypeWrapper<RepositoryBlobRecord>;
+  RepositoryBlobConnection: ResolverTypeWrapper<Connection<RepositoryBlobRecord>>;
+  RepositoryBlobEdge: ResolverTypeWrapper<Edge<RepositoryBlobRecord>>;
   RepositoryStorageMoveState: null;
   ResourceAccessToken: ResolverTypeWrapper<ResourceAccessTokenSchema>;
   ResourceAccessTokenConnection: ResolverTypeWrapper<Connection<ResourceAccessTokenSchema>>;
@@ -10358,6 +10472,9 @@ export type ResolversParentTypes = {
   PromoteToEpicPayload: Omit<PromoteToEpicPayload, 'note'> & { note?: Maybe<ResolversParentTypes['Note']> };
   Query: Record<PropertyKey, never>;
   Repository: RepositoryRecord;
+  RepositoryBlob: RepositoryBlobRecord;
+  RepositoryBlobConnection: Connection<RepositoryBlobRecord>;
+  RepositoryBlobEdge: Edge<RepositoryBlobRecord>;
   ResourceAccessToken: ResourceAccessTokenSchema;
   ResourceAccessTokenConnection: Connection<ResourceAccessTokenSchema>;
   ResourceAccessTokenEdge: Edge<ResourceAccessTokenSchema>;
@@ -12410,12 +12527,52 @@ export type QueryResolvers<ContextType = GatewayContext, ParentType extends Reso
 export type RefTypeResolvers = { HEADS: 'heads', TAGS: 'tags' };
 
 export type RepositoryResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Repository'] = ResolversParentTypes['Repository']> = {
+  blobs?: Resolver<Maybe<ResolversTypes['RepositoryBlobConnection']>, ParentType, ContextType, RequireFields<RepositoryBlobsArgs, 'paths' | 'ref' | 'refType'>>;
   branchNames?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType, RequireFields<RepositoryBranchNamesArgs, 'limit' | 'offset' | 'searchPattern'>>;
   commit?: Resolver<Maybe<ResolversTypes['Commit']>, ParentType, ContextType, RequireFields<RepositoryCommitArgs, 'ref'>>;
   commits?: Resolver<ResolversTypes['CommitConnection'], ParentType, ContextType, Partial<RepositoryCommitsArgs>>;
   empty?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   paginatedTree?: Resolver<Maybe<ResolversTypes['TreeConnection']>, ParentType, ContextType, RequireFields<RepositoryPaginatedTreeArgs, 'path' | 'recursive'>>;
   tree?: Resolver<Maybe<ResolversTypes['Tree']>, ParentType, ContextType, RequireFields<RepositoryTreeArgs, 'path' | 'recursive'>>;
+};
+
+export type RepositoryBlobResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['RepositoryBlob'] = ResolversParentTypes['RepositoryBlob']> = {
+  archived?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  blamePath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  canCurrentUserPushToBranch?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  canModifyBlob?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  editBlobPath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  externalStorage?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  findFilePath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  historyPath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  lfsOid?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  mode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  oid?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  path?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  permalinkPath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  projectBlobPathRoot?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  rawBlob?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  rawPath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  rawSize?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
+  rawTextBlob?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  replacePath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  size?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
+  storedExternally?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  webPath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  webUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type RepositoryBlobConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['RepositoryBlobConnection'] = ResolversParentTypes['RepositoryBlobConnection']> = {
+  edges?: Resolver<Maybe<Array<Maybe<ResolversTypes['RepositoryBlobEdge']>>>, ParentType, ContextType>;
+  nodes?: Resolver<Maybe<Array<Maybe<ResolversTypes['RepositoryBlob']>>>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type RepositoryBlobEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['RepositoryBlobEdge'] = ResolversParentTypes['RepositoryBlobEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<Maybe<ResolversTypes['RepositoryBlob']>, ParentType, ContextType>;
 };
 
 export type RepositoryStorageMoveStateResolvers = { CLEANUP_FAILED: 'cleanup failed', FAILED: 'failed', FINISHED: 'finished', INITIAL: 'initial', REPLICATED: 'replicated', SCHEDULED: 'scheduled', STARTED: 'started' };
@@ -13226,6 +13383,9 @@ export type Resolvers<ContextType = GatewayContext> = {
   Query?: QueryResolvers<ContextType>;
   RefType?: RefTypeResolvers;
   Repository?: RepositoryResolvers<ContextType>;
+  RepositoryBlob?: RepositoryBlobResolvers<ContextType>;
+  RepositoryBlobConnection?: RepositoryBlobConnectionResolvers<ContextType>;
+  RepositoryBlobEdge?: RepositoryBlobEdgeResolvers<ContextType>;
   RepositoryStorageMoveState?: RepositoryStorageMoveStateResolvers;
   ResourceAccessToken?: ResourceAccessTokenResolvers<ContextType>;
   ResourceAccessTokenConnection?: ResourceAccessTokenConnectionResolvers<ContextType>;

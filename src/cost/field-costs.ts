@@ -41,6 +41,7 @@ import {
 } from './shapes.js';
 import { TIP_PAGES } from '../resolvers/commits/references.js';
 import { FLAT_PATH_PROBES, TREE_LISTING_PAGES } from '../resolvers/commits/tree-entries.js';
+import { MAX_BLOB_PATHS } from '../resolvers/commits/repository-blobs.js';
 import { FLAT_PATH_LISTING_PAGES } from '../datasources/loaders.js';
 import { PENDING_TODO_PAGES } from '../datasources/todos.js';
 import { MAX_PROJECT_IDS } from '../resolvers/projects/project-list.js';
@@ -94,6 +95,9 @@ const MAX_ASSIGNEES = 200;
 const MAX_EMBEDDED_PROJECTS = 100;
 /** `nodes(ids:)` takes at most 100 IDs (resolvers/node.ts). */
 const MAX_NODE_IDS = 100;
+
+/** The paths `Repository.blobs` reads, one REST call each. */
+const blobPathCount = (args: FieldArgs): number => Math.min(Array.isArray(args['paths']) ? args['paths'].length : 1, MAX_BLOB_PATHS);
 
 /** A paginated REST list as a connection: the window's pages, its items. */
 const restList = (returns?: RecordShape | ((args: FieldArgs) => RecordShape)): FieldCost => ({ calls: 'window', items: 'window', ...(returns ? { returns } : {}) });
@@ -697,6 +701,12 @@ const commits: Record<string, FieldCost> = {
   'Repository.paginatedTree': { calls: TREE_LISTING_PAGES + 1 },
   // GET .../repository/commits/:ref for the SHA (the commit loader), and the project's record.
   'Tree.permalinkPath': { calls: 2 },
+  // The project's record (default branch, page URL, archived, LFS), then GET .../repository/files/:file_path
+  // once per distinct path (at most MAX_BLOB_PATHS, refused beyond); a missing file is no node.
+  'Repository.blobs': { calls: (args) => 1 + blobPathCount(args), items: blobPathCount },
+  // GET .../repository/branches/:branch for `can_push`, once per ref and request (none for anonymous callers).
+  'RepositoryBlob.canModifyBlob': oneCall(),
+  'RepositoryBlob.canCurrentUserPushToBranch': oneCall(),
   'CommitComment.author': embedded(USER_AUTHOR),
   'CommitStatus.author': embedded(USER_AUTHOR),
 };

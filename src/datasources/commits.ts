@@ -184,6 +184,8 @@ export interface BranchSchema {
   protected?: boolean;
   merged?: boolean;
   web_url?: string;
+  /** Whether the caller may push to the branch (GitLab's `user_access.can_push_to_branch?`). */
+  can_push?: boolean;
 }
 
 /** A tag of `GET /projects/:id/repository/tags`: `target` is the tag object or the commit it names. */
@@ -220,6 +222,36 @@ export interface BlobSchema {
   size: number;
   encoding: string;
   content: string;
+}
+
+/** A branch of a project, by name. */
+export interface BranchKey {
+  project: ProjectKey;
+  name: string;
+}
+
+/** A file at a ref, as `GET /projects/:id/repository/files/:file_path?ref=` names it. */
+export interface RepositoryFileKey {
+  project: ProjectKey;
+  /** Branch, tag, SHA or full ref name (REST requires one). */
+  ref: string;
+  path: string;
+}
+
+/** `GET /projects/:id/repository/files/:file_path`: a file at a ref, its content base64. */
+export interface RepositoryFileSchema {
+  file_name: string;
+  file_path: string;
+  size: number;
+  encoding: string;
+  content: string;
+  content_sha256?: string;
+  ref: string;
+  blob_id: string;
+  /** The commit the ref names. */
+  commit_id: string;
+  last_commit_id?: string;
+  execute_filemode?: boolean;
 }
 
 /** REST `/projects/:id/repository/commits`: commits and their sub-resources. */
@@ -310,6 +342,16 @@ export class CommitsApi {
   /** A blob by its SHA, with its content. */
   blob(project: ProjectKey, sha: string): Promise<BlobSchema> {
     return this.rest.get<BlobSchema>(restPath`/projects/${project}/repository/blobs/${sha}`);
+  }
+
+  /** A file at a ref with its content; 404 for an unknown ref or a path that is no file. */
+  file(key: RepositoryFileKey): Promise<RepositoryFileSchema> {
+    return this.rest.get<RepositoryFileSchema>(restPath`/projects/${key.project}/repository/files/${key.path}`, { ref: key.ref });
+  }
+
+  /** One branch with the caller's `can_push`; 404 when there is no branch of that name. */
+  branch(project: ProjectKey, name: string): Promise<BranchSchema> {
+    return this.rest.get<BranchSchema>(restPath`/projects/${project}/repository/branches/${name}`);
   }
 
   /** 404 for an unsigned commit. The X.509 serial number keeps every digit (exact-json.ts). */

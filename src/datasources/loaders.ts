@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import { everyPage, everyPageWithin } from './every-page.js';
 import type { DataSources } from './index.js';
 import { boardParentKey, type BoardKey, type BoardSchema } from './boards.js';
-import type { BlobSchema, CommitKey, CommitSchema, TreeListingKey, TreeObjectSchema } from './commits.js';
+import type { BlobSchema, BranchKey, BranchSchema, CommitKey, CommitSchema, RepositoryFileKey, RepositoryFileSchema, TreeListingKey, TreeObjectSchema } from './commits.js';
 import type { JobKey, JobSchema } from './artifacts.js';
 import type { PipelineKey, PipelineSchema } from './pipelines.js';
 import type { MergeRequestKey, MergeRequestSchema } from './merge-requests.js';
@@ -64,6 +64,10 @@ export interface Loaders {
   treeHead: DataLoader<Omit<TreeListingKey, 'recursive'>, TreeObjectSchema[], string>;
   /** A blob with its content (`GET /projects/:id/repository/blobs/:sha`), once per blob and request. */
   blob: DataLoader<CommitKey, BlobSchema, string>;
+  /** A file at a ref with its content (`GET /projects/:id/repository/files/:file_path`), once per file, ref and request. */
+  repositoryFile: DataLoader<RepositoryFileKey, RepositoryFileSchema, string>;
+  /** A branch with the caller's `can_push` (`GET /projects/:id/repository/branches/:branch`), once per branch and request. */
+  branch: DataLoader<BranchKey, BranchSchema, string>;
   /** A project's job record (`GET /projects/:id/jobs/:job_id`), for what runner job lists leave out. */
   job: DataLoader<JobKey, JobSchema, string>;
   /** A project's pipeline (`GET /projects/:id/pipelines/:pipeline_id`), for what jobs' embedded pipelines leave out. */
@@ -250,6 +254,8 @@ class RequestLoaders implements Loaders {
   #subtreeWithin?: Loaders['subtreeWithin'];
   #treeHead?: Loaders['treeHead'];
   #blob?: Loaders['blob'];
+  #repositoryFile?: Loaders['repositoryFile'];
+  #branch?: Loaders['branch'];
   #mergeRequest?: Loaders['mergeRequest'];
   #currentUser?: Promise<UserSchema>;
   #projectWithPermissions?: Loaders['projectWithPermissions'];
@@ -404,6 +410,18 @@ class RequestLoaders implements Loaders {
 
   get blob() {
     return (this.#blob ??= withinProject((key: CommitKey) => this.api.commits.blob(key.project, key.sha), (key) => key.sha, this.named('blob')));
+  }
+
+  get repositoryFile() {
+    return (this.#repositoryFile ??= withinProject(
+      (key: RepositoryFileKey) => this.api.commits.file(key),
+      (key) => JSON.stringify([key.ref, key.path]),
+      this.named('repositoryFile'),
+    ));
+  }
+
+  get branch() {
+    return (this.#branch ??= withinProject((key: BranchKey) => this.api.commits.branch(key.project, key.name), (key) => key.name, this.named('branch')));
   }
 
   get job() {

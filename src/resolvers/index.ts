@@ -26,6 +26,7 @@ import { commitMutations } from './commits/Mutation.js';
 import { projectRepositoryFields, Repository } from './commits/Repository.js';
 import { CommitReferences, Tree } from './commits/references.js';
 import { Blob, Entry, Submodule, TreeEntry } from './commits/entry-types.js';
+import { RepositoryBlob } from './commits/repository-blobs.js';
 import { treeEntryFields } from './commits/tree-entries.js';
 import { AccessLevel, GroupMember, MemberInterface, ProjectMember } from './groups/members.js';
 import { GroupPermissions } from './groups/permissions.js';
@@ -168,6 +169,7 @@ export const resolvers: Resolvers = {
   TreeEntry,
   Blob,
   Submodule,
+  RepositoryBlob,
   ProjectPermissions,
   ProjectStatistics,
   ProjectFeatureAccess,

@@ -7,6 +7,7 @@ import { connectionNodeFields } from '../projects/simple-record.js';
 import { paginatedTreeFields } from './paginated-tree.js';
 import { commitRecord } from './record.js';
 import { projectCommitReferenceFields, repositoryReferenceFields } from './references.js';
+import { repositoryBlobsFields } from './repository-blobs.js';
 
 /** A text argument that, when given, must say something. */
 function nonBlank(value: string | null | undefined, argumentName: string): string | undefined {
@@ -28,6 +29,7 @@ function listWithStats(requested: boolean | null | undefined, info: GraphQLResol
 export const Repository: RepositoryResolvers = {
   ...repositoryReferenceFields,
   ...paginatedTreeFields,
+  ...repositoryBlobsFields,
   commits(repository, args, { api }, info) {
     const filters = {
       refName: nonBlank(args.refName, 'refName'),

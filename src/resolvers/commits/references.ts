@@ -55,7 +55,7 @@ export function treeRecord(project: ProjectKey, { path, ref, recursive, refType 
 }
 
 /** GitLab's ExtractsRef qualify_ref: with a ref type, the full ref name (`refs/heads/main`). */
-function qualifiedRef(ref: string | undefined, refType: 'heads' | 'tags' | undefined): string | undefined {
+export function qualifiedRef(ref: string | undefined, refType: 'heads' | 'tags' | undefined): string | undefined {
   if (ref === undefined || refType === undefined) return ref;
   return ref.startsWith('refs/') ? ref : `refs/${refType}/${ref}`;
 }
