@@ -7837,7 +7837,10 @@ export type RepositoryBlob = {
   canModifyBlob?: Maybe<Scalars['Boolean']['output']>;
   /** Path of the page that edits the file (`/<project>/-/edit/<ref>/<path>`). */
   editBlobPath?: Maybe<Scalars['String']['output']>;
-  /** The external storage of the content, `lfs`, when stored externally; null otherwise. */
+  /**
+   * The external storage the file points at: `lfs` for an LFS pointer (whether or not the project has
+   * LFS enabled, as GitLab's blob says); null otherwise.
+   */
   externalStorage?: Maybe<Scalars['String']['output']>;
   /** Path of the page that finds a file at the ref (`/<project>/-/find_file/<ref>`). */
   findFilePath?: Maybe<Scalars['String']['output']>;
