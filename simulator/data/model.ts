@@ -144,6 +144,8 @@ export interface Project {
   creatorId: number;
   starCount: number;
   forksCount: number;
+  /** The project this one is a fork of (GitLab's fork network); absent for a project that is no fork. */
+  forkedFromProjectId?: number;
   openIssuesCount: number;
   sharedRunnersEnabled: boolean;
   runnersToken: string;
@@ -486,9 +488,25 @@ export interface Issue {
 }
 
 /** A comment on an issue (the notes and discussions resources). */
-export interface Note {
-  id: number;
+export interface Note extends NoteContent {
   issueId: number;
+}
+
+/**
+ * A comment on a merge request. Its threads' notes are resolvable (GitLab's DiscussionNote on a
+ * merge request); a plain comment is not. Ids come from the same sequence as issues' notes.
+ */
+export interface MergeRequestNote extends NoteContent {
+  mergeRequestId: number;
+  resolvable: boolean;
+  /** Who resolved the note and when; absent while it is unresolved. */
+  resolvedById?: number;
+  resolvedAt?: string;
+}
+
+/** What every note has, whatever it is on. */
+export interface NoteContent {
+  id: number;
   authorId: number;
   body: string;
   system: boolean;

@@ -16,7 +16,7 @@ import type {
   WikiAttachment,
   WikiPage,
 } from './model.js';
-import type { Board, BoardList, Epic, GroupLabel, GroupMilestone, Issue, Iteration, Label, MergeRequest, MetricImage, Milestone, Note, Todo } from './model.js';
+import type { Board, BoardList, Epic, GroupLabel, GroupMilestone, Issue, Iteration, Label, MergeRequest, MergeRequestNote, MetricImage, Milestone, Note, Todo } from './model.js';
 import type { Repository } from '../repository/repository.js';
 import type { CommitNote, CommitPipeline, CommitStatus } from './commits.js';
 
@@ -48,6 +48,8 @@ export class SimulatorState {
   readonly iterations = new Map<number, Iteration>();
   readonly issues = new Map<number, Issue>();
   readonly notes = new Map<number, Note>();
+  /** Notes on merge requests; ids from the `notes` sequence. */
+  readonly mergeRequestNotes = new Map<number, MergeRequestNote>();
   readonly mergeRequests = new Map<number, MergeRequest>();
   readonly todos = new Map<number, Todo>();
   readonly metricImages = new Map<number, MetricImage>();

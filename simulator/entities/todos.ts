@@ -1,7 +1,7 @@
 // To-dos, notes and incident metric images (fixtures/issues/create-issue-todo.json,
 // promote-issue-to-epic-note.json, list-incident-metric-images.json).
 import { createHash } from 'node:crypto';
-import type { MetricImage, Note, Todo } from '../data/model.js';
+import type { MetricImage, Note, NoteContent, Todo } from '../data/model.js';
 import type { PresentContext } from './context.js';
 import { issueBasic } from './issues.js';
 import { mergeRequestBasic } from './merge-requests.js';
@@ -36,19 +36,26 @@ export function todoEntity(ctx: PresentContext, todo: Todo) {
   };
 }
 
-/** A note; `commands_changes` holds what its quick actions did (`promote_to_epic`). */
-export function noteEntity(ctx: PresentContext, note: Note, commandsChanges: Record<string, unknown> = {}) {
-  const issue = ctx.state.issues.get(note.issueId);
+/** What REST shows of every note, whatever it is on. */
+export function noteContentFields(ctx: PresentContext, note: NoteContent) {
   const author = ctx.state.users.get(note.authorId);
   return {
     id: note.id,
-    type: null,
+    type: null as string | null,
     body: note.body,
     attachment: null,
     author: author ? userSummary(ctx, author) : null,
     created_at: note.createdAt,
     updated_at: note.updatedAt ?? note.createdAt,
     system: note.system,
+  };
+}
+
+/** A note; `commands_changes` holds what its quick actions did (`promote_to_epic`). */
+export function noteEntity(ctx: PresentContext, note: Note, commandsChanges: Record<string, unknown> = {}) {
+  const issue = ctx.state.issues.get(note.issueId);
+  return {
+    ...noteContentFields(ctx, note),
     noteable_id: note.issueId,
     noteable_type: 'Issue',
     project_id: issue?.projectId ?? null,

@@ -22,6 +22,7 @@ import { registerMemberRoutes } from './members.js';
 import { registerCredentialsInventoryRoutes } from './credentials-inventory.js';
 import { registerMergeRequestRoutes } from './merge-requests.js';
 import { registerMergeRequestSidebarRoutes } from './merge-request-sidebar.js';
+import { registerMergeRequestDiscussionRoutes } from './merge-request-discussions.js';
 import { registerProjectJobRoutes } from './project-jobs.js';
 
 export function createRouter(): Router {
@@ -47,6 +48,7 @@ export function createRouter(): Router {
   registerCredentialsInventoryRoutes(router);
   registerMergeRequestRoutes(router);
   registerMergeRequestSidebarRoutes(router);
+  registerMergeRequestDiscussionRoutes(router);
   registerProjectJobRoutes(router);
   return router;
 }
