@@ -24,11 +24,13 @@ import { registerMergeRequestRoutes } from './merge-requests.js';
 import { registerMergeRequestSidebarRoutes } from './merge-request-sidebar.js';
 import { registerMergeRequestDiscussionRoutes } from './merge-request-discussions.js';
 import { registerProjectJobRoutes } from './project-jobs.js';
+import { registerProjectForkRoutes } from './project-forks.js';
 
 export function createRouter(): Router {
   const router = new Router();
   registerRunnersDomain(router);
   registerProjectRoutes(router);
+  registerProjectForkRoutes(router);
   registerGroupsDomain(router);
   registerInvitationRoutes(router);
   registerUserRoutes(router);

@@ -7835,6 +7835,13 @@ export type RepositoryBlob = {
    * `GET .../repository/branches/:branch`, its `can_push`; false in an archived project).
    */
   canModifyBlob?: Maybe<Scalars['Boolean']['output']>;
+  /**
+   * Whether the caller may edit the file in the Web IDE (GitLab's can_modify_blob_with_web_ide?): the
+   * file is not stored externally and the caller may push code to the project, or may create merge
+   * requests in it (REST `can_create_merge_request_in`) and owns a fork of it in their personal
+   * namespace (REST `GET /projects/:id/forks?owned=true`). False for anonymous callers.
+   */
+  canModifyBlobWithWebIde: Scalars['Boolean']['output'];
   /** Path of the page that edits the file (`/<project>/-/edit/<ref>/<path>`). */
   editBlobPath?: Maybe<Scalars['String']['output']>;
   /**
@@ -7848,6 +7855,12 @@ export type RepositoryBlob = {
   historyPath?: Maybe<Scalars['String']['output']>;
   /** Global ID of the blob, `gid://gitlab/Blob/<blob SHA>`. */
   id: Scalars['ID']['output'];
+  /**
+   * Path of the Web IDE editing the file at the ref (`/-/ide/project/<project>/edit/<ref>/-/<path>`):
+   * in this project for anonymous callers and those who may push code to it (the project's
+   * `pushCode`), else in the caller's fork, the project's path in their personal namespace.
+   */
+  ideEditPath?: Maybe<Scalars['String']['output']>;
   /** The Git LFS object the file points at, when the file is an LFS pointer (its `oid sha256:`); null otherwise. */
   lfsOid?: Maybe<Scalars['String']['output']>;
   /**
@@ -12544,11 +12557,13 @@ export type RepositoryBlobResolvers<ContextType = GatewayContext, ParentType ext
   blamePath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   canCurrentUserPushToBranch?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   canModifyBlob?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  canModifyBlobWithWebIde?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   editBlobPath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   externalStorage?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   findFilePath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   historyPath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  ideEditPath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   lfsOid?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   mode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;

@@ -42,7 +42,7 @@ import {
 import { TIP_PAGES } from '../resolvers/commits/references.js';
 import { FLAT_PATH_PROBES, TREE_LISTING_PAGES } from '../resolvers/commits/tree-entries.js';
 import { MAX_BLOB_PATHS } from '../resolvers/commits/repository-blobs.js';
-import { FLAT_PATH_LISTING_PAGES } from '../datasources/loaders.js';
+import { FLAT_PATH_LISTING_PAGES, OWNED_FORK_PAGES } from '../datasources/loaders.js';
 import { PENDING_TODO_PAGES } from '../datasources/todos.js';
 import { MAX_PROJECT_IDS } from '../resolvers/projects/project-list.js';
 import { MAX_NAMED_USERS } from '../resolvers/users/user-list.js';
@@ -707,6 +707,11 @@ const commits: Record<string, FieldCost> = {
   // GET .../repository/branches/:branch for `can_push`, once per ref and request (none for anonymous callers).
   'RepositoryBlob.canModifyBlob': oneCall(),
   'RepositoryBlob.canCurrentUserPushToBranch': oneCall(),
+  // GET /user once per request (the caller's username names their fork; the project's record, read
+  // by `blobs`, holds their `permissions`).
+  'RepositoryBlob.ideEditPath': oneCall(),
+  // GET /user once per request and, for a caller who may not push, the forks they own of the project.
+  'RepositoryBlob.canModifyBlobWithWebIde': { calls: 1 + OWNED_FORK_PAGES },
   'CommitComment.author': embedded(USER_AUTHOR),
   'CommitStatus.author': embedded(USER_AUTHOR),
 };

@@ -86,6 +86,8 @@ export interface Loaders {
   projectWithPermissions: DataLoader<number, ProjectSchema>;
   /** How many merge requests of a project are open (the total of a one-item `GET /projects/:id/merge_requests?state=opened`). */
   openMergeRequestsCount: DataLoader<number, number | null>;
+  /** The forks of a project the caller owns (`GET /projects/:id/forks?owned=true`, at most OWNED_FORK_PAGES pages), once per project and request. */
+  ownedForks: DataLoader<number, ProjectSchema[]>;
   /**
    * GitLab Flavored Markdown rendered by REST (`POST /markdown`), once per distinct text and context
    * project in a request (REST renders one text per call).
@@ -230,6 +232,12 @@ const groupPath = (group: GroupSchema) => group.full_path;
 export const FLAT_PATH_LISTING_PAGES = 3;
 
 /**
+ * Most pages of 100 of the forks a caller owns that are read for one project: a caller owns one
+ * fork per namespace they own, so two pages hold them all but for the rarest owner.
+ */
+export const OWNED_FORK_PAGES = 2;
+
+/**
  * Each loader is made when a resolver first asks for it: most operations use one or two of them,
  * and making all ten for every request was a measurable share of the hot path's CPU.
  */
@@ -259,6 +267,7 @@ class RequestLoaders implements Loaders {
   #mergeRequest?: Loaders['mergeRequest'];
   #currentUser?: Promise<UserSchema>;
   #projectWithPermissions?: Loaders['projectWithPermissions'];
+  #ownedForks?: Loaders['ownedForks'];
   #openMergeRequestsCount?: Loaders['openMergeRequestsCount'];
   #markdown?: Loaders['markdown'];
   #effectiveMember?: Loaders['effectiveMember'];
@@ -286,6 +295,10 @@ class RequestLoaders implements Loaders {
 
   get projectWithPermissions() {
     return (this.#projectWithPermissions ??= byId((id) => this.api.projects.show(id), this.named('projectWithPermissions')));
+  }
+
+  get ownedForks() {
+    return (this.#ownedForks ??= byId((id) => everyPage((page) => this.api.projects.forks(id, { owned: true }, page), { maxPages: OWNED_FORK_PAGES }), this.named('ownedForks')));
   }
 
   get openMergeRequestsCount() {

@@ -208,6 +208,11 @@ export class ProjectsApi {
     return page.total;
   }
 
+  /** The forks of a project the caller may see (`GET /projects/:id/forks`); with `owned`, those the caller owns. */
+  forks(idOrPath: number | string, { owned }: { owned: boolean }, page: PageRequest): Promise<Page<ProjectSchema>> {
+    return this.rest.getPage<ProjectSchema>(restPath`/projects/${idOrPath}/forks`, page, owned ? { owned: true } : {});
+  }
+
   show(idOrPath: number | string): Promise<ProjectSchema> {
     return this.rest.get<ProjectSchema>(restPath`/projects/${idOrPath}`);
   }

@@ -4,30 +4,22 @@
 // the ones that name no blob; REST answers 404 for those, and they are left out the same way.
 import type { RepositoryBlobResolvers, RepositoryResolvers } from '../../__generated__/resolvers-types.js';
 import { arrayConnection } from '../../connections/connection.js';
-import type { ProjectKey, RepositoryFileSchema } from '../../datasources/commits.js';
+import type { RepositoryFileSchema } from '../../datasources/commits.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
 import type { GatewayContext } from '../../server/context.js';
 import { nullWhenNotFound } from '../lookups.js';
 import { pathOfWebUrl } from '../web-path.js';
 import { fileBytes, isBinary, lfsPointerOf } from './blob-content.js';
-import { blobPageUrl, blobRootUrl, findFileUrl, permalinkUrl, type BlobPage, type BlobPageBase } from './blob-paths.js';
+import { storedExternally, type RepositoryBlobRecord } from './blob-record.js';
+import { blobWebIdeFields } from './blob-web-ide.js';
+import { blobPageUrl, blobRootUrl, findFileUrl, permalinkUrl, type BlobPage } from './blob-paths.js';
 import { qualifiedRef } from './references.js';
 import { isValidRefName } from './ref-name.js';
 
 /** Most paths one `blobs` field reads (one REST call each): more are refused before any call. */
 export const MAX_BLOB_PATHS = 100;
 
-/** A file of `Repository.blobs`, with what its presenter needs of the project. */
-export interface RepositoryBlobRecord {
-  project: ProjectKey;
-  file: RepositoryFileSchema;
-  /** Where the file's pages are; null when REST's project record has no `web_url`. */
-  pages: BlobPageBase | null;
-  /** The ref as asked (or the default branch), GitLab's unqualified `commit_id` of the blob. */
-  ref: string;
-  archived: boolean;
-  lfsEnabled: boolean;
-}
+export type { RepositoryBlobRecord } from './blob-record.js';
 
 /** The distinct, non-blank paths asked for, at most MAX_BLOB_PATHS of them. */
 function checkedPaths(paths: readonly string[]): string[] {
@@ -54,11 +46,6 @@ export const repositoryBlobsFields: Pick<RepositoryResolvers, 'blobs'> = {
     return arrayConnection(args, records);
   },
 };
-
-/** Whether the content lives in LFS (Blob#stored_externally?): an LFS pointer in a project with LFS enabled. */
-function storedExternally(blob: RepositoryBlobRecord): boolean {
-  return blob.lfsEnabled && lfsPointerOf(blob.file) !== null;
-}
 
 /**
  * GitLab's `user_access.can_push_to_branch?(ref)` behind `branch_exists?(ref)`: REST's branch
@@ -108,4 +95,5 @@ export const RepositoryBlob: RepositoryBlobResolvers = {
   canCurrentUserPushToBranch: (blob, _args, context) => canPushToRefBranch(blob, context),
   // BlobHelper#can_modify_blob?: not stored externally, and can_edit_tree? (a branch the caller may push to).
   canModifyBlob: async (blob, _args, context) => !storedExternally(blob) && (await canPushToRefBranch(blob, context)),
+  ...blobWebIdeFields,
 };

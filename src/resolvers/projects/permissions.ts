@@ -105,6 +105,16 @@ const buildsOn = (a: ProjectAbilities) => featureOn(a.project.builds_access_leve
 const snippetsOn = (a: ProjectAbilities) => featureOn(a.project.snippets_access_level, a.project.snippets_enabled);
 const owner = atLeast(OWNER);
 
+/** GitLab's ProjectPolicy `push_code`: Developers and above, with the repository on, in a project that is not archived. */
+export function mayPushCode(abilities: ProjectAbilities): boolean {
+  return abilities.level >= DEVELOPER && repositoryOn(abilities) && abilities.project.archived !== true;
+}
+
+/** GitLab's `create_merge_request_in`, which REST answers itself for the caller (`can_create_merge_request_in`). */
+export function mayCreateMergeRequestIn(abilities: ProjectAbilities): boolean {
+  return abilities.project.can_create_merge_request_in === true;
+}
+
 /** GitLab's ProjectPolicy, for the abilities REST gives a source for. */
 export const ProjectPermissions: ProjectPermissionsResolvers = {
   // The project was fetched for the caller, so they may read it.
@@ -114,9 +124,8 @@ export const ProjectPermissions: ProjectPermissionsResolvers = {
   readWiki: (a) => wikiOn(a) && (a.level >= GUEST || openToNonMembers(a, a.project.wiki_access_level)),
   downloadCode: (a) => repositoryOn(a) && (a.level >= REPORTER || openToNonMembers(a, a.project.repository_access_level)),
   createSnippet: (a) => a.level >= REPORTER && snippetsOn(a),
-  pushCode: (a) => a.level >= DEVELOPER && repositoryOn(a) && a.project.archived !== true,
-  // REST answers this one itself (`can_create_merge_request_in`), for the caller.
-  createMergeRequestIn: (a) => a.project.can_create_merge_request_in === true,
+  pushCode: mayPushCode,
+  createMergeRequestIn: mayCreateMergeRequestIn,
   forkProject: mayForkProject,
   createMergeRequestFrom: (a) => a.level >= DEVELOPER && mergeRequestsOn(a) && a.project.archived !== true,
   createWiki: (a) => a.level >= DEVELOPER && wikiOn(a) && a.project.archived !== true,
