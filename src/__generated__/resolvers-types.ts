@@ -2423,6 +2423,32 @@ export type DiscussionEdge = {
   node: Discussion;
 };
 
+/** Input of `discussionToggleResolve`. */
+export type DiscussionToggleResolveInput = {
+  /** A unique identifier for the client performing the mutation. */
+  clientMutationId?: InputMaybe<Scalars['String']['input']>;
+  /**
+   * Global ID of the discussion (`gid://gitlab/Discussion/<40 hex>`): one of a merge request's
+   * discussions this gateway served to the same credential (`MergeRequest.discussions`, `notes` or
+   * `Note.discussion`), since REST finds a discussion only under its merge request; any other is
+   * BAD_USER_INPUT before any REST call.
+   */
+  id: Scalars['DiscussionID']['input'];
+  /** Whether to resolve the discussion (true) or unresolve it (false). */
+  resolve: Scalars['Boolean']['input'];
+};
+
+/** Result of `discussionToggleResolve`. */
+export type DiscussionToggleResolvePayload = {
+  __typename?: 'DiscussionToggleResolvePayload';
+  /** A unique identifier for the client performing the mutation. */
+  clientMutationId?: Maybe<Scalars['String']['output']>;
+  /** The discussion as it now is; null when refused. */
+  discussion?: Maybe<Discussion>;
+  /** Why REST refused; empty on success. */
+  errors: Array<Scalars['String']['output']>;
+};
+
 /**
  * An SSH key of an enterprise user, as the credentials inventory lists it (REST `SshKeyWithUserId`
  * entity: no public key text, so no fingerprints).
@@ -4607,6 +4633,12 @@ export type MergeRequest = Todoable & {
   diffRefs?: Maybe<DiffRefs>;
   /** Whether the discussion is locked to project members (REST's null, never set, is false). */
   discussionLocked: Scalars['Boolean']['output'];
+  /**
+   * The merge request's discussions, each a plain comment or a thread with its replies, oldest first:
+   * every page of REST's `GET .../merge_requests/:merge_request_iid/discussions`, read once per merge
+   * request and request (shared with `notes`, `userDiscussionsCount` and `Note.discussion`).
+   */
+  discussions: DiscussionConnection;
   /** Number of downvotes. */
   downvotes?: Maybe<Scalars['Int']['output']>;
   /** Whether it is a draft. */
@@ -4650,6 +4682,11 @@ export type MergeRequest = Todoable & {
   mergedAt?: Maybe<Scalars['Time']['output']>;
   /** The milestone, or null. */
   milestone?: Maybe<Milestone>;
+  /**
+   * The merge request's notes, oldest first, as GitLab lists them: the notes of its discussions (the
+   * same REST read as `discussions`), each carrying its discussion.
+   */
+  notes: NoteConnection;
   /**
    * Users who took part: the author, the assignees, the reviewers and the commenters (REST
    * `GET /projects/:id/merge_requests/:merge_request_iid/participants`).
@@ -4708,6 +4745,8 @@ export type MergeRequest = Todoable & {
   updatedAt?: Maybe<Scalars['Time']['output']>;
   /** Number of upvotes. */
   upvotes?: Maybe<Scalars['Int']['output']>;
+  /** Number of discussions with at least one note a user (not the system) wrote, as GitLab counts them. */
+  userDiscussionsCount?: Maybe<Scalars['Int']['output']>;
   /** Number of comments by users. */
   userNotesCount?: Maybe<Scalars['Int']['output']>;
   /** What the caller may do with it. */
@@ -4759,7 +4798,35 @@ export type MergeRequestCurrentUserTodosArgs = {
  * at hand is a list's summary, they are read from `GET /projects/:id/merge_requests/:merge_request_iid`,
  * once per merge request and request.
  */
+export type MergeRequestDiscussionsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * A merge request (rest-v4-api.md "Merge request summary"). The fields from `squash` on are in the
+ * merge request's whole record only (`Project.mergeRequest`, `relatedMergeRequests`): where the record
+ * at hand is a list's summary, they are read from `GET /projects/:id/merge_requests/:merge_request_iid`,
+ * once per merge request and request.
+ */
 export type MergeRequestLabelsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * A merge request (rest-v4-api.md "Merge request summary"). The fields from `squash` on are in the
+ * merge request's whole record only (`Project.mergeRequest`, `relatedMergeRequests`): where the record
+ * at hand is a list's summary, they are read from `GET /projects/:id/merge_requests/:merge_request_iid`,
+ * once per merge request and request.
+ */
+export type MergeRequestNotesArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
@@ -5491,6 +5558,12 @@ export type Mutation = {
   destroyBoardList?: Maybe<DestroyBoardListPayload>;
   /** Delete a note on an issue: its author, Maintainers and administrators may (REST `DELETE .../notes/:note_id`). */
   destroyNote?: Maybe<DestroyNotePayload>;
+  /**
+   * Resolve or unresolve a merge request's discussion (REST
+   * `PUT .../merge_requests/:merge_request_iid/discussions/:discussion_id?resolved=`): the merge
+   * request's author and Developers and above may. Issues' discussions cannot be resolved, as in GitLab.
+   */
+  discussionToggleResolve?: Maybe<DiscussionToggleResolvePayload>;
   /** Create a group, or a subgroup with `parentId` (REST `POST /groups`). */
   groupCreate?: Maybe<GroupCreatePayload>;
   /** Update a group's settings (REST `PUT /groups/:id`; owners and administrators). */
@@ -5733,6 +5806,12 @@ export type MutationDestroyBoardListArgs = {
 /** The root of every write. Domains add their fields with `extend type Mutation`. */
 export type MutationDestroyNoteArgs = {
   input: DestroyNoteInput;
+};
+
+
+/** The root of every write. Domains add their fields with `extend type Mutation`. */
+export type MutationDiscussionToggleResolveArgs = {
+  input: DiscussionToggleResolveInput;
 };
 
 
@@ -6216,9 +6295,11 @@ export type Note = {
   createdAt: Scalars['Time']['output'];
   /**
    * The discussion the note is part of (a plain comment is a discussion of its own). Free when the
-   * note was reached through its discussion; otherwise found in every page of its issue's REST
-   * discussions (`GET .../issues/:issue_iid/discussions`), read once per issue and request. Null when
-   * that list does not hold the note, and for a commit's note reached outside its discussion.
+   * note was reached through its discussion; otherwise found in every page of its issue's or merge
+   * request's REST discussions (`GET .../issues/:issue_iid/discussions`,
+   * `.../merge_requests/:merge_request_iid/discussions`), read once per issue or merge request and
+   * request. Null when that list does not hold the note, and for a commit's note reached outside its
+   * discussion.
    */
   discussion?: Maybe<Discussion>;
   /** Global ID of the note, `gid://gitlab/Note/<id>`. */
@@ -9925,6 +10006,8 @@ export type ResolversTypes = {
   DiscussionConnection: ResolverTypeWrapper<Connection<DiscussionSchema>>;
   DiscussionEdge: ResolverTypeWrapper<Edge<DiscussionSchema>>;
   DiscussionID: ResolverTypeWrapper<Scalars['DiscussionID']['output']>;
+  DiscussionToggleResolveInput: DiscussionToggleResolveInput;
+  DiscussionToggleResolvePayload: ResolverTypeWrapper<Omit<DiscussionToggleResolvePayload, 'discussion'> & { discussion?: Maybe<ResolversTypes['Discussion']> }>;
   Duration: ResolverTypeWrapper<Scalars['Duration']['output']>;
   EnterpriseUserSshKey: ResolverTypeWrapper<EnterpriseUserSshKeySchema>;
   EnterpriseUserSshKeyConnection: ResolverTypeWrapper<Connection<EnterpriseUserSshKeySchema>>;
@@ -10335,6 +10418,8 @@ export type ResolversParentTypes = {
   DiscussionConnection: Connection<DiscussionSchema>;
   DiscussionEdge: Edge<DiscussionSchema>;
   DiscussionID: Scalars['DiscussionID']['output'];
+  DiscussionToggleResolveInput: DiscussionToggleResolveInput;
+  DiscussionToggleResolvePayload: Omit<DiscussionToggleResolvePayload, 'discussion'> & { discussion?: Maybe<ResolversParentTypes['Discussion']> };
   Duration: Scalars['Duration']['output'];
   EnterpriseUserSshKey: EnterpriseUserSshKeySchema;
   EnterpriseUserSshKeyConnection: Connection<EnterpriseUserSshKeySchema>;
@@ -11284,6 +11369,12 @@ export interface DiscussionIdScalarConfig extends GraphQLScalarTypeConfig<Resolv
   name: 'DiscussionID';
 }
 
+export type DiscussionToggleResolvePayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['DiscussionToggleResolvePayload'] = ResolversParentTypes['DiscussionToggleResolvePayload']> = {
+  clientMutationId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  discussion?: Resolver<Maybe<ResolversTypes['Discussion']>, ParentType, ContextType>;
+  errors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export interface DurationScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['Duration'], any> {
   name: 'Duration';
 }
@@ -11818,6 +11909,7 @@ export type MergeRequestResolvers<ContextType = GatewayContext, ParentType exten
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   diffRefs?: Resolver<Maybe<ResolversTypes['DiffRefs']>, ParentType, ContextType>;
   discussionLocked?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  discussions?: Resolver<ResolversTypes['DiscussionConnection'], ParentType, ContextType, Partial<MergeRequestDiscussionsArgs>>;
   downvotes?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   draft?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   firstDeployedToProductionAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
@@ -11836,6 +11928,7 @@ export type MergeRequestResolvers<ContextType = GatewayContext, ParentType exten
   mergeWhenPipelineSucceeds?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   mergedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   milestone?: Resolver<Maybe<ResolversTypes['Milestone']>, ParentType, ContextType>;
+  notes?: Resolver<ResolversTypes['NoteConnection'], ParentType, ContextType, Partial<MergeRequestNotesArgs>>;
   participants?: Resolver<Maybe<ResolversTypes['MergeRequestParticipantConnection']>, ParentType, ContextType, Partial<MergeRequestParticipantsArgs>>;
   pipeline?: Resolver<Maybe<ResolversTypes['Pipeline']>, ParentType, ContextType>;
   project?: Resolver<ResolversTypes['Project'], ParentType, ContextType>;
@@ -11859,6 +11952,7 @@ export type MergeRequestResolvers<ContextType = GatewayContext, ParentType exten
   totalTimeSpent?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   upvotes?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  userDiscussionsCount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   userNotesCount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   userPermissions?: Resolver<Maybe<ResolversTypes['MergeRequestPermissions']>, ParentType, ContextType>;
   webPath?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -12104,6 +12198,7 @@ export type MutationResolvers<ContextType = GatewayContext, ParentType extends R
   destroyBoard?: Resolver<Maybe<ResolversTypes['DestroyBoardPayload']>, ParentType, ContextType, RequireFields<MutationDestroyBoardArgs, 'input'>>;
   destroyBoardList?: Resolver<Maybe<ResolversTypes['DestroyBoardListPayload']>, ParentType, ContextType, RequireFields<MutationDestroyBoardListArgs, 'input'>>;
   destroyNote?: Resolver<Maybe<ResolversTypes['DestroyNotePayload']>, ParentType, ContextType, RequireFields<MutationDestroyNoteArgs, 'input'>>;
+  discussionToggleResolve?: Resolver<Maybe<ResolversTypes['DiscussionToggleResolvePayload']>, ParentType, ContextType, RequireFields<MutationDiscussionToggleResolveArgs, 'input'>>;
   groupCreate?: Resolver<Maybe<ResolversTypes['GroupCreatePayload']>, ParentType, ContextType, RequireFields<MutationGroupCreateArgs, 'input'>>;
   groupUpdate?: Resolver<Maybe<ResolversTypes['GroupUpdatePayload']>, ParentType, ContextType, RequireFields<MutationGroupUpdateArgs, 'input'>>;
   invitationCreate?: Resolver<Maybe<ResolversTypes['InvitationCreatePayload']>, ParentType, ContextType, RequireFields<MutationInvitationCreateArgs, 'input'>>;
@@ -13250,6 +13345,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   DiscussionConnection?: DiscussionConnectionResolvers<ContextType>;
   DiscussionEdge?: DiscussionEdgeResolvers<ContextType>;
   DiscussionID?: GraphQLScalarType;
+  DiscussionToggleResolvePayload?: DiscussionToggleResolvePayloadResolvers<ContextType>;
   Duration?: GraphQLScalarType;
   EnterpriseUserSshKey?: EnterpriseUserSshKeyResolvers<ContextType>;
   EnterpriseUserSshKeyConnection?: EnterpriseUserSshKeyConnectionResolvers<ContextType>;

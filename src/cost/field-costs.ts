@@ -251,6 +251,8 @@ const mutations: Record<string, FieldCost> = {
   'Mutation.bulkDestroyJobArtifacts': { calls: (args) => Math.min(inputIdsOf(args), BULK_DESTROY_LIMIT) },
   // GET /issues/:id (the target's project and iid), then the to-do.
   'Mutation.todoCreate': { calls: 2 },
+  // PUT .../merge_requests/:merge_request_iid/discussions/:discussion_id, which answers the discussion.
+  'Mutation.discussionToggleResolve': oneCall(),
   // The project's labels when labelIds are given, then the POST.
   'Mutation.createIssue': { calls: 2, returns: ISSUE_RECORD },
   // The project's labels (one call for all three lists), the estimate's POST, then the PUT.
@@ -630,6 +632,13 @@ const issues: Record<string, FieldCost> = {
   // None when reached through its discussion; otherwise every page of its issue's discussions (one
   // call up to 100), once per issue and request (the issueDiscussions loader).
   'Note.discussion': oneCall(),
+  // Reads the context only to remember the discussion for discussionToggleResolve by global ID: no REST call.
+  'Discussion.id': { calls: 0 },
+  // Every page of the merge request's discussions (one call up to 100 of them), once per merge
+  // request and request, shared by all three through the mergeRequestDiscussions loader.
+  'MergeRequest.discussions': { calls: 1, items: 'window' },
+  'MergeRequest.notes': { calls: 1, items: 'window' },
+  'MergeRequest.userDiscussionsCount': oneCall(),
   'Todo.author': embedded(USER_SUMMARY),
   'Todo.project': embedded(PROJECT_REFERENCE),
   'Todo.target': embedded(ISSUE_AS_TO_DO_TARGET),

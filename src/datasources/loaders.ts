@@ -103,6 +103,8 @@ export interface Loaders {
    * fields that need the whole list: read once per issue and request however many ask.
    */
   issueDiscussions: DataLoader<IssueKey, DiscussionSchema[], string>;
+  /** Every discussion of a merge request (`GET .../merge_requests/:merge_request_iid/discussions`, all pages), once per merge request and request. */
+  mergeRequestDiscussions: DataLoader<MergeRequestKey, DiscussionSchema[], string>;
 }
 
 /** Whose membership to look up, and where. */
@@ -272,6 +274,7 @@ class RequestLoaders implements Loaders {
   #markdown?: Loaders['markdown'];
   #effectiveMember?: Loaders['effectiveMember'];
   #issueDiscussions?: Loaders['issueDiscussions'];
+  #mergeRequestDiscussions?: Loaders['mergeRequestDiscussions'];
 
   constructor(
     private readonly api: DataSources,
@@ -323,6 +326,14 @@ class RequestLoaders implements Loaders {
 
   get issueDiscussions() {
     return (this.#issueDiscussions ??= withinProject((key: IssueKey) => everyPage((page) => this.api.notes.discussionsOfIssue(key, page)), (key) => key.iid, this.named('issueDiscussions')));
+  }
+
+  get mergeRequestDiscussions() {
+    return (this.#mergeRequestDiscussions ??= withinProject(
+      (key: MergeRequestKey) => everyPage((page) => this.api.notes.discussionsOfMergeRequest(key, page)),
+      (key) => key.iid,
+      this.named('mergeRequestDiscussions'),
+    ));
   }
 
   get runner() {

@@ -1,4 +1,5 @@
 import type { IssueKey } from './issues.js';
+import type { MergeRequestKey } from './merge-requests.js';
 import type { Page, PageRequest } from './pagination.js';
 import { restPath } from './path.js';
 import type { RestSession } from './rest-client.js';
@@ -52,7 +53,7 @@ export type NoteCreation =
   | { kind: 'note'; note: NoteSchema; commandsChanges: Record<string, unknown> }
   | { kind: 'commands-only'; commandsChanges: Record<string, unknown>; summary: string[] };
 
-/** REST notes and discussions of issues (`/projects/:id/issues/:issue_iid/notes`, `.../discussions`). */
+/** REST notes and discussions of issues (`/projects/:id/issues/:issue_iid/notes`, `.../discussions`) and merge requests' discussions. */
 export class NotesApi {
   constructor(private readonly rest: RestSession) {}
 
@@ -64,6 +65,16 @@ export class NotesApi {
   /** An issue's discussions (plain comments and threads), oldest first. */
   discussionsOfIssue(key: IssueKey, page: PageRequest): Promise<Page<DiscussionSchema>> {
     return this.rest.getPage<DiscussionSchema>(restPath`/projects/${key.project}/issues/${key.iid}/discussions`, page);
+  }
+
+  /** A merge request's discussions (plain comments and threads), oldest first. */
+  discussionsOfMergeRequest(key: MergeRequestKey, page: PageRequest): Promise<Page<DiscussionSchema>> {
+    return this.rest.getPage<DiscussionSchema>(restPath`/projects/${key.project}/merge_requests/${key.iid}/discussions`, page);
+  }
+
+  /** Resolves or unresolves every resolvable note of a merge request's discussion; the discussion as it then is. */
+  resolveOnMergeRequest(key: MergeRequestKey, discussionId: string, resolved: boolean): Promise<DiscussionSchema> {
+    return this.rest.put<DiscussionSchema>(restPath`/projects/${key.project}/merge_requests/${key.iid}/discussions/${discussionId}`, { resolved });
   }
 
   async createOnIssue(key: IssueKey, body: string, options: { internal?: boolean | undefined } = {}): Promise<NoteCreation> {

@@ -34,6 +34,7 @@ import { ProjectPermissions } from './projects/permissions.js';
 import { CommitSignature, CommitStatus, X509Certificate } from './commits/types.js';
 import { Discussion } from './discussions/Discussion.js';
 import { noteDiscussionFields } from './discussions/note-discussion.js';
+import { discussionMutations, mergeRequestDiscussionFields } from './discussions/merge-request-discussions.js';
 import { awardEmojiMutations } from './award-emoji/Mutation.js';
 import { noteAwardEmojiFields } from './award-emoji/Note.js';
 import { User, UserCore } from './users/User.js';
@@ -119,6 +120,7 @@ export const resolvers: Resolvers = {
     ...commitMutations,
     ...credentialsInventoryMutations,
     ...awardEmojiMutations,
+    ...discussionMutations,
   },
   Subscription: {
     ...runnerSubscriptions,
@@ -153,7 +155,7 @@ export const resolvers: Resolvers = {
   Iteration,
   UserAgentDetail,
   MetricImage,
-  MergeRequest,
+  MergeRequest: { ...MergeRequest, ...mergeRequestDiscussionFields },
   MergeRequestAssignee,
   MergeRequestReviewer,
   MergeRequestParticipant,

@@ -6,6 +6,7 @@ import { RestSession, type RestClient } from '../datasources/rest-client.js';
 import type { RestCallLog } from '../datasources/call-log.js';
 import { createLoaders, type Loaders } from '../datasources/loaders.js';
 import { restCallBudgetSpent } from '../policy/call-budget.js';
+import type { ServedDiscussions } from '../resolvers/discussions/served-discussions.js';
 import { PrefetchStore } from '../resolvers/prefetch-store.js';
 import type { IssueReferences } from '../subscriptions/issue-references.js';
 import type { RecordPollers } from '../subscriptions/record-pollers.js';
@@ -21,6 +22,8 @@ export interface GatewayContext {
   pollers: RecordPollers;
   /** The issues each credential was served, so that it may subscribe to them by global ID. */
   issueReferences: IssueReferences;
+  /** The merge request discussions each credential was served, so that it may resolve them by global ID. */
+  servedDiscussions: ServedDiscussions;
   /** What the request's log line and metrics tell: filled in as the operation runs. */
   stats: RequestStats;
 }
@@ -44,6 +47,7 @@ export interface ContextDependencies {
   restClient: RestClient;
   pollers: RecordPollers;
   issueReferences: IssueReferences;
+  servedDiscussions: ServedDiscussions;
   /** Where boards and lists live, learnt from REST's records for every caller (not a secret: it only picks the REST URL). */
   boardLocator: BoardLocator;
   batching: boolean;
@@ -90,6 +94,7 @@ export function createContext(
     prefetch: new PrefetchStore(),
     pollers: dependencies.pollers,
     issueReferences: dependencies.issueReferences,
+    servedDiscussions: dependencies.servedDiscussions,
     stats,
   };
 }

@@ -24,6 +24,7 @@ import { DEFAULT_MAX_UPLOAD_BYTES } from '../transport/uploads.js';
 import { createExecutableSchema, resolvers, typeDefs } from '../schema/executable.js';
 import { DEFAULT_ISSUE_REFERENCE_BOUNDS, IssueReferences } from '../subscriptions/issue-references.js';
 import { BoardLocator } from '../datasources/board-locator.js';
+import { ServedDiscussions } from '../resolvers/discussions/served-discussions.js';
 import { RecordPollers } from '../subscriptions/record-pollers.js';
 import { attachWebSocketServer } from '../transport/websocket.js';
 import { createLogger } from '../observability/logger.js';
@@ -81,6 +82,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       pollers.credentialDigest,
       sharing?.issueReferenceStore(DEFAULT_ISSUE_REFERENCE_BOUNDS.perCredential),
     ),
+    servedDiscussions: new ServedDiscussions(pollers.credentialDigest),
     // One per gateway, shared by the replicas through Redis when there is one.
     boardLocator: new BoardLocator(sharing?.boardPlaceStore()),
     batching: options.batching ?? true,

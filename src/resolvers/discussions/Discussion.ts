@@ -1,6 +1,7 @@
 import { arrayConnection } from '../../connections/connection.js';
 import type { DiscussionSchema, NoteSchema } from '../../datasources/notes.js';
 import type { DiscussionResolvers } from '../../__generated__/resolvers-types.js';
+import type { GatewayContext } from '../../server/context.js';
 import { toGlobalId } from '../global-id.js';
 import { notesOfDiscussion } from './note-discussion.js';
 
@@ -27,8 +28,23 @@ export function lastResolvedNote(discussion: DiscussionSchema): NoteSchema | nul
   return last;
 }
 
+/**
+ * Remembers what the caller was served this discussion on, so that `discussionToggleResolve` finds
+ * its merge request by the discussion's ID alone (served-discussions.ts). Called where the `id` is
+ * resolved: the field every client reads before it resolves a discussion.
+ */
+function rememberServedDiscussion(discussion: DiscussionSchema, { credential, servedDiscussions }: GatewayContext): void {
+  if (!credential) return;
+  const first = discussion.notes[0];
+  const onMergeRequest = first?.noteable_type === 'MergeRequest' && typeof first.project_id === 'number' && typeof first.noteable_iid === 'number';
+  servedDiscussions.remember(credential, discussion.id, onMergeRequest ? { noteable: 'MergeRequest', key: { project: first.project_id!, iid: first.noteable_iid! } } : { noteable: 'other' });
+}
+
 export const Discussion: DiscussionResolvers = {
-  id: (discussion) => toGlobalId('Discussion', discussion.id),
+  id: (discussion, _args, context) => {
+    rememberServedDiscussion(discussion, context);
+    return toGlobalId('Discussion', discussion.id);
+  },
   // GitLab's discussion is created with its first note.
   createdAt: (discussion) => discussion.notes[0]?.created_at ?? '',
   notes: (discussion, args) => arrayConnection(args, notesOfDiscussion(discussion)),

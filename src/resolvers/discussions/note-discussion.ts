@@ -1,7 +1,8 @@
 // The discussion a note belongs to. REST's note records name no discussion: only the discussion
 // lists group notes. A note reached through its discussion carries it along (no call); any other
-// note of an issue is looked up in every page of its issue's discussions, read once per issue and
-// request through the `issueDiscussions` loader, which `Issue.userDiscussionsCount` shares.
+// note of an issue or merge request is looked up in every page of its discussions, read once per
+// issue or merge request and request through the `issueDiscussions` or `mergeRequestDiscussions`
+// loader, which their `userDiscussionsCount` share.
 import type { IssueResolvers, NoteResolvers } from '../../__generated__/resolvers-types.js';
 import type { IssueKey } from '../../datasources/issues.js';
 import type { DiscussionSchema, NoteSchema } from '../../datasources/notes.js';
@@ -18,18 +19,21 @@ export function notesOfDiscussion(discussion: DiscussionSchema): NoteSchema[] {
   return discussion.notes.map((note): NoteOfDiscussion => ({ ...note, [REACHED_THROUGH]: discussion }));
 }
 
-/** The issue a note is on, when its record names one (a commit's note names no project or iid). */
-function issueOf(note: NoteSchema): IssueKey | null {
-  if (note.noteable_type !== 'Issue' || typeof note.project_id !== 'number' || typeof note.noteable_iid !== 'number') return null;
-  return { project: note.project_id, iid: note.noteable_iid };
+/** Every discussion of the issue or merge request a note is on, when its record names one (a commit's note names no project or iid). */
+function discussionsAround(note: NoteSchema, context: GatewayContext): Promise<DiscussionSchema[]> | null {
+  if (typeof note.project_id !== 'number' || typeof note.noteable_iid !== 'number') return null;
+  const key = { project: note.project_id, iid: note.noteable_iid };
+  if (note.noteable_type === 'Issue') return context.loaders.issueDiscussions.load(key);
+  if (note.noteable_type === 'MergeRequest') return context.loaders.mergeRequestDiscussions.load(key);
+  return null;
 }
 
 export async function discussionOfNote(note: NoteOfDiscussion, context: GatewayContext): Promise<DiscussionSchema | null> {
   const carried = note[REACHED_THROUGH];
   if (carried) return carried;
-  const issue = issueOf(note);
-  if (!issue) return null;
-  const discussions = await context.loaders.issueDiscussions.load(issue);
+  const around = discussionsAround(note, context);
+  if (!around) return null;
+  const discussions = await around;
   return discussions.find((discussion) => discussion.notes.some((candidate) => candidate.id === note.id)) ?? null;
 }
 
