@@ -258,6 +258,8 @@ export interface Job {
   queuedDuration: number | null;
   commit: JobCommit;
   pipeline: { id: number; sha: string; ref: string; status: string };
+  /** Superseded by a newer try of the same job (Ci::Build#retried?): REST lists it only with `include_retried`. */
+  retried?: boolean;
 }
 
 /** rest-v4-api.md "Wiki page": the markup a page is written in. */

@@ -25,6 +25,7 @@ import { registerMergeRequestSidebarRoutes } from './merge-request-sidebar.js';
 import { registerMergeRequestDiscussionRoutes } from './merge-request-discussions.js';
 import { registerProjectJobRoutes } from './project-jobs.js';
 import { registerProjectForkRoutes } from './project-forks.js';
+import { registerPipelineJobRoutes } from './pipeline-jobs.js';
 
 export function createRouter(): Router {
   const router = new Router();
@@ -42,6 +43,7 @@ export function createRouter(): Router {
   registerKeyRoutes(router);
   registerArtifactRoutes(router);
   registerPipelineRoutes(router);
+  registerPipelineJobRoutes(router);
   registerIssuesDomain(router);
   registerLabelRoutes(router);
   registerTodoRoutes(router);

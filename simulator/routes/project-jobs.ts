@@ -7,7 +7,7 @@ import type { Router } from '../http/router.js';
 import { buildsProject, downloadCaller } from './artifacts.js';
 
 /** The statuses `scope[]` accepts (`::Ci::HasStatus::AVAILABLE_STATUSES` as the API lists them). */
-const JOB_SCOPES = ['created', 'pending', 'running', 'failed', 'success', 'canceled', 'skipped', 'waiting_for_resource', 'manual'] as const;
+export const JOB_SCOPES = ['created', 'pending', 'running', 'failed', 'success', 'canceled', 'skipped', 'waiting_for_resource', 'manual'] as const;
 
 export function registerProjectJobRoutes(router: Router): void {
   router.get(

@@ -676,6 +676,13 @@ export type CiJob = {
   refName?: Maybe<Scalars['String']['output']>;
   /** Path of the commit list of the job's branch or tag, `/<project>/-/commits/<ref>`. */
   refPath?: Maybe<Scalars['String']['output']>;
+  /**
+   * Whether the job can be retried (Ci::Processable#retryable?): it succeeded, failed, was canceled or
+   * is being canceled, is not archived (REST `archived`), was not rejected as a deployment, and no
+   * newer try superseded it (REST's `GET .../pipelines/:pipeline_id/jobs` still lists it; read once
+   * per pipeline and request).
+   */
+  retryable: Scalars['Boolean']['output'];
   /** The runner that ran the job (records that carry it: the keep answer). */
   runner?: Maybe<CiRunner>;
   /** Whether the job is scheduled to start later (a delayed job waiting for its time). */
@@ -10865,6 +10872,7 @@ export type CiJobResolvers<ContextType = GatewayContext, ParentType extends Reso
   queuedDuration?: Resolver<Maybe<ResolversTypes['Duration']>, ParentType, ContextType>;
   refName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   refPath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  retryable?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   runner?: Resolver<Maybe<ResolversTypes['CiRunner']>, ParentType, ContextType>;
   scheduled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   shortSha?: Resolver<ResolversTypes['String'], ParentType, ContextType>;

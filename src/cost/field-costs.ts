@@ -385,6 +385,10 @@ const runners: Record<string, FieldCost> = {
   'CiJob.tags': { reads: ['tag_list'], loader: 'job' },
   // The same job record's `erased_at`, which runner job lists lack too.
   'CiJob.erasedAt': { reads: ['erased_at'], loader: 'job' },
+  // For a completed job: its record's `archived` (the job loader for runner job lists) and its
+  // pipeline's latest jobs, every page of GET .../pipelines/:pipeline_id/jobs (one for up to 100
+  // jobs), once per pipeline and request through the latestPipelineJobIds loader.
+  'CiJob.retryable': { calls: 1, reads: ['archived'], loader: 'job' },
   // A job's pipeline lacks these; GET /projects/:id/pipelines/:pipeline_id through the pipeline loader.
   'Pipeline.iid': { reads: ['iid'] },
   'Pipeline.createdAt': { reads: ['created_at'] },

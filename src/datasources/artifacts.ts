@@ -27,6 +27,8 @@ export interface JobSchema extends RunnerJobSchema {
   artifacts_expire_at?: string | null;
   /** When the job's log and artifacts were erased (Entities::Ci::JobBasic), null when they were not. */
   erased_at?: string | null;
+  /** Ci::Build#archived? (Entities::Ci::Job): too old to run again, by the instance's archive setting. */
+  archived?: boolean;
   artifacts?: JobArtifactFileSchema[];
   runner?: RunnerSchema | null;
   tag_list?: string[];

@@ -72,6 +72,12 @@ export interface Loaders {
   job: DataLoader<JobKey, JobSchema, string>;
   /** A project's pipeline (`GET /projects/:id/pipelines/:pipeline_id`), for what jobs' embedded pipelines leave out. */
   pipeline: DataLoader<PipelineKey, PipelineSchema, string>;
+  /**
+   * The ids of a pipeline's latest jobs (every page of `GET /projects/:id/pipelines/:pipeline_id/jobs`,
+   * which leaves retried jobs out), once per pipeline and request: a job of the pipeline missing
+   * from them was retried.
+   */
+  latestPipelineJobIds: DataLoader<PipelineKey, ReadonlySet<number>, string>;
   /** A project's merge request by iid (`GET /projects/:id/merge_requests/:merge_request_iid`), for what list records leave out. */
   mergeRequest: DataLoader<MergeRequestKey, MergeRequestSchema, string>;
   /**
@@ -270,6 +276,7 @@ class RequestLoaders implements Loaders {
   #currentUser?: Promise<UserSchema>;
   #projectWithPermissions?: Loaders['projectWithPermissions'];
   #ownedForks?: Loaders['ownedForks'];
+  #latestPipelineJobIds?: Loaders['latestPipelineJobIds'];
   #openMergeRequestsCount?: Loaders['openMergeRequestsCount'];
   #markdown?: Loaders['markdown'];
   #effectiveMember?: Loaders['effectiveMember'];
@@ -450,6 +457,14 @@ class RequestLoaders implements Loaders {
 
   get job() {
     return (this.#job ??= withinProject((key: JobKey) => this.api.artifacts.job(key.project, key.jobId), (key) => String(key.jobId), this.named('job')));
+  }
+
+  get latestPipelineJobIds() {
+    return (this.#latestPipelineJobIds ??= withinProject(
+      (key: PipelineKey) => everyPage((page) => this.api.projectJobs.forPipeline(key, { includeRetried: false }, page)).then((jobs) => new Set(jobs.map((job) => job.id))),
+      (key) => String(key.pipelineId),
+      this.named('latestPipelineJobIds'),
+    ));
   }
 
   get pipeline() {

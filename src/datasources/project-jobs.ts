@@ -1,5 +1,6 @@
 import type { JobSchema } from './artifacts.js';
 import type { Page, PageRequest } from './pagination.js';
+import type { PipelineKey } from './pipelines.js';
 import { restPath } from './path.js';
 import type { RestSession } from './rest-client.js';
 
@@ -10,5 +11,13 @@ export class ProjectJobsApi {
   /** `statuses` are REST's `scope[]`: only jobs in one of them; every job when empty. */
   forProject(idOrPath: number | string, statuses: readonly string[], page: PageRequest): Promise<Page<JobSchema>> {
     return this.rest.getPage<JobSchema>(restPath`/projects/${idOrPath}/jobs`, page, statuses.length > 0 ? { scope: [...statuses] } : {});
+  }
+
+  /**
+   * A pipeline's jobs (`GET /projects/:id/pipelines/:pipeline_id/jobs`), newest first: the latest
+   * try of each job, or every try with `includeRetried` (REST's `include_retried`).
+   */
+  forPipeline(key: PipelineKey, { includeRetried }: { includeRetried: boolean }, page: PageRequest): Promise<Page<JobSchema>> {
+    return this.rest.getPage<JobSchema>(restPath`/projects/${key.project}/pipelines/${key.pipelineId}/jobs`, page, includeRetried ? { include_retried: true } : {});
   }
 }

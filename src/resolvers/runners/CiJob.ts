@@ -5,7 +5,7 @@ import type { PipelineSummarySchema } from '../../datasources/runners.js';
 import type { GatewayContext } from '../../server/context.js';
 import { toGlobalId } from '../global-id.js';
 import { jobDetailedStatus } from './detailed-status.js';
-import { jobIsActive, jobIsCancelable, jobIsScheduled, jobQueuedAt } from './job-status.js';
+import { jobIsActive, jobIsCancelable, jobIsRetryable, jobIsScheduled, jobQueuedAt, jobStatusMayRetry } from './job-status.js';
 import { browseArtifactsPath, commitPath, jobPath, pipelinePath, refPath, shaOfJob, type JobRecord } from './job-paths.js';
 
 /** A pipeline as a job embeds it, with the path of its page (it needs the job's project). */
@@ -26,6 +26,24 @@ export function jobRecordWith(job: JobRecord, key: keyof JobSchema, context: Gat
   return project === undefined ? Promise.resolve(null) : context.loaders.job.load({ project, jobId: job.id });
 }
 
+/**
+ * Ci::Processable#retryable? for a job: from its status alone when no retry could follow it (no
+ * call), else from its record's `archived` and failure reason (the job loader for runner job lists,
+ * which lack `archived`) and whether its pipeline's latest jobs still list it (REST leaves retried
+ * jobs out unless `include_retried`), read once per pipeline and request.
+ */
+async function jobRetryable(job: JobRecord, context: GatewayContext): Promise<boolean> {
+  if (!jobStatusMayRetry(job.status)) return false;
+  const record = await jobRecordWith(job, 'archived', context);
+  const project = job.project?.id ?? job.pipeline?.project_id;
+  if (record === null || !job.pipeline || project === undefined) return false;
+  // Archived or rejected, the job is not retryable whether or not it was retried: no list to read.
+  if (!jobIsRetryable({ ...record, status: job.status, retried: false })) return false;
+  const latest = await context.loaders.latestPipelineJobIds.load({ project, pipelineId: job.pipeline.id });
+  // A retried job is one its pipeline's latest jobs no longer list.
+  return latest.has(job.id);
+}
+
 // Every other field of a job, its user, commit and project comes straight from the REST record.
 export const CiJob: CiJobResolvers = {
   id: (job) => toGlobalId('Ci::Build', job.id),
@@ -43,6 +61,7 @@ export const CiJob: CiJobResolvers = {
   active: (job) => jobIsActive(job.status),
   cancelable: (job) => jobIsCancelable(job.status),
   scheduled: (job) => jobIsScheduled(job.status),
+  retryable: (job, _args, context) => jobRetryable(job, context),
   detailedStatus: (job) => {
     const record: Partial<JobSchema> = job;
     return jobDetailedStatus({ id: job.id, status: job.status, allowFailure: record.allow_failure, failureReason: record.failure_reason }, jobPath(job));

@@ -1,6 +1,7 @@
 // What GitLab derives from a job's status and times, as its models do: the status groups of
 // Ci::HasStatus (app/models/concerns/ci/has_status.rb), Ci::Build#cancelable? and #scheduled?
-// (app/models/ci/build.rb), and the queue time behind Ci::Build#queued_duration.
+// (app/models/ci/build.rb), Ci::Processable#retryable?, and the queue time behind
+// Ci::Build#queued_duration.
 //
 // A job's groups are not a pipeline's: `canceling` is in none of HasStatus's groups, so a canceling
 // job is neither active nor cancelable (Ci::Build#cancelable? says `&& !canceling?` besides).
@@ -24,6 +25,34 @@ export function jobIsCancelable(status: string): boolean {
 /** Ci::Build#scheduled?: a delayed job waiting for its time. */
 export function jobIsScheduled(status: string): boolean {
   return status === 'scheduled';
+}
+
+/** The statuses a job may be retried from (Ci::Processable#retryable?): it completed, or is being canceled. */
+const RETRYABLE_JOB_STATUSES: ReadonlySet<string> = new Set(['success', 'failed', 'canceled', 'canceling']);
+
+/** Whether the job's status lets it be retried at all; the rest of `retryable?` needs the job's record. */
+export function jobStatusMayRetry(status: string): boolean {
+  return RETRYABLE_JOB_STATUSES.has(status);
+}
+
+/** What Ci::Processable#retryable? decides from, as REST's job record and pipeline job list give it. */
+export interface JobRetryFacts {
+  status: string;
+  failure_reason?: string;
+  /** REST's `archived` (Ci::Build#archived?). */
+  archived?: boolean;
+  /** Whether a newer try of the job superseded it: REST lists it in its pipeline only with `include_retried`. */
+  retried: boolean;
+}
+
+/**
+ * Ci::Processable#retryable?: `false if retried? || archived? || deployment_rejected?`, then
+ * `success? || failed? || canceled? || canceling?`. A deployment rejected is a failure for the
+ * reason `deployment_rejected`.
+ */
+export function jobIsRetryable(job: JobRetryFacts): boolean {
+  if (job.retried || job.archived === true || job.failure_reason === 'deployment_rejected') return false;
+  return jobStatusMayRetry(job.status);
 }
 
 /** The job times `queuedAt` is derived from, as REST's job records give them. */
