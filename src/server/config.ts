@@ -313,7 +313,7 @@ export const SETTINGS = {
   responseCacheMaxMb: integer('RESPONSE_CACHE_MAX_MB', 64, 1, 16_384, 'Most memory the response cache holds, in MiB of response JSON.'),
   redisUrl: redisUrl(
     'REDIS_URL',
-    'Redis shared by several replicas: one poller per watched runner or issue and credential across all of them, the issues each credential was served, where boards and lists live, persisted queries and the response cache. Unset: all in this process. Needs `REDIS_KEY_SECRET`.',
+    'Redis shared by several replicas: one poller per watched runner or issue and credential across all of them, the issues and discussions each credential was served, where boards and lists live, persisted queries and the response cache. Unset: all in this process. Needs `REDIS_KEY_SECRET`.',
   ),
   redisKeySecret: {
     ...secret(

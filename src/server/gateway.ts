@@ -22,9 +22,10 @@ import { createExplorerHandler, EXPLORER_PATH } from '../transport/explorer.js';
 import { checkOperation, checkQueryLength, DEFAULT_QUERY_LIMITS, type QueryLimits } from '../policy/limits.js';
 import { DEFAULT_MAX_UPLOAD_BYTES } from '../transport/uploads.js';
 import { createExecutableSchema, resolvers, typeDefs } from '../schema/executable.js';
-import { DEFAULT_ISSUE_REFERENCE_BOUNDS, IssueReferences } from '../subscriptions/issue-references.js';
+import { DEFAULT_ISSUE_REFERENCE_BOUNDS, ISSUE_REFERENCES, IssueReferences } from '../subscriptions/issue-references.js';
 import { BoardLocator } from '../datasources/board-locator.js';
-import { ServedDiscussions } from '../resolvers/discussions/served-discussions.js';
+import { DEFAULT_SERVED_DISCUSSION_BOUNDS, DISCUSSION_REFERENCES, ServedDiscussions, type ServedDiscussion } from '../resolvers/discussions/served-discussions.js';
+import type { IssueKey } from '../datasources/issues.js';
 import { RecordPollers } from '../subscriptions/record-pollers.js';
 import { attachWebSocketServer } from '../transport/websocket.js';
 import { createLogger } from '../observability/logger.js';
@@ -80,9 +81,12 @@ export function createGateway(options: GatewayOptions): Gateway {
     pollers,
     issueReferences: new IssueReferences(
       pollers.credentialDigest,
-      sharing?.issueReferenceStore(DEFAULT_ISSUE_REFERENCE_BOUNDS.perCredential),
+      sharing?.servedReferenceStore<number, IssueKey>(ISSUE_REFERENCES, DEFAULT_ISSUE_REFERENCE_BOUNDS.perCredential),
     ),
-    servedDiscussions: new ServedDiscussions(pollers.credentialDigest),
+    servedDiscussions: new ServedDiscussions(
+      pollers.credentialDigest,
+      sharing?.servedReferenceStore<string, ServedDiscussion>(DISCUSSION_REFERENCES, DEFAULT_SERVED_DISCUSSION_BOUNDS.perCredential),
+    ),
     // One per gateway, shared by the replicas through Redis when there is one.
     boardLocator: new BoardLocator(sharing?.boardPlaceStore()),
     batching: options.batching ?? true,

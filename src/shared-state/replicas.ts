@@ -4,7 +4,8 @@ import type { SharedStore } from './fallback.js';
 import { sharedPersistedQueryStore } from './persisted-query-store.js';
 import { RedisLink } from './redis-link.js';
 import { MemoryResponseStore, RedisResponseStore, sharedResponseStore, type ResponseStore, type ResponseStoreBounds } from './response-store.js';
-import { RedisIssueReferenceStore } from './issue-reference-store.js';
+import type { ServedReferenceKind } from '../caching/served-references.js';
+import { RedisServedReferenceStore } from './served-reference-store.js';
 import { RedisBoardPlaceStore } from './board-place-store.js';
 import { RedisPollerCoordination } from './poller-leases.js';
 
@@ -58,9 +59,12 @@ export class ReplicaSharing {
     return new RedisPollerCoordination(this.link, intervalMs);
   }
 
-  /** The issues each credential was served, at most `perCredential` each, for subscriptions on any replica. */
-  issueReferenceStore(perCredential: number): RedisIssueReferenceStore {
-    return new RedisIssueReferenceStore(this.link, perCredential);
+  /**
+   * What each credential was served of one kind of record, at most `perCredential` each, so that any
+   * replica acts on it by ID (issues to subscribe to, discussions to resolve).
+   */
+  servedReferenceStore<Id extends string | number, Place>(kind: ServedReferenceKind<Place>, perCredential: number): RedisServedReferenceStore<Id, Place> {
+    return new RedisServedReferenceStore(this.link, kind, perCredential);
   }
 
   /** Where boards and lists live, so that any replica can act on a board another one served. */

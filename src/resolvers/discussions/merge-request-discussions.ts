@@ -40,7 +40,7 @@ const NOT_RESOLVABLE = "The resource that you are attempting to access does not 
 export const discussionMutations: Pick<MutationResolvers, 'discussionToggleResolve'> = {
   async discussionToggleResolve(_parent, { input }, context) {
     const id = discussionIdOf(input.id);
-    const served = context.credential ? context.servedDiscussions.find(context.credential, id) : undefined;
+    const served = context.credential ? await context.servedDiscussions.find(context.credential, id) : undefined;
     if (!served) {
       throw badUserInput(
         `${input.id} has not been read through this gateway with this credential, and REST finds a discussion only under its merge request: read it first (\`MergeRequest.discussions\`).`,
