@@ -43,7 +43,7 @@ import { TIP_PAGES } from '../resolvers/commits/references.js';
 import { FLAT_PATH_PROBES, TREE_LISTING_PAGES } from '../resolvers/commits/tree-entries.js';
 import { MAX_BLOB_PATHS } from '../resolvers/commits/repository-blobs.js';
 import { FLAT_PATH_LISTING_PAGES, OWNED_FORK_PAGES } from '../datasources/loaders.js';
-import { PENDING_TODO_PAGES } from '../datasources/todos.js';
+import { MOST_PENDING_TO_DO_PAGES } from '../datasources/todos.js';
 import { MAX_PROJECT_IDS } from '../resolvers/projects/project-list.js';
 import { MAX_NAMED_USERS } from '../resolvers/users/user-list.js';
 import { MAX_WINDOW_CALLS, windowCost } from './window-cost.js';
@@ -286,7 +286,7 @@ const mutations: Record<string, FieldCost> = {
   // The pending to-dos' pages, then REST's mark-all, or one mark per to-do of the target (a user has
   // a few on one target: one per action, at most REST's default page of them is assumed).
   'Mutation.todosMarkAllDone': {
-    calls: (args) => PENDING_TODO_PAGES + ((args['input'] as { targetId?: unknown } | undefined)?.targetId ? UNBOUNDED_ARRAY_ITEMS : 1),
+    calls: (args) => MOST_PENDING_TO_DO_PAGES + ((args['input'] as { targetId?: unknown } | undefined)?.targetId ? UNBOUNDED_ARRAY_ITEMS : 1),
   },
   'Mutation.todoMarkDone': oneCall(),
   // GET /issues/:id, then add_spent_time.
@@ -352,7 +352,7 @@ const mutations: Record<string, FieldCost> = {
   'MergeRequestSetAssigneesPayload.mergeRequest': embedded(MERGE_REQUEST_RECORD),
   'MergeRequestUpdatePayload.mergeRequest': embedded(MERGE_REQUEST_RECORD),
   // The to-dos read before marking them: at most the pages read.
-  'TodosMarkAllDonePayload.todos': { items: PENDING_TODO_PAGES * 100 },
+  'TodosMarkAllDonePayload.todos': { items: MOST_PENDING_TO_DO_PAGES * 100 },
   // The issue sidebar's writes answer REST's single-issue record.
   ...Object.fromEntries(
     ['CreateIssue', 'UpdateIssue', 'IssueMove', 'IssueSetAssignees', 'IssueSetConfidential', 'IssueSetLocked', 'IssueSetDueDate', 'IssueSetSubscription'].map((payload) => [

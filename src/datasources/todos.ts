@@ -36,7 +36,7 @@ export interface ProjectTodosKey {
  * How many pages of 100 of the caller's pending to-dos `todosMarkAllDone` reads to answer which it
  * marked: REST's list cannot be filtered by target, nor does its mark-all answer name them.
  */
-export const PENDING_TODO_PAGES = 10;
+export const MOST_PENDING_TO_DO_PAGES = 10;
 
 /** REST to-dos: the caller's list, creation on issues, and marking one or all done. */
 export class TodosApi {

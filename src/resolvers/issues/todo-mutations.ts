@@ -1,7 +1,7 @@
 // GitLab's `todosMarkAllDone`, over REST's to-do list and its two ways of marking to-dos done.
 import type { MutationResolvers } from '../../__generated__/resolvers-types.js';
 import { everyPage } from '../../datasources/every-page.js';
-import { PENDING_TODO_PAGES, type TodoSchema } from '../../datasources/todos.js';
+import { MOST_PENDING_TO_DO_PAGES, type TodoSchema } from '../../datasources/todos.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
 import { parseGlobalId } from '../global-id.js';
 
@@ -22,7 +22,7 @@ export const todoMutations: Pick<MutationResolvers, 'todosMarkAllDone'> = {
    */
   async todosMarkAllDone(_parent, { input }, { api }) {
     const target = input.targetId ? targetOf(input.targetId) : undefined;
-    const pending = await everyPage((page) => api.todos.pending(page, target?.type), { maxPages: PENDING_TODO_PAGES });
+    const pending = await everyPage((page) => api.todos.pending(page, target?.type), { maxPages: MOST_PENDING_TO_DO_PAGES });
     let todos: TodoSchema[];
     if (target) {
       const ofTarget = pending.filter((todo) => todo.target?.id === target.id);
