@@ -9,6 +9,7 @@ import { registerInvitationRoutes } from './invitations.js';
 import { registerProjectRoutes } from './projects.js';
 import { registerRunnersDomain } from './runners/index.js';
 import { registerUserRoutes } from './users.js';
+import { registerNamespaceRoutes } from './namespaces.js';
 import { registerStarredProjectRoutes } from './starred-projects.js';
 import { registerLabelRoutes } from './labels.js';
 import { registerTodoRoutes } from './todos.js';
@@ -35,6 +36,7 @@ export function createRouter(): Router {
   registerGroupsDomain(router);
   registerInvitationRoutes(router);
   registerUserRoutes(router);
+  registerNamespaceRoutes(router);
   registerStarredProjectRoutes(router);
   registerWikiRoutes(router);
   registerMemberRoutes(router);
