@@ -260,6 +260,8 @@ export interface Job {
   pipeline: { id: number; sha: string; ref: string; status: string };
   /** Superseded by a newer try of the same job (Ci::Build#retried?): REST lists it only with `include_retried`. */
   retried?: boolean;
+  /** Why a failed job failed (CommitStatus#failure_reason); a script failure unless set. */
+  failureReason?: string;
 }
 
 /** rest-v4-api.md "Wiki page": the markup a page is written in. */

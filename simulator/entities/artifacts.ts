@@ -76,7 +76,7 @@ export function jobEntity(ctx: PresentContext, job: Job) {
     runner: runner ? runnerSummary(ctx, runner) : null,
     stage: job.stage,
     status: job.status,
-    ...(job.status === 'failed' ? { failure_reason: 'script_failure' } : {}),
+    ...(job.status === 'failed' ? { failure_reason: job.failureReason ?? 'script_failure' } : {}),
     tag: job.tag,
     web_url: project ? `${origin}/${state.projectFullPath(project)}/-/jobs/${job.id}` : null,
     user: user ? userPublic(ctx, user) : null,

@@ -650,6 +650,12 @@ export type CiJob = {
    * read it from the job's record (REST `GET /projects/:id/jobs/:job_id`, once per job and request).
    */
   erasedAt?: Maybe<Scalars['Time']['output']>;
+  /**
+   * Why the job failed, in GitLab's words for REST's `failure_reason` (null unless the job failed, and
+   * for a script failure, whose log tells why). Runner job lists lack the reason, so their failed jobs
+   * read it from the job's record (REST `GET /projects/:id/jobs/:job_id`, once per job and request).
+   */
+  failureMessage?: Maybe<Scalars['String']['output']>;
   /** Why the job failed (`script_failure`, ...), for failed jobs. */
   failureReason?: Maybe<Scalars['String']['output']>;
   /** When the job finished, or null. */
@@ -10861,6 +10867,7 @@ export type CiJobResolvers<ContextType = GatewayContext, ParentType extends Reso
   detailedStatus?: Resolver<Maybe<ResolversTypes['DetailedStatus']>, ParentType, ContextType>;
   duration?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   erasedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  failureMessage?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   failureReason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   finishedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   id?: Resolver<Maybe<ResolversTypes['JobID']>, ParentType, ContextType>;

@@ -389,6 +389,8 @@ const runners: Record<string, FieldCost> = {
   // pipeline's latest jobs, every page of GET .../pipelines/:pipeline_id/jobs (one for up to 100
   // jobs), once per pipeline and request through the latestPipelineJobIds loader.
   'CiJob.retryable': { calls: 1, reads: ['archived'], loader: 'job' },
+  // A failed job's `failure_reason`, which runner job lists lack: the same job record.
+  'CiJob.failureMessage': { reads: ['failure_reason'], loader: 'job' },
   // A job's pipeline lacks these; GET /projects/:id/pipelines/:pipeline_id through the pipeline loader.
   'Pipeline.iid': { reads: ['iid'] },
   'Pipeline.createdAt': { reads: ['created_at'] },

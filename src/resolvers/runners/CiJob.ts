@@ -5,6 +5,7 @@ import type { PipelineSummarySchema } from '../../datasources/runners.js';
 import type { GatewayContext } from '../../server/context.js';
 import { toGlobalId } from '../global-id.js';
 import { jobDetailedStatus } from './detailed-status.js';
+import { jobFailureMessage } from './failure-message.js';
 import { jobIsActive, jobIsCancelable, jobIsRetryable, jobIsScheduled, jobQueuedAt, jobStatusMayRetry } from './job-status.js';
 import { browseArtifactsPath, commitPath, jobPath, pipelinePath, refPath, shaOfJob, type JobRecord } from './job-paths.js';
 
@@ -44,6 +45,17 @@ async function jobRetryable(job: JobRecord, context: GatewayContext): Promise<bo
   return latest.has(job.id);
 }
 
+/**
+ * Ci::BuildPresenter#failure_message: null, with no call, unless the job failed; then the message
+ * for REST's `failure_reason`, which REST sends only for a failed job and runner job lists lack
+ * (their failed jobs read their record through the job loader, once per job and request).
+ */
+async function jobFailureMessageOf(job: JobRecord, context: GatewayContext): Promise<string | null> {
+  if (job.status !== 'failed') return null;
+  const record = await jobRecordWith(job, 'failure_reason', context);
+  return jobFailureMessage({ status: job.status, failure_reason: record?.failure_reason });
+}
+
 // Every other field of a job, its user, commit and project comes straight from the REST record.
 export const CiJob: CiJobResolvers = {
   id: (job) => toGlobalId('Ci::Build', job.id),
@@ -62,6 +74,7 @@ export const CiJob: CiJobResolvers = {
   cancelable: (job) => jobIsCancelable(job.status),
   scheduled: (job) => jobIsScheduled(job.status),
   retryable: (job, _args, context) => jobRetryable(job, context),
+  failureMessage: (job, _args, context) => jobFailureMessageOf(job, context),
   detailedStatus: (job) => {
     const record: Partial<JobSchema> = job;
     return jobDetailedStatus({ id: job.id, status: job.status, allowFailure: record.allow_failure, failureReason: record.failure_reason }, jobPath(job));
