@@ -7945,6 +7945,17 @@ export type RepositoryBlob = {
   externalStorage?: Maybe<Scalars['String']['output']>;
   /** Path of the page that finds a file at the ref (`/<project>/-/find_file/<ref>`). */
   findFilePath?: Maybe<Scalars['String']['output']>;
+  /**
+   * Path that forks the project into the caller's personal namespace (`/<project>/-/forks?namespace_key=`,
+   * its id from REST's `GET /namespaces/:id`) and then opens the file's single-file editor
+   * (`editBlobPath`). Null for anonymous callers.
+   */
+  forkAndEditPath?: Maybe<Scalars['String']['output']>;
+  /**
+   * Path that forks the project into the caller's personal namespace and then shows the file
+   * (`webPath`). Null for anonymous callers.
+   */
+  forkAndViewPath?: Maybe<Scalars['String']['output']>;
   /** Path of the file's history page (`/<project>/-/commits/<ref>/<path>`). */
   historyPath?: Maybe<Scalars['String']['output']>;
   /** Global ID of the blob, `gid://gitlab/Blob/<blob SHA>`. */
@@ -7955,6 +7966,11 @@ export type RepositoryBlob = {
    * `pushCode`), else in the caller's fork, the project's path in their personal namespace.
    */
   ideEditPath?: Maybe<Scalars['String']['output']>;
+  /**
+   * Path that forks the project into the caller's personal namespace and then opens the file in the
+   * Web IDE (`ideEditPath`). Null for anonymous callers.
+   */
+  ideForkAndEditPath?: Maybe<Scalars['String']['output']>;
   /** The Git LFS object the file points at, when the file is an LFS pointer (its `oid sha256:`); null otherwise. */
   lfsOid?: Maybe<Scalars['String']['output']>;
   /**
@@ -12671,9 +12687,12 @@ export type RepositoryBlobResolvers<ContextType = GatewayContext, ParentType ext
   editBlobPath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   externalStorage?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   findFilePath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  forkAndEditPath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  forkAndViewPath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   historyPath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   ideEditPath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  ideForkAndEditPath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   lfsOid?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   mode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;

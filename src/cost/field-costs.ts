@@ -727,6 +727,11 @@ const commits: Record<string, FieldCost> = {
   'RepositoryBlob.ideEditPath': oneCall(),
   // GET /user once per request and, for a caller who may not push, the forks they own of the project.
   'RepositoryBlob.canModifyBlobWithWebIde': { calls: 1 + OWNED_FORK_PAGES },
+  // GET /user and GET /namespaces/:username once per request (the caller's personal namespace id; none for anonymous callers).
+  'RepositoryBlob.forkAndEditPath': { calls: 2 },
+  'RepositoryBlob.forkAndViewPath': { calls: 2 },
+  // The same two calls, and the project's permissions for where the Web IDE edits (ideEditPath).
+  'RepositoryBlob.ideForkAndEditPath': { calls: 2 },
   'CommitComment.author': embedded(USER_AUTHOR),
   'CommitStatus.author': embedded(USER_AUTHOR),
 };

@@ -18,6 +18,7 @@ import type { RestSession } from './rest-client.js';
 import { RunnersApi } from './runners.js';
 import { TodosApi } from './todos.js';
 import { UsersApi } from './users.js';
+import { NamespacesApi } from './namespaces.js';
 import { ArtifactsApi } from './artifacts.js';
 import { PipelinesApi } from './pipelines.js';
 import { KeysApi } from './keys.js';
@@ -32,6 +33,7 @@ export interface DataSources {
   groups: GroupsApi;
   invitations: InvitationsApi;
   users: UsersApi;
+  namespaces: NamespacesApi;
   issues: IssuesApi;
   mergeRequests: MergeRequestsApi;
   projectJobs: ProjectJobsApi;
@@ -62,6 +64,7 @@ export function createDataSources(rest: RestSession, boardPlaces: BoardPlaces): 
     groups: new GroupsApi(rest),
     invitations: new InvitationsApi(rest),
     users: new UsersApi(rest),
+    namespaces: new NamespacesApi(rest),
     issues: new IssuesApi(rest),
     mergeRequests: new MergeRequestsApi(rest),
     projectJobs: new ProjectJobsApi(rest),

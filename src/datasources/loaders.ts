@@ -15,6 +15,7 @@ import type { ProjectTodosKey, TodoSchema } from './todos.js';
 import type { ProjectSchema } from './projects.js';
 import type { RunnerSchema } from './runners.js';
 import type { UserSchema, UserStatusSchema } from './users.js';
+import type { NamespaceSchema } from './namespaces.js';
 
 /**
  * The by-key loaders of one request. REST has no multi-get for these resources, so a batch runs
@@ -85,6 +86,11 @@ export interface Loaders {
    * `currentUser` query, permission fields that need the administrator flag), and primed into `user`.
    */
   currentUser(): Promise<UserSchema>;
+  /**
+   * The caller's personal namespace (`GET /namespaces/:username` after `GET /user`, whose record
+   * has no namespace id), read once per request.
+   */
+  currentUserNamespace(): Promise<NamespaceSchema>;
   /**
    * A project's own `GET /projects/:id`, with the caller's `permissions`: list records prime
    * `project` without them, so its cached record cannot answer a permission field.
@@ -274,6 +280,7 @@ class RequestLoaders implements Loaders {
   #branch?: Loaders['branch'];
   #mergeRequest?: Loaders['mergeRequest'];
   #currentUser?: Promise<UserSchema>;
+  #currentUserNamespace?: Promise<NamespaceSchema>;
   #projectWithPermissions?: Loaders['projectWithPermissions'];
   #ownedForks?: Loaders['ownedForks'];
   #latestPipelineJobIds?: Loaders['latestPipelineJobIds'];
@@ -301,6 +308,13 @@ class RequestLoaders implements Loaders {
     // Batching off turns the request's caches off too, this one included (bench only).
     if (!this.options.batching) return read();
     return (this.#currentUser ??= read());
+  }
+
+  currentUserNamespace(): Promise<NamespaceSchema> {
+    // A personal namespace's full path is its owner's username.
+    const read = () => this.currentUser().then((user) => this.api.namespaces.show(user.username));
+    if (!this.options.batching) return read();
+    return (this.#currentUserNamespace ??= read());
   }
 
   get projectWithPermissions() {

@@ -41,7 +41,7 @@ async function callerMayPushCode(project: ProjectSchema, context: GatewayContext
  * this one for anonymous callers and those who may push, else the caller's fork as GitLab always
  * names it: the project's path in the caller's personal namespace (their username).
  */
-async function ideEditPath(blob: RepositoryBlobRecord, context: GatewayContext): Promise<string | null> {
+export async function ideEditPath(blob: RepositoryBlobRecord, context: GatewayContext): Promise<string | null> {
   const project = await context.loaders.project.load(blob.project);
   const root = relativeRoot(project);
   if (root === null) return null;

@@ -12,6 +12,7 @@ import { pathOfWebUrl } from '../web-path.js';
 import { fileBytes, isBinary, lfsPointerOf } from './blob-content.js';
 import { storedExternally, type RepositoryBlobRecord } from './blob-record.js';
 import { blobWebIdeFields } from './blob-web-ide.js';
+import { blobForkPathFields } from './blob-fork-paths.js';
 import { blobPageUrl, blobRootUrl, findFileUrl, permalinkUrl, type BlobPage } from './blob-paths.js';
 import { qualifiedRef } from './references.js';
 import { isValidRefName } from './ref-name.js';
@@ -96,4 +97,5 @@ export const RepositoryBlob: RepositoryBlobResolvers = {
   // BlobHelper#can_modify_blob?: not stored externally, and can_edit_tree? (a branch the caller may push to).
   canModifyBlob: async (blob, _args, context) => !storedExternally(blob) && (await canPushToRefBranch(blob, context)),
   ...blobWebIdeFields,
+  ...blobForkPathFields,
 };
