@@ -1,6 +1,7 @@
 // What the issue sidebar's writes need before their REST call: label titles for label IDs (REST
 // takes titles), user IDs for usernames (REST takes IDs), and an issue's project and iid for its
-// global ID (REST finds an issue by global ID for administrators only).
+// global ID (REST finds an issue by global ID for administrators only); shared by merge request writes.
+import type { MutationOperationMode } from '../../__generated__/resolvers-types.js';
 import { GraphQLError } from 'graphql';
 import type { IssueKey } from '../../datasources/issues.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
@@ -52,6 +53,23 @@ export async function userIdsOf(usernames: ReadonlyArray<string>, { api }: Gatew
     if (!user) throw badUserInput(`\`assigneeUsernames\`: no user "${username.slice(0, 100)}".`, 'assigneeUsernames');
     return user.id;
   });
+}
+
+/**
+ * The assignee IDs REST's `assignee_ids` takes for GitLab's `operationMode` (replace by default):
+ * REST takes the whole list, so APPEND and REMOVE read the current assignees (`current`, only then);
+ * and REST unassigns everyone with `[0]`, not with an empty list. Shared by issues and merge requests.
+ */
+export async function assigneeIdsFor(
+  usernames: ReadonlyArray<string>,
+  mode: MutationOperationMode | null | undefined,
+  current: () => Promise<ReadonlyArray<{ id: number }> | null | undefined>,
+  context: GatewayContext,
+): Promise<number[]> {
+  const operation = mode ?? 'replace';
+  const [ids, assigned] = await Promise.all([userIdsOf(usernames, context), operation === 'replace' ? [] : current().then((users) => (users ?? []).map((user) => user.id))]);
+  const assignees = operation === 'replace' ? ids : operation === 'append' ? [...new Set([...assigned, ...ids])] : assigned.filter((id) => !ids.includes(id));
+  return assignees.length > 0 ? assignees : [0];
 }
 
 /**

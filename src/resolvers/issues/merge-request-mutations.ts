@@ -6,7 +6,7 @@ import { idFromGlobalId } from '../global-id.js';
 import { checkFullPath } from '../projects/Query.js';
 import { refusalReasons } from '../refusals.js';
 import { parseHumanDuration } from './human-duration.js';
-import { labelIdsOf, labelTitles, shareProjectLabels, userIdsOf } from './issue-writes.js';
+import { assigneeIdsFor, labelIdsOf, labelTitles, shareProjectLabels } from './issue-writes.js';
 import { checkIid } from './key.js';
 
 /** The merge request a mutation names by `projectPath` and `iid`, checked before any REST call. */
@@ -98,14 +98,8 @@ export const mergeRequestMutations: Pick<MutationResolvers, MergeRequestMutation
 
   async mergeRequestSetAssignees(_parent, { input }, context) {
     const key = mergeRequestKeyFromInput(input);
-    const mode = input.operationMode ?? 'replace';
-    const [ids, current] = await Promise.all([
-      userIdsOf(input.assigneeUsernames, context),
-      mode === 'replace' ? Promise.resolve([]) : context.loaders.mergeRequest.load(key).then((mergeRequest) => (mergeRequest.assignees ?? []).map((user) => user.id)),
-    ]);
-    const assignees = mode === 'replace' ? ids : mode === 'append' ? [...new Set([...current, ...ids])] : current.filter((id) => !ids.includes(id));
-    // REST unassigns everyone with `assignee_ids=0`, not with an empty list.
-    return writeMergeRequest(input.clientMutationId, key, context, () => context.api.mergeRequests.edit(key, { assignee_ids: assignees.length > 0 ? assignees : [0] }));
+    const assignees = await assigneeIdsFor(input.assigneeUsernames, input.operationMode, async () => (await context.loaders.mergeRequest.load(key)).assignees, context);
+    return writeMergeRequest(input.clientMutationId, key, context, () => context.api.mergeRequests.edit(key, { assignee_ids: assignees }));
   },
 
   mergeRequestUpdate(_parent, { input }, context) {

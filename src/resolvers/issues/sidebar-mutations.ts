@@ -7,7 +7,7 @@ import { checkFullPath } from '../projects/Query.js';
 import { refusalReasons } from '../refusals.js';
 import { checkDuration } from './duration.js';
 import { parseHumanDuration } from './human-duration.js';
-import { issueKeyOfGlobalId, labelIdsOf, labelTitles, shareProjectLabels, userIdsOf } from './issue-writes.js';
+import { assigneeIdsFor, issueKeyOfGlobalId, labelIdsOf, labelTitles, shareProjectLabels } from './issue-writes.js';
 import { issueKeyFromInput } from './key.js';
 
 type SidebarMutation =
@@ -130,14 +130,8 @@ export const sidebarMutations: Pick<MutationResolvers, SidebarMutation> = {
 
   async issueSetAssignees(_parent, { input }, context) {
     const key = issueKeyFromInput(input);
-    const mode = input.operationMode ?? 'replace';
-    const [ids, current] = await Promise.all([
-      userIdsOf(input.assigneeUsernames, context),
-      mode === 'replace' ? Promise.resolve([]) : context.loaders.issue.load(key).then((issue) => (issue.assignees ?? []).map((user) => user.id)),
-    ]);
-    const assignees = mode === 'replace' ? ids : mode === 'append' ? [...new Set([...current, ...ids])] : current.filter((id) => !ids.includes(id));
-    // REST unassigns everyone with `assignee_ids=0`, not with an empty list.
-    return writeIssue(input.clientMutationId, context, key, () => context.api.issues.edit(key, { assignee_ids: assignees.length > 0 ? assignees : [0] }));
+    const assignees = await assigneeIdsFor(input.assigneeUsernames, input.operationMode, async () => (await context.loaders.issue.load(key)).assignees, context);
+    return writeIssue(input.clientMutationId, context, key, () => context.api.issues.edit(key, { assignee_ids: assignees }));
   },
 
   issueSetConfidential(_parent, { input }, context) {
