@@ -1,4 +1,4 @@
-import { isEnumType, type GraphQLSchema } from 'graphql';
+import { isEnumType, Kind, type DocumentNode, type GraphQLSchema } from 'graphql';
 
 /**
  * GraphQL enum values are SCREAMING_SNAKE; REST uses the same words in lower case (`ONLINE` ->
@@ -36,6 +36,12 @@ export const ENUM_VALUE_OVERRIDES: Readonly<Record<string, Readonly<Record<strin
   RepositoryStorageMoveState: { CLEANUP_FAILED: 'cleanup failed' },
 };
 
+/** One enum's values mapped to REST's: its override, else the value's name in lower case. */
+function restValuesOf(enumName: string, valueNames: readonly string[]): Record<string, string | number> {
+  const overrides = ENUM_VALUE_OVERRIDES[enumName] ?? {};
+  return Object.fromEntries(valueNames.map((name) => [name, overrides[name] ?? name.toLowerCase()]));
+}
+
 /**
  * For every enum of the schema, its values mapped to what REST sends and expects. The runtime
  * uses this as the enums' internal values, and codegen as `enumValues`, so that resolvers and
@@ -45,10 +51,23 @@ export function restEnumValues(schema: GraphQLSchema): Record<string, Record<str
   const tables: Record<string, Record<string, string | number>> = {};
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isEnumType(type) || type.name.startsWith('__')) continue;
-    const overrides = ENUM_VALUE_OVERRIDES[type.name] ?? {};
-    tables[type.name] = Object.fromEntries(
-      type.getValues().map((value) => [value.name, overrides[value.name] ?? value.name.toLowerCase()]),
-    );
+    tables[type.name] = restValuesOf(type.name, type.getValues().map((value) => value.name));
   }
   return tables;
+}
+
+/**
+ * The same tables read from the SDL document (its enums and their `extend enum` blocks), for the
+ * gateway's start: the executable schema is then built once, with them, instead of once to read
+ * its enums and again with its resolvers.
+ */
+export function restEnumValuesOfDocument(document: DocumentNode): Record<string, Record<string, string | number>> {
+  const valueNames = new Map<string, string[]>();
+  for (const definition of document.definitions) {
+    if (definition.kind !== Kind.ENUM_TYPE_DEFINITION && definition.kind !== Kind.ENUM_TYPE_EXTENSION) continue;
+    const names = valueNames.get(definition.name.value) ?? [];
+    for (const value of definition.values ?? []) names.push(value.name.value);
+    valueNames.set(definition.name.value, names);
+  }
+  return Object.fromEntries([...valueNames].map(([enumName, names]) => [enumName, restValuesOf(enumName, names)]));
 }

@@ -5,7 +5,7 @@ import { resolvers } from '../resolvers/index.js';
 import { FULL_RECORD_LOADERS } from '../resolvers/full-records.js';
 import { enableLookahead } from '../resolvers/lookahead.js';
 import { installRecordFieldResolvers } from '../resolvers/record-fields.js';
-import { restEnumValues } from './enum-values.js';
+import { restEnumValuesOfDocument } from './enum-values.js';
 import { gatewayDocument, readTypeDefs } from './sdl.js';
 
 /** The gateway's SDL as one document, and its resolvers, for embedders who merge their own. */
@@ -27,18 +27,20 @@ export interface SchemaExtension {
  * (every resolver must match a field). The REST enum values apply to the gateway's enums only.
  */
 export function createExecutableSchema(extension?: SchemaExtension): GraphQLSchema {
-  // The gateway's own schema first, from the SDL parsed once (sdl.ts): its enums get REST's values.
-  // makeExecutableSchema merges the files' `extend type` blocks into their types, as it always has,
-  // so the order of types and fields, as served and printed, stays that of the merge. The SDL ships
-  // with the package and is validated where it is written (buildSchemaFromFiles, in the schema
-  // tests and codegen), so a start does not validate it again: a quarter of the schema's garbage.
-  // An extension's SDL is validated below, with the gateway's.
-  const gateway = makeExecutableSchema({ typeDefs: gatewayDocument(), updateResolversInPlace: true, assumeValidSDL: true });
+  // One build, from the SDL parsed once (sdl.ts), with the resolvers: its enums get REST's values
+  // from tables read off the same document. makeExecutableSchema merges the files' `extend type`
+  // blocks into their types, as it always has, so the order of types and fields, as served and
+  // printed, stays that of the merge. The SDL ships with the package and is validated where it is
+  // written (buildSchemaFromFiles, in the schema tests and codegen), so a start does not validate
+  // it again: a quarter of the schema's garbage. An extension's SDL is validated, with the gateway's.
+  // Building a schema first only to read its enums cost some 2 MB more garbage at start, which
+  // RSS kept (README, Performance, "Memory").
+  const document = gatewayDocument();
   const extraResolvers = extension?.resolvers ?? [];
   const schema = makeExecutableSchema({
-    // With an extension a schema of both is built; the gateway's part is merged again, never re-parsed.
-    typeDefs: extension ? [gatewayDocument(), extension.typeDefs] : gateway,
-    resolvers: [restEnumValues(gateway), resolvers, ...(Array.isArray(extraResolvers) ? extraResolvers : [extraResolvers])],
+    typeDefs: extension ? [document, extension.typeDefs] : document,
+    assumeValidSDL: !extension,
+    resolvers: [restEnumValuesOfDocument(document), resolvers, ...(Array.isArray(extraResolvers) ? extraResolvers : [extraResolvers])],
     resolverValidationOptions: { requireResolversToMatchSchema: 'error' },
     // The schema is built here for this call alone, so the resolvers go into it: otherwise
     // addResolversToSchema copies the whole schema, a peak of garbage that RSS keeps after start.
