@@ -6,10 +6,10 @@ import { FULL_RECORD_LOADERS } from '../resolvers/full-records.js';
 import { enableLookahead } from '../resolvers/lookahead.js';
 import { installRecordFieldResolvers } from '../resolvers/record-fields.js';
 import { restEnumValuesOfDocument } from './enum-values.js';
-import { gatewayDocument, readTypeDefs } from './sdl.js';
+import { gatewayDocument, gatewayTypeDefs } from './sdl.js';
 
 /** The gateway's SDL as one document, and its resolvers, for embedders who merge their own. */
-export const typeDefs = readTypeDefs();
+export const typeDefs = gatewayTypeDefs();
 export { resolvers };
 
 /**
