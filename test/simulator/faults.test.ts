@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS, startSimulator, type Simulator } from '../../simulator/index.js';
+import { until } from '../support/wait.js';
 import { call } from './helpers.js';
 
 let sim: Simulator;
@@ -98,6 +99,35 @@ describe('latency', () => {
     const started = Date.now();
     expect((await call(sim, '/projects/1')).status).toBe(200);
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+  });
+
+  it("does a call's work as it arrives and answers when the latency has passed, as a server working on many calls at once", async () => {
+    sim.setLatency(300);
+    const runner = sim.state.runners.get(2)!;
+    runner.active = true;
+    const started = Date.now();
+    let answered = false;
+    const pausing = call(sim, '/runners/2', { method: 'PUT', token: DEMO_TOKENS.admin, json: { paused: true } }).then((result) => {
+      answered = true;
+      return result;
+    });
+    // The change is made on arrival, while the answer still waits out the latency.
+    await until(() => !runner.active);
+    expect(answered).toBe(false);
+    const result = await pausing;
+    expect(result.status).toBe(200);
+    expect(result.body).toMatchObject({ id: 2, paused: true });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+  });
+
+  it('does no work for a call a fault takes', async () => {
+    sim.setLatency(100);
+    const runner = sim.state.runners.get(3)!;
+    runner.active = true;
+    sim.faults.add({ method: 'PUT', path: '/runners/3', kind: 'status', status: 503 });
+    const result = await call(sim, '/runners/3', { method: 'PUT', token: DEMO_TOKENS.admin, json: { paused: true } });
+    expect(result.status).toBe(503);
+    expect(runner.active).toBe(true);
   });
 
   it('can be set at start', async () => {
