@@ -51,6 +51,7 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
         socket.off('error', dropOnError);
         if (!socket.destroyed) endpoint.handleUpgrade(request, socket, head);
       },
+      // The module could not be loaded (a broken install): no server can take the socket.
       () => {
         socket.off('error', dropOnError);
         socket.end('HTTP/1.1 500 Internal Server Error\r\nConnection: close\r\n\r\n');
