@@ -29,11 +29,8 @@ export interface NestedQuerySpec<TData> {
   difference(data: TData, rest: unknown): string | undefined;
   /** How the minimum is counted, for the notes under the table. */
   minimumRule: string;
-  /**
-   * What the gateway's p50 is held to: within 10% of the latency floor (`floor`, the default), within
-   * 10% of the REST client's p50 (`rest-client`: the floor a client of REST reaches), or nothing.
-   */
-  p50Budget?: 'floor' | 'rest-client' | 'none';
+  /** What the gateway's p50 is held to: within 10% of the latency floor (`floor`, the default), or nothing. */
+  p50Budget?: 'floor' | 'none';
   /** When set, the gateway's p50 must be at most this fraction of the naive BFF's. */
   naiveBffRatio?: number;
   /**
@@ -200,10 +197,10 @@ export async function runNestedQuery<TData>(context: ScenarioContext, spec: Nest
   const p50 = (phase: Phase) => phase.latency.p50;
 
   const p50Budget = spec.p50Budget ?? 'floor';
-  const p50Limit = p50Budget === 'rest-client' ? rest.latency.p50 * (1 + FLOOR_MARGIN) : floor * (1 + FLOOR_MARGIN);
-  const p50Text = p50Budget === 'rest-client' ? `<= REST client +${FLOOR_MARGIN * 100}% (${p50Limit.toFixed(0)})` : `<= floor +${FLOOR_MARGIN * 100}% (${p50Limit.toFixed(0)})`;
+  const p50Limit = floor * (1 + FLOOR_MARGIN);
+  const p50Text = `<= floor +${FLOOR_MARGIN * 100}% (${p50Limit.toFixed(0)})`;
   // With no added latency the floor is 0, and a margin of 0 means nothing.
-  const holdsP50 = p50Budget === 'rest-client' || (p50Budget === 'floor' && floor > 0);
+  const holdsP50 = p50Budget === 'floor' && floor > 0;
   const fasterThanRest = spec.fasterThanRest;
   const holdsFasterThanRest = fasterThanRest && options.clientRttMs >= fasterThanRest.clientRttMs && options.latencyMs <= fasterThanRest.latencyMs;
 

@@ -81,11 +81,19 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
+/** 204 and 304 answers carry no body. */
+function hasBody(response: ApiResponse): boolean {
+  return response.status !== 204 && response.status !== 304;
+}
+
+/** The body as sent: encoded once, so that Content-Length and the bytes written are the same buffer. */
+function bodyBytes(response: ApiResponse): Buffer {
+  return response.bytes ?? Buffer.from(response.text !== undefined ? response.text : JSON.stringify(response.json ?? null));
+}
+
 function send(req: IncomingMessage, res: ServerResponse, response: ApiResponse, requestId: string, started: bigint): void {
   if (res.headersSent || res.destroyed) return;
-  const hasBody = response.status !== 204 && response.status !== 304;
-  // Encoded once: its length for Content-Length and the bytes written are the same buffer.
-  const body = !hasBody ? '' : (response.bytes ?? Buffer.from(response.text !== undefined ? response.text : JSON.stringify(response.json ?? null)));
+  const body = hasBody(response) ? bodyBytes(response) : '';
   const runtime = Number(process.hrtime.bigint() - started) / 1e9;
   // rest-conventions §1: JSON responses, X-Frame-Options and X-Content-Type-Options on every
   // response, plus x-request-id and x-runtime as in the pagination example.
@@ -98,7 +106,7 @@ function send(req: IncomingMessage, res: ServerResponse, response: ApiResponse, 
     'X-Runtime': runtime.toFixed(6),
     ...response.headers,
   };
-  if (hasBody) headers['Content-Length'] = String(Buffer.byteLength(body));
+  if (hasBody(response)) headers['Content-Length'] = String(Buffer.byteLength(body));
   res.writeHead(response.status, headers);
   res.end(req.method === 'HEAD' ? undefined : body);
 }
@@ -122,7 +130,11 @@ function callerRequestId(req: IncomingMessage): string | undefined {
   return typeof id === 'string' ? id : undefined;
 }
 
-/** What GitLab answers to a request that no fault takes: the body read, routed and handled. */
+/**
+ * What GitLab answers to a request that no fault takes: the body read, routed and handled, and the
+ * answer serialised then, so that it tells the state as it was when the work was done, whatever
+ * later calls change while it waits out the latency.
+ */
 async function answerOf(ctx: ServerContext, req: IncomingMessage, method: string, rawPath: string, rawQuery: string): Promise<ApiResponse> {
   let body: Buffer;
   try {
@@ -132,7 +144,8 @@ async function answerOf(ctx: ServerContext, req: IncomingMessage, method: string
     throw error;
   }
   const headers = req.httpVersionMajor === 2 ? withoutPseudoHeaders(req.headers) : req.headers;
-  return dispatch(ctx.state, ctx.router, { method, rawPath, rawQuery, headers, body, origin: ctx.origin() });
+  const answer = await dispatch(ctx.state, ctx.router, { method, rawPath, rawQuery, headers, body, origin: ctx.origin() });
+  return hasBody(answer) ? { ...answer, bytes: bodyBytes(answer) } : answer;
 }
 
 async function handleApi(ctx: ServerContext, req: IncomingMessage, rawPath: string, rawQuery: string): Promise<ApiResponse | 'no-answer'> {
@@ -149,10 +162,15 @@ async function handleApi(ctx: ServerContext, req: IncomingMessage, rawPath: stri
   // the work of all the others, as no parallel server's would (bench: fleet, dashboard). A call
   // taken by a fault is not handled at all.
   const waitOutLatency = async (): Promise<boolean> => {
-    await ctx.delay(ctx.latencyMs() - (performance.now() - arrivedAt));
+    // Whole milliseconds, rounded up: Node's timers count in them, and an answer must not come early.
+    await ctx.delay(Math.ceil(ctx.latencyMs() - (performance.now() - arrivedAt)));
     return !ctx.closing();
   };
   if (!fault) {
+    // Calls that reach the server together are all timed (arrivedAt) before the first is worked
+    // on, as a server with a worker for each would time them: working on each as its request event
+    // came delayed the next one's event, and so its answer, by this one's work.
+    await new Promise((resolve) => setImmediate(resolve));
     const answer = await answerOf(ctx, req, method, rawPath, rawQuery);
     return (await waitOutLatency()) ? answer : 'no-answer';
   }

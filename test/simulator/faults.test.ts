@@ -120,6 +120,23 @@ describe('latency', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(290);
   });
 
+  it('answers with the state as it was when the work was done, whatever changes while the answer waits', async () => {
+    sim.setLatency(300);
+    const runner = sim.state.runners.get(4)!;
+    const description = runner.description;
+    sim.resetRequests();
+    const reading = call(sim, '/runners/4', { token: DEMO_TOKENS.admin });
+    await until(() => sim.requests.length === 1);
+    // Worked on at arrival (after the calls that came with it are timed): let that happen, then change the runner.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    runner.description = 'changed while the answer waited';
+    try {
+      expect((await reading).body).toMatchObject({ id: 4, description });
+    } finally {
+      runner.description = description;
+    }
+  });
+
   it('does no work for a call a fault takes', async () => {
     sim.setLatency(100);
     const runner = sim.state.runners.get(3)!;
