@@ -162,8 +162,7 @@ async function handleApi(ctx: ServerContext, req: IncomingMessage, rawPath: stri
   // the work of all the others, as no parallel server's would (bench: fleet, dashboard). A call
   // taken by a fault is not handled at all.
   const waitOutLatency = async (): Promise<boolean> => {
-    // Whole milliseconds, rounded up: Node's timers count in them, and an answer must not come early.
-    await ctx.delay(Math.ceil(ctx.latencyMs() - (performance.now() - arrivedAt)));
+    await ctx.delay(ctx.latencyMs() - (performance.now() - arrivedAt));
     return !ctx.closing();
   };
   if (!fault) {
