@@ -166,11 +166,6 @@ async function handleApi(ctx: ServerContext, req: IncomingMessage, rawPath: stri
     return !ctx.closing();
   };
   if (!fault) {
-    // Calls that reach the server together are all timed (arrivedAt) before the first is worked
-    // on, as a server with a worker for each would time them: working on each as its request event
-    // came delayed the next one's event, and so its answer, by this one's work. With no latency
-    // there is nothing to time: the work is done at once.
-    if (ctx.latencyMs() > 0) await new Promise((resolve) => setImmediate(resolve));
     const answer = await answerOf(ctx, req, method, rawPath, rawQuery);
     return (await waitOutLatency()) ? answer : 'no-answer';
   }
