@@ -127,7 +127,7 @@ describe('latency', () => {
     sim.resetRequests();
     const reading = call(sim, '/runners/4', { token: DEMO_TOKENS.admin });
     await until(() => sim.requests.length === 1);
-    // Worked on at arrival (after the calls that came with it are timed): let that happen, then change the runner.
+    // The call is worked on as it arrives (its body read, then routed): give that a moment, then change the runner.
     await new Promise((resolve) => setTimeout(resolve, 50));
     runner.description = 'changed while the answer waited';
     try {
