@@ -34,7 +34,7 @@ export async function loadGateway(fromSource: boolean): Promise<GatewayUnderTest
 
 /**
  * The gateway's options for --gateway-settings. `defaults` leaves every limit as createGateway ships
- * it; the pool is --upstream-connections (default: the shipped default, 128), the size the REST
+ * it; the pool is --upstream-connections (default: the shipped default, 256), the size the REST
  * client and the naive BFF get. With --upstream-h2 the gateway trusts the v4 server's certificate
  * and negotiates h2 by itself (ALPN).
  */

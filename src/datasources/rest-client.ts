@@ -136,8 +136,14 @@ const MAX_REQUEST_TARGET = 8_000;
  */
 const MAX_ANSWER_HEADER_BYTES = 64 * 1024;
 
-/** Connections to the upstream by default (see the README's Performance section for why this many). */
-export const DEFAULT_CONNECTIONS = 128;
+/**
+ * Connections to the upstream by default: enough for a 100-row page's second wave (two calls a row)
+ * in one round of the upstream's latency over HTTP/1.1; 128 took two (the README's Performance
+ * section, "Pool size", has the measurements). The pool is shared by every operation of the process
+ * through the fair scheduler, so it bounds what the gateway asks of GitLab at once, however many
+ * pages are open.
+ */
+export const DEFAULT_CONNECTIONS = 256;
 
 /** Streams per HTTP/2 connection by default: undici's own default, under what GitLab's nginx allows (128). */
 export const DEFAULT_STREAMS_PER_CONNECTION = 100;
