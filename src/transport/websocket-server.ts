@@ -20,6 +20,7 @@ import { requestIdOf, type ContextFactory } from './http-handler.js';
 import type { GatewayContext } from '../server/context.js';
 import type { Telemetry } from '../observability/telemetry.js';
 import { checkOperation, checkQueryText, limitExceeded, type QueryLimits } from '../policy/limits.js';
+import { GatewayWebSocket } from './gateway-websocket.js';
 import { OperationCache, withCode } from './operation-cache.js';
 import { randomUUID } from 'node:crypto';
 
@@ -61,7 +62,8 @@ export function createWebSocketServer(schema: GraphQLSchema, createContext: Cont
   const credentialOf = (ctx: Context<Record<string, unknown> | undefined, Extra>) =>
     credentials.ofWebSocket(ctx.extra.request.headers, ctx.connectionParams) ?? credentials.fallback;
   // A message larger than any allowed query (plus variables) is refused by ws itself (close 1009).
-  const wsServer = new WebSocketServer({ noServer: true, maxPayload: limits.maxQueryLength * 4 + 64 * 1024 });
+  // Its sockets batch their writes and close quietly when a write fails (gateway-websocket.ts).
+  const wsServer = new WebSocketServer({ noServer: true, maxPayload: limits.maxQueryLength * 4 + 64 * 1024, WebSocket: GatewayWebSocket });
   // A connection's request id is the upgrade request's X-Request-Id (or a new one), returned in the
   // 101 response and sent upstream with every REST call of its operations, as over HTTP.
   const connectionIds = new WeakMap<IncomingMessage, string>();
@@ -165,7 +167,10 @@ export function createWebSocketServer(schema: GraphQLSchema, createContext: Cont
   });
   return {
     handleUpgrade(request, socket, head) {
-      wsServer.handleUpgrade(request, socket, head, (ws) => wsServer.emit('connection', ws, request));
+      wsServer.handleUpgrade(request, socket, head, (ws) => {
+        ws.writesTo(socket);
+        wsServer.emit('connection', ws, request);
+      });
     },
     async close(): Promise<void> {
       await disposable.dispose();

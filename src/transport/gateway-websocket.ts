@@ -1,0 +1,51 @@
+import type { Duplex } from 'node:stream';
+import { WebSocket } from 'ws';
+
+type SendArguments = Parameters<WebSocket['send']>;
+type SendCallback = NonNullable<SendArguments[2]>;
+
+/**
+ * The server's side of a graphql-ws connection (websocket-server.ts has ws make these). It changes
+ * how messages leave, not what they say; graphql-ws sends each message on its own:
+ *
+ * - One write per connection per turn of the event loop. A status change reaches every
+ *   subscription of a connection at once (the bench's fan-out: 100 on each connection), and each
+ *   message was a write system call of its own; they now leave together when the turn ends.
+ * - A failed write closes the connection and is not reported back. A write fails only when the
+ *   peer is gone (EPIPE, ECONNRESET, a socket already destroyed); graphql-ws rejected each failure
+ *   into its message handler, which printed "Internal error occurred during message handling" and a
+ *   stack to stderr once per subscription on the connection. A client could flood the log that way
+ *   by resetting its socket as a change fanned out to many subscriptions, and writes to stderr are
+ *   synchronous on Linux. The close ends the connection's operations as any other close does.
+ */
+export class GatewayWebSocket extends WebSocket {
+  private transport: Duplex | undefined;
+  private flushScheduled = false;
+
+  /** The upgraded socket this WebSocket writes to, which ws does not expose. */
+  writesTo(transport: Duplex): void {
+    this.transport = transport;
+  }
+
+  override send(data: SendArguments[0], optionsOrCallback?: SendArguments[1] | SendCallback, callback?: SendCallback): void {
+    const options = typeof optionsOrCallback === 'function' ? {} : (optionsOrCallback ?? {});
+    const done = typeof optionsOrCallback === 'function' ? optionsOrCallback : callback;
+    this.holdWritesUntilTurnEnds();
+    super.send(data, options, (error?: Error) => {
+      if (error) this.terminate();
+      done?.();
+    });
+  }
+
+  private holdWritesUntilTurnEnds(): void {
+    const transport = this.transport;
+    if (this.flushScheduled || !transport || transport.destroyed) return;
+    this.flushScheduled = true;
+    transport.cork();
+    // After the promise jobs of this turn: graphql-ws sends from them, one per subscription.
+    process.nextTick(() => {
+      this.flushScheduled = false;
+      transport.uncork();
+    });
+  }
+}
