@@ -33,6 +33,14 @@ export interface RecordPollersOptions {
   credentialDigest?: CredentialDigest;
   /** Which replica polls a key (default: this one, always). */
   coordination?: PollerCoordination;
+  /**
+   * Where in the interval a new poller's polls fall, as a fraction in [0, 1) (default: random).
+   * Pollers started together (a page subscribing to 100 runners at once) would otherwise poll
+   * together for as long as they live: 100 REST calls in one burst each interval, and every change
+   * they find pushed in one burst too (10,000 messages in the bench), which delays the last
+   * subscriber by the whole burst. Spread over the interval, each poller's burst is its own.
+   */
+  pollPhase?: () => number;
 }
 
 /** What the replica that polls a key tells the others watching it: the record it saw, or the error that ended the watch. */
@@ -74,8 +82,12 @@ class RecordPoller<T> {
     private readonly watched: WatchedRecord<T>,
     private readonly intervalMs: number,
     coordination: PollerCoordination,
+    phase: number,
     private readonly onIdle: () => void,
   ) {
+    // The first poll is now (the baseline); the second comes at this poller's phase of the first
+    // interval, never later than a whole interval, and the others an interval apart from there.
+    const firstDelayMs = intervalMs * (1 - phase);
     this.session = new RestSession(restClient, credential);
     this.membership = coordination.join(watched.topic, key, (message) => this.receive(message as PollMessage<T>));
     this.ready = watched.fetch(this.session).then(
@@ -83,14 +95,14 @@ class RecordPoller<T> {
         // What another replica published while this poll was on its way is as new or newer.
         if (this.latest === undefined) this.apply(record);
         this.membership.compete();
-        this.schedule();
+        this.schedule(firstDelayMs);
       },
       (error: unknown) => {
         if (error instanceof RestError && FINAL_STATUSES.has(error.status)) throw error;
         // A passing fault (timeout, 5xx, a reused socket the upstream had closed) must not end
         // the watch before it starts: the next poll sets the baseline instead.
         this.membership.compete();
-        this.schedule();
+        this.schedule(firstDelayMs);
       },
     );
   }
@@ -123,10 +135,10 @@ class RecordPoller<T> {
     return this.membership.leave();
   }
 
-  private schedule(): void {
+  private schedule(delayMs = this.intervalMs): void {
     if (this.stopped) return;
     // A chain of timeouts rather than an interval: a slow REST answer never overlaps the next poll.
-    this.timer = setTimeout(() => void this.tick(), this.intervalMs);
+    this.timer = setTimeout(() => void this.tick(), delayMs);
   }
 
   private async tick(): Promise<void> {
@@ -221,7 +233,8 @@ export class RecordPollers {
     // A topic always watches records of one type, so the poller under its key is a RecordPoller<T>.
     let poller = this.pollers.get(registryKey) as RecordPoller<T> | undefined;
     if (!poller) {
-      const created: RecordPoller<T> = new RecordPoller(this.options.restClient, credential, key, watched, this.options.intervalMs, this.coordination, () => {
+      const phase = (this.options.pollPhase ?? Math.random)();
+      const created: RecordPoller<T> = new RecordPoller(this.options.restClient, credential, key, watched, this.options.intervalMs, this.coordination, phase, () => {
         if (this.pollers.get(registryKey) === created) this.pollers.delete(registryKey);
       });
       this.pollers.set(registryKey, created as RecordPoller<unknown>);
