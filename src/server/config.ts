@@ -5,6 +5,7 @@ import { DEFAULT_QUERY_LIMITS } from '../policy/limits.js';
 import { LOG_LEVELS, type LogLevel } from '../observability/logger.js';
 import { restBaseUrl } from '../datasources/upstream-url.js';
 import { DEFAULT_CONNECTIONS } from '../datasources/rest-client.js';
+import { DEFAULT_MAX_UNSENT_WEBSOCKET_BYTES } from '../transport/websocket.js';
 import { DEFAULT_REDIS_KEY_PREFIX, MIN_KEY_SECRET_LENGTH } from '../shared-state/replicas.js';
 
 /**
@@ -283,6 +284,13 @@ export const SETTINGS = {
     600_000,
     'Time a WebSocket client has to send `connection_init` (else close 4408).',
   ),
+  wsMaxUnsentBytes: integer(
+    'WS_MAX_UNSENT_BYTES',
+    DEFAULT_MAX_UNSENT_WEBSOCKET_BYTES,
+    64 * 1024,
+    1024 * 1024 * 1024,
+    'Bytes a WebSocket connection may have waiting to be sent (its client reading too slowly, or not at all) before it is closed.',
+  ),
   maxSubscriptionsPerConnection: integer(
     'MAX_SUBSCRIPTIONS_PER_CONNECTION',
     100,
@@ -469,6 +477,7 @@ export function gatewayOptions(config: GatewayConfig, upstreamUrl: string, logge
     allowBatchedHttpRequests: config.batchedHttpRequests,
     ...(config.corsOrigins === '*' || config.corsOrigins.length > 0 ? { cors: { origins: config.corsOrigins } } : {}),
     connectionInitWaitTimeoutMs: config.wsInitTimeoutMs,
+    maxUnsentWebSocketBytes: config.wsMaxUnsentBytes,
     maxSubscriptionsPerConnection: config.maxSubscriptionsPerConnection,
     maxUploadBytes: config.maxUploadBytes,
     persistedQueries: config.persistedQueries,

@@ -80,6 +80,12 @@ export interface GatewayOptions {
   maxSubscriptionsPerConnection?: number;
   /** How long a WebSocket may wait before its `connection_init` message; then it is closed with 4408 (default 10 s). */
   connectionInitWaitTimeoutMs?: number;
+  /**
+   * Bytes a WebSocket connection may hold waiting to be sent, past what the operating system
+   * buffers, before it is closed (default 4 MiB): a client that reads too slowly, or not at all,
+   * would otherwise keep every message pushed to it in the gateway's memory.
+   */
+  maxUnsentWebSocketBytes?: number;
   /** Several operations in one HTTP request as a JSON array (default false: refused). */
   allowBatchedHttpRequests?: boolean;
   /** CORS for browsers on other origins (default: none, no CORS headers at all). */

@@ -17,19 +17,30 @@ type SendCallback = NonNullable<SendArguments[2]>;
  *   stack to stderr once per subscription on the connection. A client could flood the log that way
  *   by resetting its socket as a change fanned out to many subscriptions, and writes to stderr are
  *   synchronous on Linux. The close ends the connection's operations as any other close does.
+ * - A connection that holds more than its limit of bytes not yet taken by the operating system
+ *   (its client reads too slowly, or not at all) is closed at its next message: every message
+ *   pushed to such a client would otherwise stay in the gateway's memory.
  */
 export class GatewayWebSocket extends WebSocket {
   private transport: Duplex | undefined;
+  private maxUnsentBytes = Number.POSITIVE_INFINITY;
   private flushScheduled = false;
 
-  /** The upgraded socket this WebSocket writes to, which ws does not expose. */
-  writesTo(transport: Duplex): void {
+  /** The upgraded socket this WebSocket writes to, which ws does not expose, and the most it may hold unsent. */
+  writesTo(transport: Duplex, maxUnsentBytes: number): void {
     this.transport = transport;
+    this.maxUnsentBytes = maxUnsentBytes;
   }
 
   override send(data: SendArguments[0], optionsOrCallback?: SendArguments[1] | SendCallback, callback?: SendCallback): void {
     const options = typeof optionsOrCallback === 'function' ? {} : (optionsOrCallback ?? {});
     const done = typeof optionsOrCallback === 'function' ? optionsOrCallback : callback;
+    if (this.bufferedAmount > this.maxUnsentBytes) {
+      // Not a close handshake: its frame would wait behind what the client is not reading.
+      this.terminate();
+      done?.();
+      return;
+    }
     this.holdWritesUntilTurnEnds();
     super.send(data, options, (error?: Error) => {
       if (error) this.terminate();

@@ -38,6 +38,8 @@ export interface WebSocketServerOptions {
   batching: boolean;
   /** How long a connection may wait before its `connection_init`; then it is closed with 4408. */
   connectionInitWaitTimeoutMs: number;
+  /** Bytes a connection may hold waiting to be sent before it is closed (gateway-websocket.ts). */
+  maxUnsentBytes: number;
   /** Who each connection runs as (its `connection_init` payload, or the service token). */
   credentials: CredentialPolicy;
   /** The same error formatting as HTTP: codes from the table, tokens and secrets scrubbed. */
@@ -168,7 +170,7 @@ export function createWebSocketServer(schema: GraphQLSchema, createContext: Cont
   return {
     handleUpgrade(request, socket, head) {
       wsServer.handleUpgrade(request, socket, head, (ws) => {
-        ws.writesTo(socket);
+        ws.writesTo(socket, options.maxUnsentBytes);
         wsServer.emit('connection', ws, request);
       });
     },

@@ -4,6 +4,9 @@ import type { GraphQLSchema } from 'graphql';
 import type { ContextFactory } from './http-handler.js';
 import type { WebSocketEndpoint, WebSocketServerOptions } from './websocket-server.js';
 
+/** Bytes a connection may hold waiting to be sent before it is closed (GatewayOptions.maxUnsentWebSocketBytes). */
+export const DEFAULT_MAX_UNSENT_WEBSOCKET_BYTES = 4 * 1024 * 1024;
+
 export interface WebSocketOptions extends WebSocketServerOptions {
   /** The path to answer upgrades on; upgrades for other paths are left to the server's other listeners. */
   path: string;
