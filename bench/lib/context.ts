@@ -1,21 +1,17 @@
 // What a scenario runs against: the gateway under test (compiled, or from src/ through tsx), its
-// settings, and the ScenarioContext that starts gateways, server processes and Redis for one
-// scenario and stops them all after it. bench/run.ts builds one per scenario; so do the tests that
+// settings, and the ScenarioContext that starts server processes (gateways, the naive BFF) and Redis
+// for one scenario and stops them all after it. bench/run.ts builds one per scenario; so do the tests that
 // run a scenario small (test/bench/).
 import { existsSync } from 'node:fs';
 import type { GatewayOptions } from '../../src/index.js';
-import type * as gatewaySource from '../../src/index.js';
 import type { SimulatorInfo } from './driver/protocol.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
-import type { BenchOptions, RunningGateway, ScenarioContext } from './scenario.js';
+import type { BenchOptions, ScenarioContext } from './scenario.js';
 import { startServerProcess, type ServerProcess } from './server-process/handle.js';
 import { STREAMS_PER_CONNECTION } from './upstream.js';
 
-type GatewayModule = typeof gatewaySource;
-
 export interface GatewayUnderTest {
-  module: GatewayModule;
-  /** The module's URL, which server processes import. */
+  /** The gateway module's URL, which server processes import. */
   url: string;
   /** dist/ (npm run build) rather than src/ through tsx. */
   compiled: boolean;
@@ -26,10 +22,10 @@ export interface GatewayUnderTest {
  * carry no source maps to resolve (under tsx every stack trace is mapped back to TypeScript, which
  * costs CPU on each failed field). From src/ when asked, or when nothing is built.
  */
-export async function loadGateway(fromSource: boolean): Promise<GatewayUnderTest> {
+export function locateGateway(fromSource: boolean): GatewayUnderTest {
   const built = new URL('../../dist/src/index.js', import.meta.url);
-  if (!fromSource && existsSync(built)) return { module: (await import(built.href)) as GatewayModule, url: built.href, compiled: true };
-  return { module: await import('../../src/index.js'), url: new URL('../../src/index.ts', import.meta.url).href, compiled: false };
+  if (!fromSource && existsSync(built)) return { url: built.href, compiled: true };
+  return { url: new URL('../../src/index.ts', import.meta.url).href, compiled: false };
 }
 
 /**
@@ -62,7 +58,7 @@ export function gatewayOptions(simulator: SimulatorInfo, options: BenchOptions):
 
 export interface ScenarioRun {
   context: ScenarioContext;
-  /** Stops what the scenario started: gateways, then server processes, then Redis (which they use). */
+  /** Stops what the scenario started: server processes, then Redis (which they use). */
   close: () => Promise<void>;
 }
 
@@ -72,19 +68,11 @@ export function scenarioContext(
   gatewayUnderTest: GatewayUnderTest,
 ): ScenarioRun {
   const { options, simulator } = base;
-  const gateways: RunningGateway[] = [];
   const processes: ServerProcess[] = [];
   const redises: RedisServer[] = [];
   const settings = gatewayOptions(simulator, options);
   const context: ScenarioContext = {
     ...base,
-    async startGateway(overrides: Partial<GatewayOptions> = {}) {
-      const gateway = gatewayUnderTest.module.createGateway({ ...settings, ...overrides });
-      const listening = await gateway.listen({ port: 0, host: '127.0.0.1' });
-      const running = { ...listening, gateway };
-      gateways.push(running);
-      return running;
-    },
     async startServerProcess(kind, overrides = {}) {
       const spec =
         kind === 'gateway'
@@ -108,7 +96,6 @@ export function scenarioContext(
   return {
     context,
     async close() {
-      for (const running of gateways) await running.gateway.close();
       await Promise.all(processes.map((server) => server.close()));
       for (const redis of redises) await redis.stop();
     },

@@ -11,7 +11,7 @@ export interface ScenarioOutcome extends ScenarioReport {
   baseline: string;
   status: ScenarioStatus;
   durationMs: number;
-  /** The bench process after the scenario's gateways closed and a full GC: leaks show here. */
+  /** The bench process after the scenario and a full GC (its servers ran in processes of their own). */
   memoryAfter?: { rssBytes: number; heapUsedBytes: number };
 }
 
@@ -69,7 +69,7 @@ function format(value: Figure | undefined, unit: Unit): string {
 }
 
 export const LEGEND = [
-  'Gateway: through the gateway, in the bench process, with the --gateway-settings (default: as it ships). Batching off: the same with `batching: false`. refused: the gateway refused the query (LIMIT_EXCEEDED) with those settings.',
+  'Gateway: through the gateway, in a process of its own, with the --gateway-settings (default: as it ships). Batching off: the same with `batching: false`. refused: the gateway refused the query (LIMIT_EXCEEDED) with those settings.',
   'Naive BFF: Apollo Server 5 + @apollo/datasource-rest with hand-written resolvers, no DataLoader (bench/lib/naive-bff/), in a process of its own.',
   'Baseline: per scenario, below. Floor/min: the fewest REST calls the query needs, or the latency floor (dependent REST waves x added latency).',
 ].join('\n');

@@ -1,6 +1,6 @@
 // What a scenario is and what it reports. A scenario is one file in bench/scenarios/, listed in
 // bench/scenarios/index.ts; it gets this context and returns rows for the one table.
-import type { Gateway, GatewayOptions, ListeningGateway } from '../../src/index.js';
+import type { GatewayOptions } from '../../src/index.js';
 import { DEFAULT_CONNECTIONS } from '../../src/datasources/rest-client.js';
 import type { Driver } from './driver/handle.js';
 import type { SimulatorInfo } from './driver/protocol.js';
@@ -56,19 +56,14 @@ export interface BenchOptions {
   gatewaySettings: GatewaySettings;
 }
 
-export interface RunningGateway extends ListeningGateway {
-  gateway: Gateway;
-}
-
 export interface ScenarioContext {
   options: BenchOptions;
   driver: Driver;
   simulator: SimulatorInfo;
-  /** A gateway in this process in front of the embedded v4 server, with the --gateway-settings; closed when the scenario ends. */
-  startGateway(overrides?: Partial<GatewayOptions>): Promise<RunningGateway>;
   /**
-   * A server in a process of its own, measured there: the naive BFF, or a gateway with the same
-   * settings as startGateway's (and the `overrides`); closed when the scenario ends.
+   * A server in a fresh process of its own, measured there: the naive BFF, or the gateway in front of
+   * the embedded v4 server with the --gateway-settings (and the `overrides`); closed when the
+   * scenario ends.
    */
   startServerProcess(kind: 'gateway' | 'naive-bff', overrides?: Partial<GatewayOptions>): Promise<ServerProcess>;
   /** A redis-server of its own on a free loopback port (bench/lib/redis-server.ts); stopped after the scenario's servers. */

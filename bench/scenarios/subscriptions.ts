@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { DEMO_TOKENS } from '../../simulator/index.js';
 import type { ChangeRound } from '../lib/driver/protocol.js';
-import { allOf, measureServer, settledMemory, sleep, thisProcess, type MemorySnapshot, type Meter } from '../lib/measure.js';
+import { allOf, measureServer, sleep, type MemorySnapshot, type Meter } from '../lib/measure.js';
 import { sampleSum, scrapeMetrics } from '../lib/metrics.js';
 import { emptyReport, type Row, type Scenario, type ScenarioContext, type ScenarioReport } from '../lib/scenario.js';
 import { summarize } from '../lib/stats.js';
@@ -78,8 +78,8 @@ async function memoryOfAll(replicas: readonly GatewayReplica[]): Promise<MemoryS
 async function startReplicas(context: ScenarioContext, overrides: { runnerPollIntervalMs: number; maxSubscriptionsPerConnection: number }): Promise<{ replicas: GatewayReplica[]; redis?: { url: string; pid: number | undefined } }> {
   const count = context.options.replicas;
   if (count === 0) {
-    const gateway = await context.startGateway(overrides);
-    return { replicas: [{ name: 'gateway', pid: process.pid, url: gateway.url, wsUrl: gateway.wsUrl, memory: () => Promise.resolve(settledMemory()), meter: thisProcess }] };
+    const gateway = await context.startServerProcess('gateway', overrides);
+    return { replicas: [{ name: 'gateway', pid: gateway.pid, url: gateway.url, wsUrl: gateway.url.replace(/^http/, 'ws'), memory: () => gateway.memory(), meter: gateway.meter }] };
   }
   const redis = await context.startRedis();
   const keySecret = randomBytes(24).toString('base64url');

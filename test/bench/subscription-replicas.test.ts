@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadGateway, scenarioContext } from '../../bench/lib/context.js';
+import { locateGateway, scenarioContext } from '../../bench/lib/context.js';
 import { startDriver, type Driver } from '../../bench/lib/driver/handle.js';
 import type { SimulatorInfo } from '../../bench/lib/driver/protocol.js';
 import { benchDefaults, type BenchOptions, type ScenarioReport } from '../../bench/lib/scenario.js';
@@ -68,7 +68,7 @@ describe('the subscriptions scenario over three replicas sharing one Redis', () 
       replicas: REPLICAS,
       upstreamConnections: 8,
     };
-    const { context, close } = scenarioContext({ options, driver, simulator, progress: () => {} }, await loadGateway(true));
+    const { context, close } = scenarioContext({ options, driver, simulator, progress: () => {} }, locateGateway(true));
     try {
       report = await subscriptions.run(context);
     } finally {
