@@ -109,13 +109,15 @@ export async function runNestedQuery<TData>(context: ScenarioContext, spec: Nest
   const loopOptions = (ops: number) => ({ concurrency: 1, maxOps: ops, maxMs: 60_000, connections: 1, clientRttMs: options.clientRttMs });
   await driver.call('setLatency', { ms: options.latencyMs });
 
-  const batched = await context.startGateway();
-  const unbatched = await context.startGateway({ batching: false });
+  // Each GraphQL server in a fresh process of its own, measured there: what ran before in the bench
+  // process (the other scenarios, the bench itself) weighs on none of them.
+  const batched = await context.startServerProcess('gateway');
+  const unbatched = await context.startServerProcess('gateway', { batching: false });
   const naive = await context.startServerProcess('naive-bff');
   const graphql = (url: string): Target => ({ kind: 'graphql', url, token: spec.token, query: spec.query, variables: [spec.variables] });
   const columns: Column[] = [
-    { label: 'gateway', target: graphql(batched.url), meter: undefined, gateway: true },
-    { label: 'batching off', target: graphql(unbatched.url), meter: undefined, gateway: true },
+    { label: 'gateway', target: graphql(batched.url), meter: batched.meter, gateway: true },
+    { label: 'batching off', target: graphql(unbatched.url), meter: unbatched.meter, gateway: true },
     { label: 'naive BFF', target: graphql(naive.url), meter: naive.meter, gateway: false },
     { label: 'REST client', target: { kind: 'function', ...spec.restBaseline }, gateway: false },
   ];
@@ -269,7 +271,7 @@ export async function runNestedQuery<TData>(context: ScenarioContext, spec: Nest
       ? `Upstream pool: ${options.upstreamConnections} connections for the gateway, the naive BFF and the REST client alike, over TLS offering h2 (--upstream-h2), up to ${STREAMS_PER_CONNECTION} streams each; the naive BFF through undici's fetch (RESTDataSource's default, node-fetch, speaks HTTP/1.1 only).`
       : `Upstream pool: ${options.upstreamConnections} connections for the gateway, the naive BFF and the REST client alike, plain HTTP/1.1.`,
     protocolNote(measuredColumns.map((column) => ({ label: column.label, tallies: parts.get(column)!.protocols }))),
-    `CPU / op and peak RSS: the gateway's are the bench process's (its RSS counts the bench too); the naive BFF's are its own process's, measured there the same way.`,
+    `CPU / op and peak RSS: each GraphQL server's own process's (the gateway, the gateway with batching off and the naive BFF, each started fresh for this scenario), measured there the same way.`,
     `Driver process CPU (v4 server + client), in cores: ${phases
       .filter((phase) => !phase.refusal)
       .map((phase) => `${phase.label} ${(phase.loop.driverCpuMs / phase.loop.elapsedMs).toFixed(2)}`)
