@@ -39,11 +39,17 @@ function bundle(): Promise<URL> {
   return bundled;
 }
 
+/** BENCH_CPU_PROF_DIR=dir: each server process writes a CPU profile there when it stops (node --cpu-prof). */
+function profiling(): string[] {
+  const directory = process.env['BENCH_CPU_PROF_DIR'];
+  return directory ? ['--cpu-prof', `--cpu-prof-dir=${directory}`] : [];
+}
+
 export async function startServerProcess(spec: ServerSpec, compiled: boolean): Promise<ServerProcess> {
   const name = spec.kind === 'gateway' ? 'gateway process' : 'naive BFF process';
   const child: Child<ServerProcessApi> = compiled
-    ? await forkChild<ServerProcessApi>(await bundle(), [], name)
-    : await forkChild<ServerProcessApi>(new URL('./main.ts', import.meta.url), ['--import', import.meta.resolve('tsx')], name);
+    ? await forkChild<ServerProcessApi>(await bundle(), profiling(), name)
+    : await forkChild<ServerProcessApi>(new URL('./main.ts', import.meta.url), ['--import', import.meta.resolve('tsx'), ...profiling()], name);
   try {
     const started = await child.call('start', spec);
     return {
