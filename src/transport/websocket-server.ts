@@ -75,8 +75,18 @@ export function createWebSocketServer(schema: GraphQLSchema, createContext: Cont
     headers.push(`X-Request-Id: ${requestId}`);
   });
   const requestIdFor = (ctx: Context<Record<string, unknown> | undefined, Extra>) => connectionIds.get(ctx.extra.request) ?? randomUUID();
-  // The operations running on each connection, for their log line when they complete.
-  const running = new WeakMap<object, Map<string, { context: GatewayContext; startedAt: number }>>();
+  // The operations running on each connection, for their log line when they complete, and the
+  // length of their query text.
+  const running = new WeakMap<object, Map<string, { context: GatewayContext; startedAt: number; textLength: number }>>();
+  // What the operations of one connection may hold of query text at once. A running operation keeps
+  // its parsed document, about 110 bytes per character of text at worst (operation-cache.ts): 100
+  // operations near the length limit held some 100 MB; ten times the limit holds about 11 MB.
+  const maxRunningText = limits.maxQueryLength * 10;
+  const runningText = (ctx: object) => {
+    let total = 0;
+    for (const operation of running.get(ctx)?.values() ?? []) total += operation.textLength;
+    return total;
+  };
   const disposable = useServer(
     {
       schema,
@@ -113,6 +123,13 @@ export function createWebSocketServer(schema: GraphQLSchema, createContext: Cont
             throw limitExceeded(`This connection already holds ${options.maxSubscriptionsPerConnection} operations; close some first.`, 'subscriptions');
           }
           checkQueryText(payload.query, limits);
+          const held = runningText(ctx);
+          if (held + payload.query.length > maxRunningText) {
+            throw limitExceeded(
+              `The operations this connection holds have ${held} characters of query text, and this one ${payload.query.length}: at most ${maxRunningText} at once; close some first.`,
+              'operationText',
+            );
+          }
           const prepared = operations.prepare(payload.query);
           if ('errors' in prepared) return prepared.errors;
           // The operation and its variables, refused here with the codes HTTP callers get from Apollo
@@ -128,7 +145,7 @@ export function createWebSocketServer(schema: GraphQLSchema, createContext: Cont
           contextValue.stats.estimate = estimate;
           contextValue.stats.operationType = operation.operation;
           if (!running.has(ctx)) running.set(ctx, new Map());
-          running.get(ctx)?.set(id, { context: contextValue, startedAt: performance.now() });
+          running.get(ctx)?.set(id, { context: contextValue, startedAt: performance.now(), textLength: payload.query.length });
           return {
             schema,
             document: prepared.document,
