@@ -1,4 +1,4 @@
-// The one bounded LRU the gateway keeps in memory: persisted queries, cached responses.
+// The one bounded LRU the gateway keeps in memory: persisted queries, parsed documents, cached responses.
 
 /**
  * A least-recently-used map bounded by entries and, when `sizeOf` is given, by total size; entries
@@ -13,6 +13,11 @@ export class BoundedCache<V> {
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** The entries' sizes summed (by `sizeOf`; 0 without it). */
+  get occupied(): number {
+    return this.totalSize;
   }
 
   get(key: string): V | undefined {

@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_QUERY_LIMITS } from '../../src/policy/limits.js';
 import { createExecutableSchema } from '../../src/schema/executable.js';
-import { DEFAULT_MAX_CACHED_CHARACTERS, OperationCache } from '../../src/transport/operation-cache.js';
+import { MAX_CACHED_DOCUMENT_CHARACTERS } from '../../src/caching/document-store.js';
+import { OperationCache } from '../../src/transport/operation-cache.js';
 
 const schema = createExecutableSchema();
 /**
@@ -20,8 +21,8 @@ describe('the operation cache', () => {
     const cache = new OperationCache(schema, DEFAULT_QUERY_LIMITS.maxTokens, { introspection: true });
     for (let n = 0; n < 200; n++) expect('document' in cache.prepare(longDocument(n))).toBe(true);
     const { entries, characters } = cache.size;
-    expect(characters).toBeLessThanOrEqual(DEFAULT_MAX_CACHED_CHARACTERS);
-    expect(entries).toBe(Math.floor(DEFAULT_MAX_CACHED_CHARACTERS / longDocument(199).length));
+    expect(characters).toBeLessThanOrEqual(MAX_CACHED_DOCUMENT_CHARACTERS);
+    expect(entries).toBe(Math.floor(MAX_CACHED_DOCUMENT_CHARACTERS / longDocument(199).length));
     // The newest are kept (the same prepared document comes back), the oldest left.
     expect(cache.prepare(longDocument(199))).toBe(cache.prepare(longDocument(199)));
     const before = cache.size.entries;
