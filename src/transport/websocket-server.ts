@@ -82,9 +82,10 @@ export function createWebSocketServer(schema: GraphQLSchema, createContext: Cont
   // its parsed document, about 110 bytes per character of text at worst (operation-cache.ts): 100
   // operations near the length limit held some 100 MB; ten times the limit holds about 11 MB.
   const maxRunningText = limits.maxQueryLength * 10;
-  const runningText = (ctx: object) => {
+  // Counted over what graphql-ws still holds as running, should an operation ever end without onComplete.
+  const runningText = (ctx: Context<Record<string, unknown> | undefined, Extra>) => {
     let total = 0;
-    for (const operation of running.get(ctx)?.values() ?? []) total += operation.textLength;
+    for (const [id, operation] of running.get(ctx) ?? []) if (Object.hasOwn(ctx.subscriptions, id)) total += operation.textLength;
     return total;
   };
   const disposable = useServer(
