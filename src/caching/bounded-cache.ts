@@ -1,4 +1,4 @@
-// The one bounded LRU the gateway keeps in memory: persisted queries, parsed documents, cached responses.
+// The one bounded LRU the gateway keeps in memory: persisted queries, cached responses, parsed WebSocket documents.
 
 /**
  * A least-recently-used map bounded by entries and, when `sizeOf` is given, by total size; entries

@@ -33,7 +33,6 @@ import { GatewayMetrics } from '../observability/metrics.js';
 import { ReadinessProbe } from '../observability/readiness.js';
 import { Telemetry } from '../observability/telemetry.js';
 import { persistedQueryStore, PERSISTED_QUERY_ENTRIES, createResponseCache } from '../caching/response-cache.js';
-import { documentStore } from '../caching/document-store.js';
 import { ReplicaSharing } from '../shared-state/replicas.js';
 import { MemoryResponseStore, responseStoreBounds } from '../shared-state/response-store.js';
 import { createCorsPolicy } from '../transport/cors.js';
@@ -153,8 +152,6 @@ export function createGateway(options: GatewayOptions): Gateway {
     // own handlers would race a second stop() against theirs and hang the shutdown.
     stopOnTerminationSignals: false,
     parseOptions: { maxTokens: limits.maxTokens },
-    // Parsed documents bounded by the length of their text, not only by the JSON Apollo would make of them.
-    documentStore: documentStore(),
     // Apollo's default store is bounded by bytes (about 30 MB); a count is easier to reason about:
     // each query is at most MAX_QUERY_LENGTH characters, and limits apply to it on every use.
     // With Redis, one store for every replica: a query registered on one is found on the others.

@@ -10,7 +10,15 @@ import {
   type ValidationRule,
 } from 'graphql';
 import { BoundedCache } from '../caching/bounded-cache.js';
-import { MAX_CACHED_DOCUMENT_CHARACTERS, MAX_CACHED_DOCUMENTS } from '../caching/document-store.js';
+
+/**
+ * Parsed documents held at once, by the length of their query text: 200,000 characters, twenty
+ * documents at the 10,000-character limit or a thousand of 200. A document near that limit (one
+ * field under 1,200 aliases validates; the alias limit applies to the operation afterwards) parses
+ * into about 1 MB of syntax tree and tokens, some 110 bytes per character: about 21 MB at worst.
+ */
+export const MAX_CACHED_DOCUMENT_CHARACTERS = 200_000;
+export const MAX_CACHED_DOCUMENTS = 1_000;
 
 export type PreparedOperation = { document: DocumentNode } | { errors: readonly GraphQLError[] };
 
@@ -18,9 +26,9 @@ export type PreparedOperation = { document: DocumentNode } | { errors: readonly 
  * Parsed and validated documents by query text, for operations that arrive over WebSocket: many
  * clients subscribe with the same text, and parsing and validating it for each one cost most of a
  * subscription's CPU and memory (bench: subscriptions). Apollo Server keeps the same kind of store
- * for HTTP requests (caching/document-store.ts), bounded alike: by count and by the length of the
- * texts held, the least recently used leaving first. A count alone did not bound memory: 1,000
- * distinct documents near the length limit held 1 GB.
+ * for HTTP requests. Bounded by count and by the length of the texts held, the least recently used
+ * leaving first: a count alone did not bound memory, 1,000 distinct documents near the length limit
+ * held 1 GB.
  *
  * It validates as Apollo does over HTTP, so that both transports refuse the same documents with
  * the same codes: GRAPHQL_PARSE_FAILED, GRAPHQL_VALIDATION_FAILED, and with introspection off,

@@ -4,8 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_QUERY_LIMITS } from '../../src/policy/limits.js';
 import { createExecutableSchema } from '../../src/schema/executable.js';
-import { MAX_CACHED_DOCUMENT_CHARACTERS } from '../../src/caching/document-store.js';
-import { OperationCache } from '../../src/transport/operation-cache.js';
+import { MAX_CACHED_DOCUMENT_CHARACTERS, OperationCache } from '../../src/transport/operation-cache.js';
 
 const schema = createExecutableSchema();
 /**
