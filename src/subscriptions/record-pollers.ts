@@ -168,22 +168,28 @@ class RecordPoller<T> {
     else if ('ended' in message) this.end(new RestError(message.ended));
   }
 
-  /** Pushes the record to each subscriber whose aspect differs from the one it last saw. */
+  /**
+   * Pushes the record to each subscriber whose aspect differs from the one it last saw: one event
+   * object for all of them, which lets subscriptions that are the same share one execution
+   * (transport/shared-subscribe.ts).
+   */
   private apply(record: T): void {
     this.latest = record;
+    const event: RecordEvent<T> = { record };
     for (const [iterator, subscriber] of this.subscribers) {
       const current = subscriber.aspect(record);
       if (subscriber.last === undefined) {
         subscriber.last = current; // the baseline the first poll could not take
       } else if (current !== subscriber.last) {
         subscriber.last = current;
-        iterator.push({ record });
+        iterator.push(event);
       }
     }
   }
 
   private end(error: RestError): void {
-    for (const subscriber of this.subscribers.keys()) subscriber.push({ error });
+    const event: RecordEvent<T> = { error };
+    for (const subscriber of this.subscribers.keys()) subscriber.push(event);
     void this.stop();
   }
 }

@@ -22,6 +22,7 @@ import type { Telemetry } from '../observability/telemetry.js';
 import { checkOperation, checkQueryText, limitExceeded, type QueryLimits } from '../policy/limits.js';
 import { GatewayWebSocket } from './gateway-websocket.js';
 import { OperationCache, withCode } from './operation-cache.js';
+import { subscribeSharingResults } from './shared-subscribe.js';
 import { randomUUID } from 'node:crypto';
 
 /**
@@ -91,6 +92,7 @@ export function createWebSocketServer(schema: GraphQLSchema, createContext: Cont
   const disposable = useServer(
     {
       schema,
+      subscribe: subscribeSharingResults,
       connectionInitWaitTimeout: options.connectionInitWaitTimeoutMs,
       // What only a server may send (connection_ack, next, error), sent by a client, is refused
       // while its message is parsed: graphql-ws then closes with 4400 "Invalid message received",
