@@ -35,7 +35,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --replicas N             run "subscriptions" on N gateway processes sharing one redis-server on
                            loopback (REDIS_URL and one REDIS_KEY_SECRET each), the connections spread
                            round-robin over them; needs redis-server (bash scripts/ensure-redis.sh,
-                           which the bench runs). Default: one gateway in the bench process, no Redis
+                           which the bench runs). Default: one gateway process, no Redis
   --concurrency N          workers of "hot-path" (default 32)
   --upstream-connections N undici connections to REST, gateway and REST client alike (default 256,
                            the gateway's own default)

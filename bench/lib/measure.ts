@@ -1,6 +1,6 @@
-// Measuring a server under load: CPU time with process.cpuUsage() and resident memory. The gateway
-// runs in the bench process and is measured here; the server processes (./server-process/) measure
-// themselves with the same code and report over IPC. The embedded v4 server and every client run in
+// Measuring a server under load: CPU time with process.cpuUsage() and resident memory. The server
+// processes (./server-process/: the gateway, the naive BFF) measure themselves with this code and
+// report over IPC; the hot path's raw pass-through runs in the bench process and is measured here. The embedded v4 server and every client run in
 // the driver process, so these figures are the server's (plus its process's idle bookkeeping), not
 // the load's.
 import { setFlagsFromString } from 'node:v8';

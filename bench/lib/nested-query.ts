@@ -7,7 +7,6 @@ import type { LoopResult, ProtocolTally, RecordedRequest, Target } from './drive
 import { combineMeasured, measureServer, type Meter, type Measured } from './measure.js';
 import { emptyReport, type Figure, type Row, type ScenarioContext, type ScenarioReport } from './scenario.js';
 import { summarize, type Summary } from './stats.js';
-import { traceOperation } from './trace.js';
 import { protocolNote, STREAMS_PER_CONNECTION } from './upstream.js';
 
 export interface NestedQuerySpec<TData> {
@@ -168,7 +167,7 @@ export async function runNestedQuery<TData>(context: ScenarioContext, spec: Nest
   const [gateway, off, naiveBff, rest] = phases as [Phase, Phase, Phase, Phase];
   if (options.trace && !gateway.refusal) {
     const traced = () => driver.call('loop', { target: columns[0]!.target, options: loopOptions(1) });
-    report.notes.push(...(await traceOperation(context.simulator.origin, options.latencyMs, traced)));
+    report.notes.push(...(await batched.trace(context.simulator.origin, options.latencyMs, traced)));
   }
 
   // Each GraphQL column's data must be REST's; the minimum is counted from whichever answered.

@@ -32,7 +32,7 @@ export interface BenchOptions {
   pollIntervalMs: number;
   /**
    * Gateway replicas of the subscriptions scenario (--replicas N): N server processes sharing one
-   * redis-server, as a deployment behind a load balancer. 0: one gateway in the bench process, no Redis.
+   * redis-server, as a deployment behind a load balancer. 0: one gateway process, no Redis.
    */
   replicas: number;
   /** Concurrent workers of the hot path (--concurrency). */

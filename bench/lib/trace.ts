@@ -1,7 +1,8 @@
-// --trace: where one operation's time goes. While it runs through the gateway (which lives in the
-// bench process), undici's and node:http's diagnostics channels say when the gateway received the
-// operation, when it sent each REST call, when the answer's headers came and when its body was
-// read, and when the gateway finished answering. Nothing in the gateway is changed to tell it.
+// --trace: where one operation's time goes. While it runs through the gateway, undici's and
+// node:http's diagnostics channels in the gateway's own process (a server process, ./server-process/)
+// say when the gateway received the operation, when it sent each REST call, when the answer's headers
+// came and when its body was read, and when the gateway finished answering. Nothing in the gateway is
+// changed to tell it.
 import diagnostics from 'node:diagnostics_channel';
 
 interface UndiciRequestMessage {
@@ -15,8 +16,11 @@ interface RestCallTrace {
   readMs?: number;
 }
 
-/** Runs `operation` and returns the lines that tell its timeline, in ms from the gateway's receipt. */
-export async function traceOperation(upstreamOrigin: string, latencyMs: number, operation: () => Promise<unknown>): Promise<string[]> {
+/**
+ * Starts listening in this process (the gateway's); the returned function stops and tells the
+ * timeline of what came meanwhile, in ms from the gateway's receipt of the operation.
+ */
+export function startTrace(upstreamOrigin: string): (latencyMs: number) => string[] {
   let receivedAt: number | undefined;
   let respondedAt: number | undefined;
   const calls = new Map<object, RestCallTrace>();
@@ -34,7 +38,7 @@ export async function traceOperation(upstreamOrigin: string, latencyMs: number, 
     const trace = calls.get((message as UndiciRequestMessage).request);
     if (trace) trace.readMs = performance.now();
   };
-  // The bench process serves nothing but the gateway, so its HTTP server is the only one here.
+  // A server process serves nothing but the gateway, so its HTTP server is the only one there.
   const onServerStart = () => (receivedAt ??= performance.now());
   const onServerFinish = () => (respondedAt = performance.now());
   const subscriptions: Array<[string, (message: unknown) => void]> = [
@@ -45,13 +49,11 @@ export async function traceOperation(upstreamOrigin: string, latencyMs: number, 
     ['http.server.response.finish', onServerFinish],
   ];
   for (const [name, listener] of subscriptions) diagnostics.subscribe(name, listener);
-  try {
-    await operation();
-  } finally {
+  return (latencyMs) => {
     for (const [name, listener] of subscriptions) diagnostics.unsubscribe(name, listener);
-  }
-  if (receivedAt === undefined) return ['trace: the operation never reached the gateway'];
-  return timeline(receivedAt, respondedAt, [...calls.values()], latencyMs);
+    if (receivedAt === undefined) return ['trace: the operation never reached the gateway'];
+    return timeline(receivedAt, respondedAt, [...calls.values()], latencyMs);
+  };
 }
 
 function timeline(receivedAt: number, respondedAt: number | undefined, calls: RestCallTrace[], latencyMs: number): string[] {

@@ -25,7 +25,7 @@ const SUBSCRIBE_LIMIT_MS = 120_000;
 /** The endpoint label of a runner poll in gateway_rest_calls_total. */
 const POLL_ENDPOINT = 'GET /runners/:id';
 
-/** One gateway under test: the one in the bench process, or a replica in a server process of its own. */
+/** One gateway under test, in a server process of its own: the only one, or one of the replicas. */
 interface GatewayReplica {
   name: string;
   pid: number | undefined;
@@ -71,7 +71,7 @@ async function memoryOfAll(replicas: readonly GatewayReplica[]): Promise<MemoryS
 }
 
 /**
- * The gateways to subscribe to: one in the bench process (no Redis), or with --replicas N, N server
+ * The gateways to subscribe to: one server process (no Redis), or with --replicas N, N server
  * processes given the same Redis URL and key secret (what REDIS_URL and REDIS_KEY_SECRET set on the
  * command line) and a redis-server of the scenario's own.
  */

@@ -1,4 +1,4 @@
-// The messages between the bench process (which hosts the gateway under test) and the driver
+// The messages between the bench process (which starts the servers under test) and the driver
 // process (which hosts the embedded v4 server and every client). Types only.
 import type { RecordedRequest } from '../../../simulator/index.js';
 

@@ -13,6 +13,8 @@ export interface ServerProcess extends ServerStarted {
   meter: Meter;
   /** Its heap used and RSS now, after a full GC there. */
   memory(): Promise<MemorySnapshot>;
+  /** --trace: the timeline of `operation` as the gateway in this process saw it (bench/lib/trace.ts). */
+  trace(upstreamOrigin: string, latencyMs: number, operation: () => Promise<unknown>): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -60,6 +62,16 @@ export async function startServerProcess(spec: ServerSpec, compiled: boolean): P
         return () => child.call('usageStop', null);
       },
       memory: () => child.call('memory', null),
+      async trace(upstreamOrigin, latencyMs, operation) {
+        await child.call('traceStart', { upstreamOrigin });
+        try {
+          await operation();
+        } catch (error) {
+          await child.call('traceStop', { latencyMs }); // stops listening there
+          throw error;
+        }
+        return child.call('traceStop', { latencyMs });
+      },
       close: () => child.stop(),
     };
   } catch (error) {

@@ -4,10 +4,12 @@
 import type * as gatewaySource from '../../../src/index.js';
 import { answerParent } from '../child-process.js';
 import { settledMemory, startUsage, type Usage } from '../measure.js';
+import { startTrace } from '../trace.js';
 import type { ServerProcessApi, ServerSpec } from './protocol.js';
 
 let close: (() => Promise<void>) | undefined;
 let stopUsage: (() => Usage) | undefined;
+let stopTrace: ((latencyMs: number) => string[]) | undefined;
 
 async function start(spec: ServerSpec): Promise<string> {
   if (spec.kind === 'naive-bff') {
@@ -41,6 +43,16 @@ answerParent<ServerProcessApi>({
   },
   memory() {
     return settledMemory();
+  },
+  traceStart({ upstreamOrigin }) {
+    stopTrace = startTrace(upstreamOrigin);
+    return null;
+  },
+  traceStop({ latencyMs }) {
+    if (!stopTrace) throw new Error('traceStart first');
+    const lines = stopTrace(latencyMs);
+    stopTrace = undefined;
+    return lines;
   },
   async shutdown() {
     await close?.();

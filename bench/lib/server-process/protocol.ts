@@ -27,5 +27,9 @@ export type ServerProcessApi = {
   usageStop: [null, Usage];
   /** Heap used and RSS now, after a full GC. */
   memory: [null, MemorySnapshot];
+  /** --trace: starts listening to the gateway's HTTP and undici diagnostics channels (calls to this REST origin)... */
+  traceStart: [{ upstreamOrigin: string }, null];
+  /** ...and tells the timeline of what came meanwhile. */
+  traceStop: [{ latencyMs: number }, string[]];
   shutdown: [null, null];
 };

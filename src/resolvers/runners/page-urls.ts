@@ -16,18 +16,20 @@ export type RunnerEdgeRecord = Connection<RunnerSchema>['edges'][number] & { web
 export async function withRunnerPagesUnder(ownerWebUrl: string | null | undefined, connection: Promise<Connection<RunnerSchema>>): Promise<Connection<RunnerSchema>> {
   const page = await connection;
   if (!ownerWebUrl) return page;
+  let edges: RunnerEdgeRecord[] | undefined;
   return {
     count: page.count,
     nodes: page.nodes,
     pageInfo: page.pageInfo,
-    // Made when read, as the connection's own edges are: most queries select `nodes` only, and
-    // edges with cursors and URLs for every runner of a page are then work for nothing.
+    // Made when first read (once, however many aliases select them), as the connection's own edges
+    // are: most queries select `nodes` only, and edges with cursors and URLs for every runner of a
+    // page are then work for nothing.
     get edges(): RunnerEdgeRecord[] {
-      return page.edges.map((edge) => ({
+      return (edges ??= page.edges.map((edge) => ({
         ...edge,
         web_url: `${ownerWebUrl}/-/runners/${edge.node.id}`,
         edit_url: `${ownerWebUrl}/-/runners/${edge.node.id}/edit`,
-      }));
+      })));
     },
   };
 }
