@@ -125,7 +125,7 @@ function parseOptions(): { options: BenchOptions; only: string[]; fromSource: bo
 }
 
 const METHOD = [
-  'The gateway and the naive BFF each run in a fresh process of their own, started for each scenario, which measures itself: CPU time (process.cpuUsage around each measured loop) and memory (RSS, heap). RSS at start is measured alike for both (scenario "startup"). The raw pass-through of "hot-path" runs in the bench process.',
+  'The gateway, the naive BFF and (page scenarios) the REST waterfall server each run in a fresh process of their own, started for each scenario, which measures itself: CPU time (process.cpuUsage around each measured loop) and memory (RSS, heap). RSS at start is measured alike for both (scenario "startup"). The raw pass-through of "hot-path" runs in the bench process.',
   'The embedded v4 server and every client (GraphQL, REST baseline, WebSocket subscribers) run in a separate driver process, on loopback.',
   'Every response body is checked: a GraphQL response with `errors`, or data that differs from REST, fails its scenario.',
 ];

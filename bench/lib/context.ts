@@ -8,6 +8,7 @@ import type { SimulatorInfo } from './driver/protocol.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
 import type { BenchOptions, ScenarioContext } from './scenario.js';
 import { startServerProcess, type ServerProcess } from './server-process/handle.js';
+import type { ServerSpec } from './server-process/protocol.js';
 import { STREAMS_PER_CONNECTION } from './upstream.js';
 
 export interface GatewayUnderTest {
@@ -71,22 +72,22 @@ export function scenarioContext(
   const processes: ServerProcess[] = [];
   const redises: RedisServer[] = [];
   const settings = gatewayOptions(simulator, options);
+  // How a server other than the gateway reaches the v4 server: the gateway's pool size, its CA.
+  const upstream = {
+    upstreamUrl: simulator.url,
+    connections: options.upstreamConnections,
+    ...(simulator.ca !== undefined ? { ca: simulator.ca } : {}),
+  };
+  const started = async (spec: ServerSpec) => {
+    const server = await startServerProcess(spec, gatewayUnderTest.compiled);
+    processes.push(server);
+    return server;
+  };
   const context: ScenarioContext = {
     ...base,
-    async startServerProcess(kind, overrides = {}) {
-      const spec =
-        kind === 'gateway'
-          ? { kind, module: gatewayUnderTest.url, options: { ...settings, ...overrides } }
-          : {
-              kind,
-              upstreamUrl: simulator.url,
-              connections: options.upstreamConnections,
-              ...(simulator.ca !== undefined ? { ca: simulator.ca } : {}),
-            };
-      const server = await startServerProcess(spec, gatewayUnderTest.compiled);
-      processes.push(server);
-      return server;
-    },
+    startServerProcess: (kind, overrides = {}) =>
+      started(kind === 'gateway' ? { kind, module: gatewayUnderTest.url, options: { ...settings, ...overrides } } : { kind, ...upstream }),
+    startRestWaterfall: (baseline) => started({ kind: 'rest-waterfall', ...upstream, baseline }),
     async startRedis() {
       const redis = await startRedisServer();
       redises.push(redis);

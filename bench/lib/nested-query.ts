@@ -108,16 +108,18 @@ export async function runNestedQuery<TData>(context: ScenarioContext, spec: Nest
   const loopOptions = (ops: number) => ({ concurrency: 1, maxOps: ops, maxMs: 60_000, connections: 1, clientRttMs: options.clientRttMs });
   await driver.call('setLatency', { ms: options.latencyMs });
 
-  // Each GraphQL server in a fresh process of its own, measured there: what ran before in the bench
-  // process (the other scenarios, the bench itself) weighs on none of them.
+  // Each server in a fresh process of its own, measured there: what ran before in the bench process
+  // (the other scenarios, the bench itself) weighs on none of them.
   const batched = await context.startServerProcess('gateway');
   const unbatched = await context.startServerProcess('gateway', { batching: false });
   const naive = await context.startServerProcess('naive-bff');
+  const waterfall = await context.startRestWaterfall(spec.restBaseline);
   const graphql = (url: string): Target => ({ kind: 'graphql', url, token: spec.token, query: spec.query, variables: [spec.variables] });
   const columns: Column[] = [
     { label: 'gateway', target: graphql(batched.url), meter: batched.meter, gateway: true },
     { label: 'batching off', target: graphql(unbatched.url), meter: unbatched.meter, gateway: true },
     { label: 'naive BFF', target: graphql(naive.url), meter: naive.meter, gateway: false },
+    { label: 'REST waterfall server', target: graphql(waterfall.url), meter: waterfall.meter, gateway: false },
     { label: 'REST client', target: { kind: 'function', ...spec.restBaseline }, gateway: false },
   ];
 
@@ -164,7 +166,7 @@ export async function runNestedQuery<TData>(context: ScenarioContext, spec: Nest
     };
   });
   await driver.call('resetRequests', null);
-  const [gateway, off, naiveBff, rest] = phases as [Phase, Phase, Phase, Phase];
+  const [gateway, off, naiveBff, waterfallServer, rest] = phases as [Phase, Phase, Phase, Phase, Phase];
   if (options.trace && !gateway.refusal) {
     const traced = () => driver.call('loop', { target: columns[0]!.target, options: loopOptions(1) });
     report.notes.push(...(await batched.trace(context.simulator.origin, options.latencyMs, traced)));
@@ -228,6 +230,10 @@ export async function runNestedQuery<TData>(context: ScenarioContext, spec: Nest
       ...(holdsP50 ? { budget: { text: p50Text, pass: passes((phase) => phase.latency.p50 <= p50Limit) } } : {}),
     },
     { metric: 'latency p99', unit: 'ms', ...each((phase) => phase.latency.p99), baseline: rest.latency.p99, floor },
+    // The least a server process does for the page here (../rest-waterfall-server.ts), and what the
+    // GraphQL servers take above it.
+    { metric: 'waterfall server p50', unit: 'ms', gateway: null, baseline: p50(waterfallServer), floor },
+    { metric: 'p50 - waterfall server', unit: 'ms', ...each((phase) => p50(phase) - p50(waterfallServer)) },
   );
   if (spec.naiveBffRatio !== undefined) {
     const ratio = spec.naiveBffRatio;
@@ -270,6 +276,7 @@ export async function runNestedQuery<TData>(context: ScenarioContext, spec: Nest
       ? `Upstream pool: ${options.upstreamConnections} connections for the gateway, the naive BFF and the REST client alike, over TLS offering h2 (--upstream-h2), up to ${STREAMS_PER_CONNECTION} streams each; the naive BFF through undici's fetch (RESTDataSource's default, node-fetch, speaks HTTP/1.1 only).`
       : `Upstream pool: ${options.upstreamConnections} connections for the gateway, the naive BFF and the REST client alike, plain HTTP/1.1.`,
     protocolNote(measuredColumns.map((column) => ({ label: column.label, tallies: parts.get(column)!.protocols }))),
+    `REST waterfall server: the REST client's function (the baseline's level-by-level calls) served over HTTP by a plain node:http server in a process of its own, no GraphQL: what any server process in front of REST takes for this page on this machine (p50 ${p50(waterfallServer).toFixed(1)} ms, p99 ${waterfallServer.latency.p99.toFixed(1)} ms, CPU / op ${cpuPerOp(waterfallServer)?.toFixed(1) ?? '-'} ms). Its p50 above the floor is the process hop's and the v4 server's; the GraphQL servers' p50 above its, the row "p50 - waterfall server", is what GraphQL and each server add.`,
     `CPU / op and peak RSS: each GraphQL server's own process's (the gateway, the gateway with batching off and the naive BFF, each started fresh for this scenario), measured there the same way.`,
     `Driver process CPU (v4 server + client), in cores: ${phases
       .filter((phase) => !phase.refusal)

@@ -66,6 +66,8 @@ export interface ScenarioContext {
    * scenario ends.
    */
   startServerProcess(kind: 'gateway' | 'naive-bff', overrides?: Partial<GatewayOptions>): Promise<ServerProcess>;
+  /** A scenario's REST baseline function served over HTTP from a fresh process of its own (../rest-waterfall-server.ts). */
+  startRestWaterfall(baseline: { module: string; name: string; args: unknown }): Promise<ServerProcess>;
   /** A redis-server of its own on a free loopback port (bench/lib/redis-server.ts); stopped after the scenario's servers. */
   startRedis(): Promise<RedisServer>;
   /** A progress line on stderr (the table goes to stdout). */

@@ -1,7 +1,9 @@
-// The bench process's side of a server process (./main.ts): a gateway or the naive BFF alone in a
-// process, measured apart from the bench process and from each other. Compiled, the process runs
-// plain node on an esbuild bundle of ./main.ts and the naive BFF (packages stay external), as the
-// gateway runs from dist/: neither pays for tsx at run time, and both are measured alike.
+// The bench process's side of a server process (./main.ts): a gateway, the naive BFF or the REST
+// waterfall server alone in a process, measured apart from the bench process and from each other.
+// Compiled, the process runs plain node on an esbuild bundle of ./main.ts and the naive BFF
+// (packages stay external), as the gateway runs from dist/: neither pays for tsx at run time, and
+// both are measured alike. The REST waterfall server always runs under tsx: it imports the
+// scenario's baseline function from its TypeScript source, as the driver does for the REST client.
 import { fileURLToPath } from 'node:url';
 import { forkChild, type Child } from '../child-process.js';
 import type { MemorySnapshot, Meter } from '../measure.js';
@@ -48,8 +50,8 @@ function profiling(): string[] {
 }
 
 export async function startServerProcess(spec: ServerSpec, compiled: boolean): Promise<ServerProcess> {
-  const name = spec.kind === 'gateway' ? 'gateway process' : 'naive BFF process';
-  const child: Child<ServerProcessApi> = compiled
+  const name = { gateway: 'gateway process', 'naive-bff': 'naive BFF process', 'rest-waterfall': 'REST waterfall process' }[spec.kind];
+  const child: Child<ServerProcessApi> = compiled && spec.kind !== 'rest-waterfall'
     ? await forkChild<ServerProcessApi>(await bundle(), profiling(), name)
     : await forkChild<ServerProcessApi>(new URL('./main.ts', import.meta.url), ['--import', import.meta.resolve('tsx'), ...profiling()], name);
   try {

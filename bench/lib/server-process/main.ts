@@ -1,6 +1,6 @@
-// A server process: hosts one server, a gateway or the naive BFF, and measures itself for the bench
-// process (./handle.ts) over IPC. Each kind is imported only when asked for, so that neither
-// server's memory at start counts the other's modules.
+// A server process: hosts one server, a gateway, the naive BFF or the REST waterfall server, and
+// measures itself for the bench process (./handle.ts) over IPC. Each kind is imported only when
+// asked for, so that no server's memory at start counts another's modules.
 import type * as gatewaySource from '../../../src/index.js';
 import { answerParent } from '../child-process.js';
 import { settledMemory, startUsage, type Usage } from '../measure.js';
@@ -17,6 +17,12 @@ async function start(spec: ServerSpec): Promise<string> {
     const naive = await startNaiveBff(spec);
     close = () => naive.close();
     return naive.url;
+  }
+  if (spec.kind === 'rest-waterfall') {
+    const { startRestWaterfall } = await import('../rest-waterfall-server.js');
+    const waterfall = await startRestWaterfall(spec);
+    close = () => waterfall.close();
+    return waterfall.url;
   }
   const { createGateway } = (await import(spec.module)) as typeof gatewaySource;
   const gateway = createGateway(spec.options);
