@@ -273,8 +273,8 @@ export async function runNestedQuery<TData>(context: ScenarioContext, spec: Nest
       ? [`REST client p50 / p50 is held to >= ${fasterThanRest.by} only with --client-rtt ${fasterThanRest.clientRttMs} --latency ${fasterThanRest.latencyMs} (or more round trip, less latency): on loopback both need the same dependent waves.`]
       : []),
     options.upstreamH2
-      ? `Upstream pool: ${options.upstreamConnections} connections for the gateway, the naive BFF and the REST client alike, over TLS offering h2 (--upstream-h2), up to ${STREAMS_PER_CONNECTION} streams each; the naive BFF through undici's fetch (RESTDataSource's default, node-fetch, speaks HTTP/1.1 only).`
-      : `Upstream pool: ${options.upstreamConnections} connections for the gateway, the naive BFF and the REST client alike, plain HTTP/1.1.`,
+      ? `Upstream pool: ${options.upstreamConnections} connections for every column alike, over TLS offering h2 (--upstream-h2), up to ${STREAMS_PER_CONNECTION} streams each; the naive BFF through undici's fetch (RESTDataSource's default, node-fetch, speaks HTTP/1.1 only).`
+      : `Upstream pool: ${options.upstreamConnections} connections for every column alike, plain HTTP/1.1.`,
     protocolNote(measuredColumns.map((column) => ({ label: column.label, tallies: parts.get(column)!.protocols }))),
     `REST waterfall server: the REST client's function (the baseline's level-by-level calls) served over HTTP by a plain node:http server in a process of its own, no GraphQL: what any server process in front of REST takes for this page on this machine (p50 ${p50(waterfallServer).toFixed(1)} ms, p99 ${waterfallServer.latency.p99.toFixed(1)} ms, CPU / op ${cpuPerOp(waterfallServer)?.toFixed(1) ?? '-'} ms). Its p50 above the floor is the process hop's and the v4 server's; the GraphQL servers' p50 above its, the row "p50 - waterfall server", is what GraphQL and each server add.`,
     `CPU / op and peak RSS: each GraphQL server's own process's (the gateway, the gateway with batching off and the naive BFF, each started fresh for this scenario), measured there the same way.`,
