@@ -37,8 +37,8 @@ const USAGE = `Usage: npm run bench -- [options]
                            round-robin over them; needs redis-server (bash scripts/ensure-redis.sh,
                            which the bench runs). Default: one gateway process, no Redis
   --concurrency N          workers of "hot-path" (default 32)
-  --upstream-connections N undici connections to REST, gateway and REST client alike (default 256,
-                           the gateway's own default)
+  --upstream-connections N undici connections to REST, every column alike (default 256, the
+                           gateway's own default)
   --upstream-h2            the v4 server serves HTTP/2 over TLS (self-signed): every column reaches it
                            over h2, each connection carrying up to 100 calls at once (the naive BFF
                            through undici's fetch)

@@ -1,8 +1,8 @@
 // Measuring a server under load: CPU time with process.cpuUsage() and resident memory. The server
-// processes (./server-process/: the gateway, the naive BFF) measure themselves with this code and
-// report over IPC; the hot path's raw pass-through runs in the bench process and is measured here. The embedded v4 server and every client run in
-// the driver process, so these figures are the server's (plus its process's idle bookkeeping), not
-// the load's.
+// processes (./server-process/: the gateway, the naive BFF, the REST waterfall server) measure
+// themselves with this code and report over IPC; the hot path's raw pass-through runs in the bench
+// process and is measured here. The embedded v4 server and every client run in the driver process,
+// so these figures are the server's (plus its process's idle bookkeeping), not the load's.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { LoopResult } from './driver/protocol.js';

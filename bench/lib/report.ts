@@ -71,6 +71,7 @@ function format(value: Figure | undefined, unit: Unit): string {
 export const LEGEND = [
   'Gateway: through the gateway, in a process of its own, with the --gateway-settings (default: as it ships). Batching off: the same with `batching: false`. refused: the gateway refused the query (LIMIT_EXCEEDED) with those settings.',
   'Naive BFF: Apollo Server 5 + @apollo/datasource-rest with hand-written resolvers, no DataLoader (bench/lib/naive-bff/), in a process of its own.',
+  'Waterfall server (page scenarios): the REST client\'s calls served by a plain node:http server in a process of its own, no GraphQL (bench/lib/rest-waterfall-server.ts); its p50 is the Baseline figure of the row "waterfall server p50", and "p50 - waterfall server" is what each GraphQL server adds to it.',
   'Baseline: per scenario, below. Floor/min: the fewest REST calls the query needs, or the latency floor (dependent REST waves x added latency).',
 ].join('\n');
 
