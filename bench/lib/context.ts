@@ -45,10 +45,10 @@ export function gatewayOptions(simulator: SimulatorInfo, options: BenchOptions):
   if (options.gatewaySettings === 'defaults') return shipped;
   return {
     ...shipped,
-    // The REST client may use the whole pool for one page, so the gateway may too. Its default
-    // (16 calls in flight per operation) keeps one wide query from taking every connection from
-    // the other callers, which a bench of one caller at a time never needs. Over h2 the pool is
-    // connections x streams: capped at the connection count, one operation could not multiplex.
+    // A ceiling on one operation's calls in flight of the whole pool, as earlier rounds of the
+    // bench set it (the gateway ships with no ceiling: the fair scheduler shares the pool). Over
+    // h2 the pool is connections x streams: capped at the connection count, one operation could
+    // not multiplex.
     maxConcurrentRestCalls: options.upstreamConnections * (options.upstreamH2 ? STREAMS_PER_CONNECTION : 1),
     // The limits on REST calls, estimated and made, raised far above what any page query needs
     // (the fleet page estimates at 201 calls, and makes 501 with batching off), as a deployment

@@ -87,8 +87,14 @@ function assemble<T>(fetched: Fetched<T>, window: { start: number; end: number }
     pageInfo: {
       hasNextPage: fetchedBeyondWindow || (nodes.length === window.end - window.start && (fetched.moreAfter || endsAtCursor)),
       hasPreviousPage: window.start > 0,
-      startCursor: nodes.length > 0 ? encodeCursor(window.start) : null,
-      endCursor: nodes.length > 0 ? encodeCursor(window.start + nodes.length - 1) : null,
+      // Made when read, like the edges: a page with nested lists has a connection per parent (an
+      // issue's assignees, a project's runners), and few queries select their cursors.
+      get startCursor() {
+        return nodes.length > 0 ? encodeCursor(window.start) : null;
+      },
+      get endCursor() {
+        return nodes.length > 0 ? encodeCursor(window.start + nodes.length - 1) : null;
+      },
     },
   };
 }
