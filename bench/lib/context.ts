@@ -1,7 +1,7 @@
 // What a scenario runs against: the gateway under test (compiled, or from src/ through tsx), its
-// settings, and the ScenarioContext that starts server processes (gateways, the naive BFF) and Redis
-// for one scenario and stops them all after it. bench/run.ts builds one per scenario; so do the tests that
-// run a scenario small (test/bench/).
+// settings, and the ScenarioContext that starts server processes (gateways, the naive BFF, the REST
+// waterfall server) and Redis for one scenario and stops them all after it. bench/run.ts builds one
+// per scenario; so do the tests that run a scenario small (test/bench/).
 import { existsSync } from 'node:fs';
 import type { GatewayOptions } from '../../src/index.js';
 import type { SimulatorInfo } from './driver/protocol.js';
