@@ -21,6 +21,8 @@ export function watch(client: Client, runnerId: number) {
   const events: RunnerEvent[] = [];
   const waiters: Array<() => void> = [];
   let completed = false;
+  /** How the subscription ended, for the failure message of a wait it cut short. */
+  let ending = '';
   const dispose = client.subscribe<RunnerEvent['data']>(
     { query: SUBSCRIPTION, variables: { id: `gid://gitlab/Ci::Runner/${runnerId}` } },
     {
@@ -28,12 +30,14 @@ export function watch(client: Client, runnerId: number) {
         events.push(event as RunnerEvent);
         waiters.splice(0).forEach((wake) => wake());
       },
-      error: () => {
+      error: (error: unknown) => {
         completed = true;
+        ending = `ended with an error: ${describe(error)}`;
         waiters.splice(0).forEach((wake) => wake());
       },
       complete: () => {
         completed = true;
+        ending = 'completed';
         waiters.splice(0).forEach((wake) => wake());
       },
     },
@@ -48,7 +52,8 @@ export function watch(client: Client, runnerId: number) {
       const seen = events.length;
       const deadline = Date.now() + timeoutMs;
       while (events.length === seen) {
-        if (completed || Date.now() > deadline) throw new Error('no event arrived');
+        if (completed) throw new Error(`no event arrived: the subscription ${ending}`);
+        if (Date.now() > deadline) throw new Error(`no event arrived within ${timeoutMs} ms (${events.length} before)`);
         await new Promise<void>((resolve) => {
           waiters.push(resolve);
           setTimeout(resolve, 50);
@@ -70,4 +75,14 @@ export function connect(gateway: { wsUrl: string }, connectionParams?: Record<st
     ...(connectionParams ? { connectionParams } : {}),
     on: { closed: (event) => onClose?.((event as { code: number }).code) },
   });
+}
+
+/** A graphql-ws error as a line: a close event's code and reason, GraphQL errors' messages, or the error. */
+function describe(error: unknown): string {
+  if (Array.isArray(error)) return error.map((item: { message?: string }) => item.message ?? JSON.stringify(item)).join('; ');
+  if (error && typeof error === 'object' && 'code' in error) {
+    const close = error as { code: number; reason?: string };
+    return `close ${close.code}${close.reason ? ` ${close.reason}` : ''}`;
+  }
+  return error instanceof Error ? error.message : String(error);
 }
