@@ -57,6 +57,7 @@ class LeaseMembership implements PollerMembership {
   private timer: NodeJS.Timeout | undefined;
   private claiming: Promise<void> | undefined;
   private readonly subscribed: Promise<void>;
+  private readonly listener = (raw: string) => this.onEnvelope(raw);
   private competing = false;
   private left = false;
 
@@ -72,7 +73,7 @@ class LeaseMembership implements PollerMembership {
     this.claimEveryMs = Math.max(1, Math.floor(intervalMs / 2));
     this.leaseMs = this.claimEveryMs * 3;
     // Listening from the start: what the holder publishes during the first poll is as new as it.
-    this.subscribed = link.subscribe(this.channel, (raw) => this.onEnvelope(raw));
+    this.subscribed = link.subscribe(this.channel, this.listener);
   }
 
   compete(): void {
@@ -92,7 +93,7 @@ class LeaseMembership implements PollerMembership {
     this.left = true;
     clearTimeout(this.timer);
     await this.claiming;
-    await this.link.unsubscribe(this.channel);
+    await this.link.unsubscribe(this.channel, this.listener);
     if (this.role !== 'holder' || !this.link.isUp) return;
     try {
       await this.link.client.eval(RELEASE, 1, this.leaseKey, this.link.replicaId);

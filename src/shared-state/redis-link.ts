@@ -99,13 +99,19 @@ export class RedisLink {
     return this.commands;
   }
 
-  /** Delivers the messages of `channel` to `listener` until `unsubscribe`. */
+  /** Delivers the messages of `channel` to `listener` (the channel's only one) until `unsubscribe`. */
   async subscribe(channel: string, listener: (message: string) => void): Promise<void> {
     this.channels.set(channel, listener);
     if (this.subscriber && this.subscriberReady) await this.subscriber.subscribe(channel).catch(() => undefined);
   }
 
-  async unsubscribe(channel: string): Promise<void> {
+  /**
+   * Stops delivering `channel` to `listener`. Only the listener that holds the channel: a poller
+   * that stopped may leave after a new one for the same key has taken the channel over (its last
+   * subscriber gone, then a new one at once), and must not leave the new one deaf.
+   */
+  async unsubscribe(channel: string, listener: (message: string) => void): Promise<void> {
+    if (this.channels.get(channel) !== listener) return;
     this.channels.delete(channel);
     if (this.subscriber && this.subscriberReady) await this.subscriber.unsubscribe(channel).catch(() => undefined);
   }
@@ -124,10 +130,24 @@ export class RedisLink {
     this.subscriber?.disconnect();
   }
 
+  /**
+   * Subscribes every channel with a listener, then lets `subscribe` and `unsubscribe` go straight
+   * to Redis. A channel joined or left while a SUBSCRIBE was on its way was only noted in
+   * `channels`, so the rounds go on until Redis has what `channels` holds.
+   */
   private async onSubscriberReady(): Promise<void> {
-    const channels = [...this.channels.keys()];
+    const subscriber = this.subscriber!;
+    const subscribed = new Set<string>();
     try {
-      if (channels.length > 0) await this.subscriber!.subscribe(...channels);
+      for (;;) {
+        const joined = [...this.channels.keys()].filter((channel) => !subscribed.has(channel));
+        const left = [...subscribed].filter((channel) => !this.channels.has(channel));
+        if (joined.length === 0 && left.length === 0) break;
+        if (joined.length > 0) await subscriber.subscribe(...joined);
+        for (const channel of joined) subscribed.add(channel);
+        if (left.length > 0) await subscriber.unsubscribe(...left);
+        for (const channel of left) subscribed.delete(channel);
+      }
       this.subscriberReady = true;
     } catch {
       // The connection dropped again; its next 'ready' tries again.
