@@ -39,6 +39,13 @@ export interface QueryLimits {
    * estimate of one event instead, as they run for as long as their client wants.
    */
   maxRestCallsMade: number;
+  /**
+   * Most operations in one batched HTTP request (a JSON array body, when batching is on). Each is
+   * held to every other limit on its own; without a cap, one 969 KB batch of 28,000 tiny
+   * operations held the event loop for 7 s (issue 27). Apollo Client's BatchHttpLink sends at most
+   * 10 at once by default.
+   */
+  maxBatchOperations: number;
 }
 
 export const DEFAULT_QUERY_LIMITS: QueryLimits = {
@@ -50,6 +57,7 @@ export const DEFAULT_QUERY_LIMITS: QueryLimits = {
   maxDirectives: 20,
   maxRestCalls: 5_000,
   maxRestCallsMade: 500,
+  maxBatchOperations: 10,
 };
 
 export function limitExceeded(message: string, limit: string, details: Record<string, unknown> = {}): GraphQLError {
@@ -70,9 +78,18 @@ interface ShapeCounts {
   depth: number;
   aliases: number;
   directives: number;
+  /** `__schema` selections, each the whole schema's introspection in the answer (about 850 KB here). */
+  schemaIntrospections: number;
 }
 
-const NOTHING_BELOW: ShapeCounts = { depth: 0, aliases: 0, directives: 0 };
+const NOTHING_BELOW: ShapeCounts = { depth: 0, aliases: 0, directives: 0, schemaIntrospections: 0 };
+
+/**
+ * Most `__schema` selections one operation may run. An explorer or codegen asks for the schema once;
+ * each further one repeats the same answer, of about 850 KB: eight aliased `__schema` in a 1,179
+ * character document made 102 MB of JSON (issue 27). Nothing to tune: no client needs two.
+ */
+export const MAX_SCHEMA_INTROSPECTIONS = 1;
 
 /**
  * Depth, aliases and directives of an operation, following fragment spreads, without writing them
@@ -90,6 +107,13 @@ const NOTHING_BELOW: ShapeCounts = { depth: 0, aliases: 0, directives: 0 };
  * fragment spread twice at one level counts once (fields sharing a response key are not merged
  * here: that over-counts, never under-counts).
  *
+ * Introspection fields (`__schema`, `__type`, `__typename` and all below them) are walked like any
+ * other: they cost no REST call, but an alias of them still runs again and adds its answer to the
+ * response, and the introspection types' lists (`types`, `fields`, ...) multiply what each adds
+ * (issue 27: 8 aliased `__schema` with 80 aliased fields below made 102 MB of JSON). graphql-js's
+ * MaxIntrospectionDepthRule, in the validation rules, bounds how deep those lists nest; `__schema`
+ * selections are counted so that the whole schema is answered once per operation at most.
+ *
  * `meter`, when given, counts the selections visited: the work, for a test to hold linear.
  */
 export function measureOperation(
@@ -103,7 +127,7 @@ export function measureOperation(
     if (known) return known;
     // A cycle through fields is invalid GraphQL (validation reports it); here it only must not loop.
     measured.set(selectionSet, NOTHING_BELOW);
-    const counts: ShapeCounts = { depth: 0, aliases: 0, directives: 0 };
+    const counts: ShapeCounts = { depth: 0, aliases: 0, directives: 0, schemaIntrospections: 0 };
     const spread = new Set<string>();
     const visit = (level: SelectionSetNode): void => {
       for (const selection of level.selections) {
@@ -111,12 +135,12 @@ export function measureOperation(
         counts.directives += selection.directives?.length ?? 0;
         if (selection.kind === Kind.FIELD) {
           if (selection.alias) counts.aliases += 1;
-          // Introspection meta fields are answered by the gateway itself and cost nothing upstream.
-          if (selection.name.value.startsWith('__')) continue;
+          if (selection.name.value === '__schema') counts.schemaIntrospections += 1;
           const below = selection.selectionSet ? measure(selection.selectionSet) : NOTHING_BELOW;
           counts.depth = Math.max(counts.depth, 1 + below.depth);
           counts.aliases += below.aliases;
           counts.directives += below.directives;
+          counts.schemaIntrospections += below.schemaIntrospections;
         } else if (selection.kind === Kind.INLINE_FRAGMENT) {
           visit(selection.selectionSet);
         } else {
@@ -159,6 +183,13 @@ export function checkOperationShape(document: DocumentNode, operationName: strin
   }
   if (counts.directives > limits.maxDirectives) {
     throw limitExceeded(`The operation has ${counts.directives} directives; at most ${limits.maxDirectives} are allowed.`, 'directives');
+  }
+  if (counts.schemaIntrospections > MAX_SCHEMA_INTROSPECTIONS) {
+    throw limitExceeded(
+      `The operation asks for the schema (\`__schema\`) ${counts.schemaIntrospections} times; at most ${MAX_SCHEMA_INTROSPECTIONS} is allowed.`,
+      'introspection',
+      { maxSchemaIntrospections: MAX_SCHEMA_INTROSPECTIONS },
+    );
   }
 }
 
@@ -223,6 +254,20 @@ export function checkNesting(query: unknown): void {
 export function checkQueryText(query: unknown, limits: QueryLimits): void {
   checkQueryLength(query, limits);
   checkNesting(query);
+}
+
+/**
+ * The checks before parsing for the query texts of one HTTP request: one, or each of a batch's,
+ * after the batch's length. Its own check for a batch: a batch is an array, whose `query` was
+ * undefined and so passed unchecked (issue 27: a 2,000 deep list in a batch overflowed the parser).
+ */
+export function checkRequestQueries(queries: readonly unknown[], batched: boolean, limits: QueryLimits): void {
+  if (batched && queries.length > limits.maxBatchOperations) {
+    throw limitExceeded(`The batch holds ${queries.length} operations; at most ${limits.maxBatchOperations} are allowed in one request.`, 'batch', {
+      maxBatchOperations: limits.maxBatchOperations,
+    });
+  }
+  for (const query of queries) checkQueryText(query, limits);
 }
 
 /** An operation as HTTP (Apollo's request) and WebSocket (graphql-ws's payload) both have it, parsed and validated. */

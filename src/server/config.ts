@@ -5,7 +5,7 @@ import { DEFAULT_QUERY_LIMITS } from '../policy/limits.js';
 import { LOG_LEVELS, type LogLevel } from '../observability/logger.js';
 import { restBaseUrl } from '../datasources/upstream-url.js';
 import { DEFAULT_CONNECTIONS } from '../datasources/rest-client.js';
-import { DEFAULT_MAX_UNSENT_WEBSOCKET_BYTES } from '../transport/websocket.js';
+import { DEFAULT_MAX_UNSENT_WEBSOCKET_BYTES, DEFAULT_WEBSOCKET_MESSAGES_PER_SECOND } from '../transport/websocket.js';
 import { DEFAULT_REDIS_KEY_PREFIX, MIN_KEY_SECRET_LENGTH } from '../shared-state/replicas.js';
 
 /**
@@ -273,6 +273,13 @@ export const SETTINGS = {
     'Most REST calls an operation may really make, counted as it runs; the fields past it fail with `LIMIT_EXCEEDED`, the rest of the answer stands.',
   ),
   batchedHttpRequests: flag('BATCHED_HTTP_REQUESTS', false, 'Several operations in one HTTP request (a JSON array body).'),
+  maxBatchOperations: integer(
+    'MAX_BATCH_OPERATIONS',
+    L.maxBatchOperations,
+    1,
+    1_000,
+    'Most operations in one batched HTTP request; each is held to every other limit on its own.',
+  ),
   corsOrigins: origins(
     'CORS_ORIGINS',
     'Origins browsers may call the gateway from: `*` or a comma-separated list; unset: no CORS headers.',
@@ -290,6 +297,13 @@ export const SETTINGS = {
     64 * 1024,
     1024 * 1024 * 1024,
     'Bytes a WebSocket connection may have waiting to be sent (its client reading too slowly, or not at all) before it is closed.',
+  ),
+  wsMaxMessagesPerSecond: integer(
+    'WS_MAX_MESSAGES_PER_SECOND',
+    DEFAULT_WEBSOCKET_MESSAGES_PER_SECOND,
+    1,
+    1_000_000,
+    'Messages a WebSocket client may send per second on average, after a burst of one second of messages plus twice `MAX_SUBSCRIPTIONS_PER_CONNECTION`; a faster one is closed with 1008.',
   ),
   maxSubscriptionsPerConnection: integer(
     'MAX_SUBSCRIPTIONS_PER_CONNECTION',
@@ -473,11 +487,13 @@ export function gatewayOptions(config: GatewayConfig, upstreamUrl: string, logge
       maxDirectives: config.maxDirectives,
       maxRestCalls: config.maxRestCalls,
       maxRestCallsMade: config.maxRestCallsMade,
+      maxBatchOperations: config.maxBatchOperations,
     },
     allowBatchedHttpRequests: config.batchedHttpRequests,
     ...(config.corsOrigins === '*' || config.corsOrigins.length > 0 ? { cors: { origins: config.corsOrigins } } : {}),
     connectionInitWaitTimeoutMs: config.wsInitTimeoutMs,
     maxUnsentWebSocketBytes: config.wsMaxUnsentBytes,
+    maxWebSocketMessagesPerSecond: config.wsMaxMessagesPerSecond,
     maxSubscriptionsPerConnection: config.maxSubscriptionsPerConnection,
     maxUploadBytes: config.maxUploadBytes,
     persistedQueries: config.persistedQueries,

@@ -27,7 +27,7 @@ import { BoardLocator } from '../datasources/board-locator.js';
 import { DEFAULT_SERVED_DISCUSSION_BOUNDS, DISCUSSION_REFERENCES, ServedDiscussions, type ServedDiscussion } from '../resolvers/discussions/served-discussions.js';
 import type { IssueKey } from '../datasources/issues.js';
 import { RecordPollers } from '../subscriptions/record-pollers.js';
-import { attachWebSocketServer, DEFAULT_MAX_UNSENT_WEBSOCKET_BYTES } from '../transport/websocket.js';
+import { attachWebSocketServer, DEFAULT_MAX_UNSENT_WEBSOCKET_BYTES, DEFAULT_WEBSOCKET_MESSAGES_PER_SECOND } from '../transport/websocket.js';
 import { createLogger } from '../observability/logger.js';
 import { GatewayMetrics } from '../observability/metrics.js';
 import { ReadinessProbe } from '../observability/readiness.js';
@@ -124,6 +124,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       batching: dependencies.batching,
       connectionInitWaitTimeoutMs: options.connectionInitWaitTimeoutMs ?? 10_000,
       maxUnsentBytes: options.maxUnsentWebSocketBytes ?? DEFAULT_MAX_UNSENT_WEBSOCKET_BYTES,
+      maxMessagesPerSecond: options.maxWebSocketMessagesPerSecond ?? DEFAULT_WEBSOCKET_MESSAGES_PER_SECOND,
       path,
       credentials,
       formatError: formatErrorForCaller,

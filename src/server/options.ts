@@ -86,6 +86,11 @@ export interface GatewayOptions {
    * would otherwise keep every message pushed to it in the gateway's memory.
    */
   maxUnsentWebSocketBytes?: number;
+  /**
+   * Messages a WebSocket client may send per second on average, after a burst of one second of
+   * messages plus twice `maxSubscriptionsPerConnection` (default 100): a faster one is closed with 1008 Policy Violation.
+   */
+  maxWebSocketMessagesPerSecond?: number;
   /** Several operations in one HTTP request as a JSON array (default false: refused). */
   allowBatchedHttpRequests?: boolean;
   /** CORS for browsers on other origins (default: none, no CORS headers at all). */

@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { HeaderMap, type ApolloServer } from '@apollo/server';
 import { GraphQLError } from 'graphql';
 import type { GatewayContext } from '../server/context.js';
 import type { Credential, CredentialPolicy } from '../datasources/credentials.js';
-import { checkQueryText, refusalBody, type QueryLimits } from '../policy/limits.js';
+import { checkRequestQueries, refusalBody, type QueryLimits } from '../policy/limits.js';
 import { readMultipartOperation, UploadRequestError } from './uploads.js';
 import { isArtifactDownloadRequest, serveArtifactDownload } from './artifacts-download.js';
 import type { CorsPolicy } from './cors.js';
@@ -46,40 +47,48 @@ async function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer>
   return Buffer.concat(chunks);
 }
 
-/** How much of a body the gateway will not use it reads and drops before answering, at most. */
-const MAX_DISCARDED_BYTES = 8 * 1024 * 1024;
-const MAX_DISCARD_MS = 5_000;
+/** How long a connection answered before its body ended stays open after the answer, dropping what still arrives. */
+const MAX_LINGER_MS = 5_000;
 
 /**
  * Before an answer given while the request body may still be arriving (a 413, a refusal before the
  * body is read, a 404 for a POST elsewhere): the connection will not serve another request, as
  * what is left of this body cannot be trusted to frame the next one (behind a proxy that pools
- * connections, the next request is another user's), so the answer says `Connection: close` and
- * Node closes the connection once it is flushed. The rest of the body is read and dropped first,
- * up to MAX_DISCARDED_BYTES or MAX_DISCARD_MS: closing a connection with bytes still arriving makes
- * the kernel send a reset, which can reach the client before it has read the answer (ECONNRESET in
- * place of a 413). A client that sends more than that gets its answer, then the close, regardless.
+ * connections, the next request is another user's), so the answer says `Connection: close`. What
+ * the client still sends is read and dropped from now on, and the connection lingers after the
+ * answer (lingerAfterAnswer) until the client has sent it all.
  */
-async function answerBeforeBody(req: IncomingMessage, res: ServerResponse): Promise<void> {
+function answerBeforeBody(req: IncomingMessage, res: ServerResponse): void {
   const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
   if (!hasBody || req.readableEnded) return;
   res.setHeader('connection', 'close');
   if (req.destroyed) return;
-  await new Promise<void>((resolve) => {
-    let discarded = 0;
-    const done = () => {
-      clearTimeout(timer);
-      req.off('data', onData).off('end', done).off('error', done).off('close', done);
-      resolve();
-    };
-    const onData = (chunk: Buffer) => {
-      discarded += chunk.length;
-      if (discarded > MAX_DISCARDED_BYTES) done();
-    };
-    const timer = setTimeout(done, MAX_DISCARD_MS);
-    req.on('data', onData).once('end', done).once('error', done).once('close', done);
-    req.resume();
-  });
+  req.resume();
+  lingerAfterAnswer(req.socket);
+}
+
+/**
+ * Node closes a `Connection: close` socket once its answer is written (`destroySoon`). Closed with
+ * the client's bytes still arriving, the kernel answers them with a reset, which fails the
+ * client's next write (EPIPE) or reaches it before the answer (ECONNRESET): 2 of 15 50 MB POSTs
+ * lost their 413 that way (issue 27), as did any body larger than what was read before answering.
+ * Instead the socket ends its own side (FIN, after the answer) and reads on, dropping what comes,
+ * until the client ends its side or MAX_LINGER_MS pass (a client still sending then gets the
+ * reset): Apache's "lingering close".
+ */
+function lingerAfterAnswer(socket: Socket): void {
+  socket.destroySoon = function lingeringClose(this: Socket): void {
+    this.end();
+    const timer = setTimeout(() => this.destroy(), MAX_LINGER_MS).unref();
+    this.once('close', () => clearTimeout(timer));
+    this.resume();
+  };
+}
+
+/** The query texts of a request's operations: the one of a single operation, or each of a batch's. */
+function queriesOf(body: unknown): unknown[] {
+  const queryOf = (operation: unknown) => (typeof operation === 'object' && operation !== null ? (operation as { query?: unknown }).query : undefined);
+  return Array.isArray(body) ? body.map(queryOf) : [queryOf(body)];
 }
 
 /**
@@ -181,7 +190,7 @@ export function createHttpHandler(apollo: ApolloServer<GatewayContext>, createCo
           next();
           return;
         }
-        await answerBeforeBody(req, res);
+        answerBeforeBody(req, res);
         sendJson(res, 404, { errors: [{ message: `Nothing at ${url.pathname}; the API is at ${GRAPHQL_PATH}.`, extensions: { code: 'NOT_FOUND' } }] });
         return;
       }
@@ -214,9 +223,8 @@ export function createHttpHandler(apollo: ApolloServer<GatewayContext>, createCo
         }
       }
       // Refused before Apollo parses it: parsing a huge or deeply nested document is itself the cost to avoid.
-      const query = req.method === 'GET' ? url.searchParams.get('query') : (body as { query?: unknown } | null)?.query;
       try {
-        checkQueryText(query, options.limits);
+        checkRequestQueries(queriesOf(req.method === 'GET' ? { query: url.searchParams.get('query') } : body), Array.isArray(body), options.limits);
       } catch (error) {
         if (!(error instanceof GraphQLError)) throw error;
         sendJson(res, 400, refusalBody(error));
@@ -240,7 +248,7 @@ export function createHttpHandler(apollo: ApolloServer<GatewayContext>, createCo
         res.destroy();
         return;
       }
-      await answerBeforeBody(req, res);
+      answerBeforeBody(req, res);
       if (error instanceof HttpProblem || error instanceof UploadRequestError) {
         sendJson(res, error.status, { errors: [{ message: error.message, extensions: { code: 'BAD_REQUEST' } }] });
         return;

@@ -17,12 +17,13 @@ import { RestError } from '../datasources/rest-error.js';
 import { UnsendableRequest } from '../datasources/unsendable.js';
 import type { formatError } from '../errors/graphql-errors.js';
 import { requestIdOf, type ContextFactory } from './http-handler.js';
-import type { GatewayContext } from '../server/context.js';
 import type { Telemetry } from '../observability/telemetry.js';
 import { checkOperation, checkQueryText, limitExceeded, type QueryLimits } from '../policy/limits.js';
-import { GatewayWebSocket } from './gateway-websocket.js';
+import { GatewayWebSocket, messageBurst } from './gateway-websocket.js';
 import { OperationCache, withCode } from './operation-cache.js';
 import { subscribeSharingResults } from './shared-subscribe.js';
+import { ConnectionOperations } from './connection-operations.js';
+import { TokenBucket } from '../policy/token-bucket.js';
 import { randomUUID } from 'node:crypto';
 
 /**
@@ -41,6 +42,11 @@ export interface WebSocketServerOptions {
   connectionInitWaitTimeoutMs: number;
   /** Bytes a connection may hold waiting to be sent before it is closed (gateway-websocket.ts). */
   maxUnsentBytes: number;
+  /**
+   * Messages a connection may send per second on average, after a burst (messageBurst);
+   * past it the connection is closed with 1008 (gateway-websocket.ts).
+   */
+  maxMessagesPerSecond: number;
   /** Who each connection runs as (its `connection_init` payload, or the service token). */
   credentials: CredentialPolicy;
   /** The same error formatting as HTTP: codes from the table, tokens and secrets scrubbed. */
@@ -76,18 +82,19 @@ export function createWebSocketServer(schema: GraphQLSchema, createContext: Cont
     headers.push(`X-Request-Id: ${requestId}`);
   });
   const requestIdFor = (ctx: Context<Record<string, unknown> | undefined, Extra>) => connectionIds.get(ctx.extra.request) ?? randomUUID();
-  // The operations running on each connection, for their log line when they complete, and the
-  // length of their query text.
-  const running = new WeakMap<object, Map<string, { context: GatewayContext; startedAt: number; textLength: number }>>();
   // What the operations of one connection may hold of query text at once. A running operation keeps
   // its parsed document, about 110 bytes per character of text at worst (operation-cache.ts): 100
   // operations near the length limit held some 100 MB; ten times the limit holds about 11 MB.
   const maxRunningText = limits.maxQueryLength * 10;
-  // Counted over what graphql-ws still holds as running, should an operation ever end without onComplete.
-  const runningText = (ctx: Context<Record<string, unknown> | undefined, Extra>) => {
-    let total = 0;
-    for (const [id, operation] of running.get(ctx) ?? []) if (Object.hasOwn(ctx.subscriptions, id)) total += operation.textLength;
-    return total;
+  // The operations running on each connection, for their log line when they complete, and their count and text.
+  const running = new WeakMap<object, ConnectionOperations>();
+  const operationsOf = (ctx: Context<Record<string, unknown> | undefined, Extra>): ConnectionOperations => {
+    let operations = running.get(ctx);
+    if (!operations) {
+      operations = new ConnectionOperations({ operations: options.maxSubscriptionsPerConnection, text: maxRunningText }, (id) => Object.hasOwn(ctx.subscriptions, id));
+      running.set(ctx, operations);
+    }
+    return operations;
   };
   const disposable = useServer(
     {
@@ -121,12 +128,12 @@ export function createWebSocketServer(schema: GraphQLSchema, createContext: Cont
       // factory as HTTP requests.
       onSubscribe(ctx, id, payload) {
         try {
-          // graphql-ws has already recorded this operation in ctx.subscriptions.
-          if (Object.keys(ctx.subscriptions).length > options.maxSubscriptionsPerConnection) {
+          const connection = operationsOf(ctx);
+          if (connection.count >= options.maxSubscriptionsPerConnection) {
             throw limitExceeded(`This connection already holds ${options.maxSubscriptionsPerConnection} operations; close some first.`, 'subscriptions');
           }
           checkQueryText(payload.query, limits);
-          const held = runningText(ctx);
+          const held = connection.textLength(payload.query.length);
           if (held + payload.query.length > maxRunningText) {
             throw limitExceeded(
               `The operations this connection holds have ${held} characters of query text, and this one ${payload.query.length}: at most ${maxRunningText} at once; close some first.`,
@@ -147,8 +154,7 @@ export function createWebSocketServer(schema: GraphQLSchema, createContext: Cont
           contextValue.stats.operationName = operation.name?.value ?? null;
           contextValue.stats.estimate = estimate;
           contextValue.stats.operationType = operation.operation;
-          if (!running.has(ctx)) running.set(ctx, new Map());
-          running.get(ctx)?.set(id, { context: contextValue, startedAt: performance.now(), textLength: payload.query.length });
+          connection.add(id, { context: contextValue, startedAt: performance.now(), textLength: payload.query.length });
           return {
             schema,
             document: prepared.document,
@@ -171,8 +177,7 @@ export function createWebSocketServer(schema: GraphQLSchema, createContext: Cont
         return errors.map((error) => formatError(withoutHttpStatus(error.toJSON()), error));
       },
       onComplete(ctx, id) {
-        const operation = running.get(ctx)?.get(id);
-        running.get(ctx)?.delete(id);
+        const operation = running.get(ctx)?.remove(id);
         if (operation) options.telemetry?.webSocketOperationEnded(operation.context, operation.startedAt);
       },
     },
@@ -191,6 +196,7 @@ export function createWebSocketServer(schema: GraphQLSchema, createContext: Cont
     handleUpgrade(request, socket, head) {
       wsServer.handleUpgrade(request, socket, head, (ws) => {
         ws.writesTo(socket, options.maxUnsentBytes);
+        ws.limitsMessages(new TokenBucket(options.maxMessagesPerSecond, messageBurst(options.maxMessagesPerSecond, options.maxSubscriptionsPerConnection)));
         wsServer.emit('connection', ws, request);
       });
     },

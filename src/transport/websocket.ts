@@ -7,6 +7,15 @@ import type { WebSocketEndpoint, WebSocketServerOptions } from './websocket-serv
 /** Bytes a connection may hold waiting to be sent before it is closed (GatewayOptions.maxUnsentWebSocketBytes). */
 export const DEFAULT_MAX_UNSENT_WEBSOCKET_BYTES = 4 * 1024 * 1024;
 
+/**
+ * Messages a connection may send per second, on average (GatewayOptions.maxWebSocketMessagesPerSecond).
+ * A page that subscribes to a list of records sends its subscriptions at once; the burst allowed
+ * is a second's worth plus twice the operations a connection may hold (gateway-websocket.ts), so
+ * that it may open them all, close them and open them again without waiting. 100 a second is far
+ * above what a client's user can cause.
+ */
+export const DEFAULT_WEBSOCKET_MESSAGES_PER_SECOND = 100;
+
 export interface WebSocketOptions extends WebSocketServerOptions {
   /** The path to answer upgrades on; upgrades for other paths are left to the server's other listeners. */
   path: string;
