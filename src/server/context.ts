@@ -26,6 +26,14 @@ export interface GatewayContext {
   servedDiscussions: ServedDiscussions;
   /** What the request's log line and metrics tell: filled in as the operation runs. */
   stats: RequestStats;
+  /**
+   * A subscription's next event starts: its budget of REST calls made starts again, with fresh
+   * loaders. A subscription runs for as long as its client wants, so its budget is one event's, as
+   * an HTTP operation's is one request's (without it, a field following an upstream that kept
+   * announcing a next page made 1,500 calls for one event: issue 27). Nothing to do for the
+   * context of one request.
+   */
+  beginEvent(): void;
 }
 
 export interface RequestStats {
@@ -55,7 +63,7 @@ export interface ContextDependencies {
   maxConcurrentRestCalls?: number | undefined;
   /** Milliseconds an operation may spend waiting on REST, from its start. */
   requestDeadlineMs: number;
-  /** REST calls an operation may really make (QueryLimits.maxRestCallsMade); subscriptions are not held to it. */
+  /** REST calls an operation, or one event of a subscription, may really make (QueryLimits.maxRestCallsMade). */
   maxRestCallsMade: number;
   /** How the loaders' batches went (observability/metrics.ts); absent when metrics are off. */
   onLoaderBatch?: (loader: string, size: number) => void;
@@ -74,11 +82,13 @@ export function createContext(
   options: { longLived?: boolean } = {},
 ): GatewayContext {
   const stats: RequestStats = { restCalls: 0 };
-  // A subscription runs for as long as its client wants: the estimate of one event bounds it instead.
-  const budget = options.longLived ? Number.POSITIVE_INFINITY : dependencies.maxRestCallsMade;
+  const budget = dependencies.maxRestCallsMade;
+  // The calls counted against the budget: the request's, or the current event's of a subscription.
+  let callsInBudget = 0;
   const rest = new RestSession(dependencies.restClient, credential, requestId, {
     onCall: () => {
-      if (stats.restCalls >= budget) throw restCallBudgetSpent(budget, stats.estimate);
+      if (callsInBudget >= budget) throw restCallBudgetSpent(budget, stats.estimate);
+      callsInBudget += 1;
       stats.restCalls += 1;
     },
     log: () => stats.restCallLog,
@@ -86,15 +96,26 @@ export function createContext(
     ...(options.longLived ? {} : { deadline: Date.now() + dependencies.requestDeadlineMs }),
   });
   const api = createDataSources(rest, dependencies.boardLocator);
-  return {
+  const freshLoaders = () => createLoaders(api, { batching: dependencies.batching, onBatch: dependencies.onLoaderBatch });
+  const context: GatewayContext = {
     credential,
     requestId,
     api,
-    loaders: createLoaders(api, { batching: dependencies.batching, onBatch: dependencies.onLoaderBatch }),
+    loaders: freshLoaders(),
     prefetch: new PrefetchStore(),
     pollers: dependencies.pollers,
     issueReferences: dependencies.issueReferences,
     servedDiscussions: dependencies.servedDiscussions,
     stats,
+    beginEvent: () => {
+      if (!options.longLived) return;
+      // Each event is read as a request is: within a budget of its own, from fresh loaders (what
+      // an earlier event read may have changed since, and a field an earlier event's budget
+      // failed must not fail again from the loader's cache).
+      callsInBudget = 0;
+      context.loaders = freshLoaders();
+      context.prefetch = new PrefetchStore();
+    },
   };
+  return context;
 }

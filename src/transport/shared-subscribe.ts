@@ -1,4 +1,5 @@
 import { createSourceEventStream, execute, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import type { GatewayContext } from '../server/context.js';
 // graphql-js's own subscribe() maps its event stream with this; internal in graphql 16, whose
 // version package.json pins exactly.
 import { mapAsyncIterator } from 'graphql/execution/mapAsyncIterator.js';
@@ -13,12 +14,19 @@ import { mapAsyncIterator } from 'graphql/execution/mapAsyncIterator.js';
  * messages in the bench), and a field that needs a REST call of its own (a runner's `jobs`) made
  * that call once per subscriber of each change. The shared execution runs in the context of the
  * first subscriber to read the event, so its REST calls count in that operation's budget and log line.
+ * Each execution starts that budget anew: it is one event's (GatewayContext.beginEvent).
  */
 export async function subscribeSharingResults(args: ExecutionArgs): Promise<AsyncGenerator<ExecutionResult> | ExecutionResult> {
   const stream = await createSourceEventStream(args);
   if (!isAsyncIterable(stream)) return stream;
   const operation = operationKey(args);
-  return mapAsyncIterator(stream, (event: unknown) => sharedResult(event, operation, () => execute({ ...args, rootValue: event })));
+  const context = args.contextValue as Partial<Pick<GatewayContext, 'beginEvent'>> | undefined;
+  return mapAsyncIterator(stream, (event: unknown) =>
+    sharedResult(event, operation, () => {
+      context?.beginEvent?.();
+      return execute({ ...args, rootValue: event });
+    }),
+  );
 }
 
 type Result = ExecutionResult | Promise<ExecutionResult>;

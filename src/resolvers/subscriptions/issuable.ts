@@ -70,42 +70,41 @@ async function subscribeToIssuable(field: IssuableSubscriptionField, issuableId:
 }
 
 /** An event as the subscriber sees it: the issue, or the error that ended the watch (then the stream ends). */
-function resolveIssuableEvent(event: IssuableEvent, { loaders }: GatewayContext): IssueOfIssuable {
+function resolveIssuableEvent(event: IssuableEvent): IssueOfIssuable {
   if ('error' in event) throw graphQLErrorFromRest(event.error);
-  // The subscription's loaders live as long as it does: each event reads label details afresh,
-  // so a label created since the subscription began is not missing its color and ID.
-  loaders.projectLabels.clearAll();
+  // Each event reads label details afresh (GatewayContext.beginEvent gives it fresh loaders), so a
+  // label created since the subscription began is not missing its color and ID.
   return { ...event.record, __typename: 'Issue' };
 }
 
 export const issuableSubscriptions: Pick<SubscriptionResolvers, IssuableSubscriptionField> = {
   issuableAssigneesUpdated: {
     subscribe: (_parent, { issuableId }, context) => subscribeToIssuable('issuableAssigneesUpdated', issuableId, context),
-    resolve: (event: IssuableEvent, _args: unknown, context: GatewayContext) => resolveIssuableEvent(event, context),
+    resolve: (event: IssuableEvent) => resolveIssuableEvent(event),
   },
   issuableLabelsUpdated: {
     subscribe: (_parent, { issuableId }, context) => subscribeToIssuable('issuableLabelsUpdated', issuableId, context),
-    resolve: (event: IssuableEvent, _args: unknown, context: GatewayContext) => resolveIssuableEvent(event, context),
+    resolve: (event: IssuableEvent) => resolveIssuableEvent(event),
   },
   issuableMilestoneUpdated: {
     subscribe: (_parent, { issuableId }, context) => subscribeToIssuable('issuableMilestoneUpdated', issuableId, context),
-    resolve: (event: IssuableEvent, _args: unknown, context: GatewayContext) => resolveIssuableEvent(event, context),
+    resolve: (event: IssuableEvent) => resolveIssuableEvent(event),
   },
   issuableDatesUpdated: {
     subscribe: (_parent, { issuableId }, context) => subscribeToIssuable('issuableDatesUpdated', issuableId, context),
-    resolve: (event: IssuableEvent, _args: unknown, context: GatewayContext) => resolveIssuableEvent(event, context),
+    resolve: (event: IssuableEvent) => resolveIssuableEvent(event),
   },
   issuableTitleUpdated: {
     subscribe: (_parent, { issuableId }, context) => subscribeToIssuable('issuableTitleUpdated', issuableId, context),
-    resolve: (event: IssuableEvent, _args: unknown, context: GatewayContext) => resolveIssuableEvent(event, context),
+    resolve: (event: IssuableEvent) => resolveIssuableEvent(event),
   },
   issuableDescriptionUpdated: {
     subscribe: (_parent, { issuableId }, context) => subscribeToIssuable('issuableDescriptionUpdated', issuableId, context),
-    resolve: (event: IssuableEvent, _args: unknown, context: GatewayContext) => resolveIssuableEvent(event, context),
+    resolve: (event: IssuableEvent) => resolveIssuableEvent(event),
   },
   issuableTimeTrackingUpdated: {
     subscribe: (_parent, { issuableId }, context) => subscribeToIssuable('issuableTimeTrackingUpdated', issuableId, context),
-    resolve: (event: IssuableEvent, _args: unknown, context: GatewayContext) => resolveIssuableEvent(event, context),
+    resolve: (event: IssuableEvent) => resolveIssuableEvent(event),
   },
 };
 
