@@ -8,6 +8,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { estimateRestCalls, type WorkMeter } from '../cost/estimate.js';
+import { introspectionSize } from './introspection-size.js';
 
 /**
  * Limits on the shape of an operation, checked before any REST call. A gateway over REST is an
@@ -78,18 +79,9 @@ interface ShapeCounts {
   depth: number;
   aliases: number;
   directives: number;
-  /** `__schema` selections, each the whole schema's introspection in the answer (about 850 KB here). */
-  schemaIntrospections: number;
 }
 
-const NOTHING_BELOW: ShapeCounts = { depth: 0, aliases: 0, directives: 0, schemaIntrospections: 0 };
-
-/**
- * Most `__schema` selections one operation may run. An explorer or codegen asks for the schema once;
- * each further one repeats the same answer, of about 850 KB: eight aliased `__schema` in a 1,179
- * character document made 102 MB of JSON (issue 27). Nothing to tune: no client needs two.
- */
-export const MAX_SCHEMA_INTROSPECTIONS = 1;
+const NOTHING_BELOW: ShapeCounts = { depth: 0, aliases: 0, directives: 0 };
 
 /**
  * Depth, aliases and directives of an operation, following fragment spreads, without writing them
@@ -110,9 +102,8 @@ export const MAX_SCHEMA_INTROSPECTIONS = 1;
  * Introspection fields (`__schema`, `__type`, `__typename` and all below them) are walked like any
  * other: they cost no REST call, but an alias of them still runs again and adds its answer to the
  * response, and the introspection types' lists (`types`, `fields`, ...) multiply what each adds
- * (issue 27: 8 aliased `__schema` with 80 aliased fields below made 102 MB of JSON). graphql-js's
- * MaxIntrospectionDepthRule, in the validation rules, bounds how deep those lists nest; `__schema`
- * selections are counted so that the whole schema is answered once per operation at most.
+ * (issue 27: 8 aliased `__schema` with 80 aliased fields below made 102 MB of JSON). What those
+ * lists may multiply within these limits is bounded apart (introspection-size.ts).
  *
  * `meter`, when given, counts the selections visited: the work, for a test to hold linear.
  */
@@ -127,7 +118,7 @@ export function measureOperation(
     if (known) return known;
     // A cycle through fields is invalid GraphQL (validation reports it); here it only must not loop.
     measured.set(selectionSet, NOTHING_BELOW);
-    const counts: ShapeCounts = { depth: 0, aliases: 0, directives: 0, schemaIntrospections: 0 };
+    const counts: ShapeCounts = { depth: 0, aliases: 0, directives: 0 };
     const spread = new Set<string>();
     const visit = (level: SelectionSetNode): void => {
       for (const selection of level.selections) {
@@ -135,12 +126,10 @@ export function measureOperation(
         counts.directives += selection.directives?.length ?? 0;
         if (selection.kind === Kind.FIELD) {
           if (selection.alias) counts.aliases += 1;
-          if (selection.name.value === '__schema') counts.schemaIntrospections += 1;
           const below = selection.selectionSet ? measure(selection.selectionSet) : NOTHING_BELOW;
           counts.depth = Math.max(counts.depth, 1 + below.depth);
           counts.aliases += below.aliases;
           counts.directives += below.directives;
-          counts.schemaIntrospections += below.schemaIntrospections;
         } else if (selection.kind === Kind.INLINE_FRAGMENT) {
           visit(selection.selectionSet);
         } else {
@@ -160,11 +149,17 @@ export function measureOperation(
   return { ...counts, directives: counts.directives + (operation.directives?.length ?? 0) };
 }
 
+interface SelectedOperation {
+  operation: OperationDefinitionNode;
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>;
+}
+
 /**
  * Refuses an operation whose shape exceeds the limits; `authenticated` picks the depth limit.
- * `operationName` chooses among several operations as GraphQL execution does.
+ * `operationName` chooses among several operations as GraphQL execution does. Returns the
+ * operation it checked, with the document's fragments; none when no operation answers to the name.
  */
-export function checkOperationShape(document: DocumentNode, operationName: string | null | undefined, authenticated: boolean, limits: QueryLimits): void {
+export function checkOperationShape(document: DocumentNode, operationName: string | null | undefined, authenticated: boolean, limits: QueryLimits): SelectedOperation | undefined {
   const fragments = new Map<string, FragmentDefinitionNode>();
   const operations: OperationDefinitionNode[] = [];
   for (const definition of document.definitions) {
@@ -172,7 +167,7 @@ export function checkOperationShape(document: DocumentNode, operationName: strin
     else if (definition.kind === Kind.OPERATION_DEFINITION) operations.push(definition);
   }
   const operation = operationName ? operations.find((candidate) => candidate.name?.value === operationName) : operations[0];
-  if (!operation) return;
+  if (!operation) return undefined;
   const counts = measureOperation(operation, fragments);
   const maxDepth = authenticated ? limits.maxDepthAuthenticated : limits.maxDepthAnonymous;
   if (counts.depth > maxDepth) {
@@ -184,11 +179,17 @@ export function checkOperationShape(document: DocumentNode, operationName: strin
   if (counts.directives > limits.maxDirectives) {
     throw limitExceeded(`The operation has ${counts.directives} directives; at most ${limits.maxDirectives} are allowed.`, 'directives');
   }
-  if (counts.schemaIntrospections > MAX_SCHEMA_INTROSPECTIONS) {
+  return { operation, fragments };
+}
+
+/** The introspection an operation asks for, refused past its ceiling (introspection-size.ts). */
+function checkIntrospection(schema: GraphQLSchema, { operation, fragments }: SelectedOperation): void {
+  const size = introspectionSize(schema, operation, fragments);
+  if (size.values > size.ceiling) {
     throw limitExceeded(
-      `The operation asks for the schema (\`__schema\`) ${counts.schemaIntrospections} times; at most ${MAX_SCHEMA_INTROSPECTIONS} is allowed.`,
+      `The operation's introspection may answer up to ${size.values} values; at most ${size.ceiling} (twice the full introspection query's) are allowed.`,
       'introspection',
-      { maxSchemaIntrospections: MAX_SCHEMA_INTROSPECTIONS },
+      { estimate: size.values, maxIntrospectionValues: size.ceiling },
     );
   }
 }
@@ -289,7 +290,8 @@ export function checkOperation(
   caller: { authenticated: boolean; batching: boolean },
   limits: QueryLimits,
 ): number {
-  checkOperationShape(request.document, request.operationName, caller.authenticated, limits);
+  const selected = checkOperationShape(request.document, request.operationName, caller.authenticated, limits);
+  if (selected) checkIntrospection(schema, selected);
   const estimate = estimateRestCalls(schema, request, { batching: caller.batching });
   if (estimate > limits.maxRestCalls) {
     // Shapes built to blow up estimate past 2^53 (fragments branching into lists): say so, not 1e+25.

@@ -2,12 +2,13 @@
 // document with 8 aliased `__schema` selections and a fragment of 80 aliased `name` fields on
 // `__Field`, spread through `fields { type { ofType { ... } } }`, was answered with 102 MB of JSON
 // after 3.4-6 s, /healthz waiting as long. The walk that enforces the limits now covers
-// introspection fields like any other, and the whole schema is answered once per operation at most.
+// introspection fields like any other, and what introspection would answer is worked out before it
+// runs and held to twice what the full introspection query answers.
 import { getIntrospectionQuery } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { DEMO_TOKENS } from '../../simulator/index.js';
-import { DEFAULT_QUERY_LIMITS, MAX_SCHEMA_INTROSPECTIONS } from '../../src/policy/limits.js';
+import { DEFAULT_QUERY_LIMITS } from '../../src/policy/limits.js';
 import { gatewayOverSimulator, type Harness } from '../support/harness.js';
 import { attackerCalls, codesOf, expectClearRefusal, readAnswer, withBystander, type RawAnswer } from './hostile-support.js';
 
@@ -46,12 +47,22 @@ describe('introspection under the limits', () => {
     expect(Object.keys((within.json?.data as { __schema: { queryType: object } }).__schema.queryType)).toHaveLength(DEFAULT_QUERY_LIMITS.maxAliases);
   });
 
-  it('answers the whole schema once per operation: a second `__schema`, aliased or through a fragment, is refused', async () => {
-    for (const query of ['{ a: __schema { queryType { name } } b: __schema { queryType { name } } }', '{ __schema { queryType { name } } ...S } fragment S on Query { s: __schema { types { name } } }']) {
-      const answer = await postAnonymously(harness, query);
-      expectClearRefusal(answer, 'LIMIT_EXCEEDED');
-      expect(answer.json?.errors?.[0]?.extensions).toMatchObject({ limit: 'introspection', maxSchemaIntrospections: MAX_SCHEMA_INTROSPECTIONS });
-    }
+  it('refuses introspection that would answer more than twice the full introspection query, within the alias limit', async () => {
+    // One `__schema`, its types' fields' types' fields under 29 aliases: 90 MB of JSON before.
+    const leaf = 'name description args { name description type { name kind ofType { name kind } } } type { name kind description }';
+    const inner = Array.from({ length: 29 }, (_, index) => `g${index}: fields(includeDeprecated: true) { ${leaf} }`).join(' ');
+    const wide = `{ __schema { types { name fields(includeDeprecated: true) { ${leaf} type { name ${inner} } } } } }`;
+    const answer = await withBystander(harness, () => postAnonymously(harness, wide));
+    expectClearRefusal(answer, 'LIMIT_EXCEEDED');
+    expect(answer.json?.errors?.[0]?.extensions).toMatchObject({ limit: 'introspection' });
+    expect(answer.text.length).toBeLessThan(1_000);
+    // The full query three times over (twice is the ceiling).
+    const full = getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true, oneOf: true });
+    const thrice = full.replace('__schema {', 'a: __schema { ...Schema } b: __schema { ...Schema } __schema {').replace(/\n\s*fragment FullType/, '\nfragment Schema on __Schema { types { ...FullType } }\nfragment FullType');
+    const tripled = await postAnonymously(harness, thrice);
+    expectClearRefusal(tripled, 'LIMIT_EXCEEDED');
+    expect(tripled.json?.errors?.[0]?.extensions).toMatchObject({ limit: 'introspection' });
+    expect(attackerCalls(harness)).toEqual([]);
   });
 
   it("counts depth inside introspection: `ofType` 16 levels down is refused for an anonymous caller", async () => {
