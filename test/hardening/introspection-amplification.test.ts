@@ -65,6 +65,18 @@ describe('introspection under the limits', () => {
     expect(attackerCalls(harness)).toEqual([]);
   });
 
+  it('bounds `__type` as it bounds `__schema`: 30 aliased types with their fields\' types\' fields are refused', async () => {
+    const leaf = 'name description args { name description type { name kind } } type { name kind description }';
+    const query = `{ ${Array.from({ length: 30 }, (_, index) => `t${index}: __type(name: "Project") { fields { ${leaf} type { fields { ${leaf} } } } }`).join(' ')} }`;
+    const answer = await postAnonymously(harness, query);
+    expectClearRefusal(answer, 'LIMIT_EXCEEDED');
+    expect(answer.json?.errors?.[0]?.extensions).toMatchObject({ limit: 'introspection' });
+    // One of them is an ordinary question, answered.
+    const one = await postAnonymously(harness, `{ __type(name: "Project") { fields { ${leaf} } } }`);
+    expect(one.status).toBe(200);
+    expect((one.json?.data as { __type: { fields: unknown[] } }).__type.fields.length).toBeGreaterThan(10);
+  });
+
   it("counts depth inside introspection: `ofType` 16 levels down is refused for an anonymous caller", async () => {
     const nested = (levels: number) => `{ __type(name: "Query") { ${'ofType { '.repeat(levels)}name${' }'.repeat(levels)} } }`;
     const deep = await postAnonymously(harness, nested(DEFAULT_QUERY_LIMITS.maxDepthAnonymous - 1));

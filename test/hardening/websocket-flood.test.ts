@@ -78,6 +78,21 @@ describe('a flood of subscribe messages on one connection, at the shipped rate',
     expect(answered).toBeLessThanOrEqual(299);
   });
 
+  it('closes a flood of pings the same way: each would have been answered with a pong', async () => {
+    const socket = new WebSocket(harness.gateway.wsUrl, 'graphql-transport-ws');
+    await new Promise((resolve) => socket.once('open', resolve));
+    let pongs = 0;
+    socket.on('message', (data) => {
+      if ((JSON.parse((data as Buffer).toString()) as { type: string }).type === 'pong') pongs += 1;
+    });
+    const closed = new Promise<number>((resolve) => socket.on('close', resolve));
+    socket.send(JSON.stringify({ type: 'connection_init', payload: { 'PRIVATE-TOKEN': DEMO_TOKENS.guest } }));
+    const ping = JSON.stringify({ type: 'ping' });
+    for (let index = 0; index < FLOOD; index++) socket.send(ping);
+    expect(await withProbes(harness, closed)).toBe(TOO_MANY_MESSAGES_CLOSE_CODE);
+    expect(pongs).toBeLessThanOrEqual(299);
+  });
+
   it('leaves an honest page alone: the 100 operations a connection may hold, sent at once, all answered', async () => {
     const outcome = await flood(harness, 100, (seen) => (seen.answers.get('complete') ?? 0) === 100);
     expect(outcome.answers.get('next')).toBe(100);
