@@ -48,6 +48,11 @@ export interface RestClientOptions {
   ca?: string | Buffer;
   /** How long to wait for response headers, and between body chunks, in milliseconds. */
   timeoutMs?: number;
+  /**
+   * The most bytes of one answer's body read (default DEFAULT_MAX_RESPONSE_BYTES); a larger answer
+   * is refused (`oversized-body`) without reading the rest. Downloads (`stream`) are not held to it.
+   */
+  maxResponseBytes?: number;
   /** Called after every REST call with what it was and how it went; for logs and metrics. */
   onResponse?: (event: RestCallEvent) => void;
   /** How reads are retried; `{ attempts: 1 }` turns retries off. */
@@ -170,6 +175,18 @@ const CERTIFICATE_REFUSALS = new Set([
 /** The most of an error body read from a download; REST's error bodies are small JSON. */
 const MAX_STREAM_ERROR_BYTES = 64 * 1024;
 
+/**
+ * The most bytes of one REST answer read by default: 32 MiB. Every JSON answer is held whole while
+ * it is parsed, so without a ceiling one answer of 300 MB took the process from 110 MB to 1.0-1.36
+ * GB. The largest answers GitLab really sends are pages of 100 issues or merge requests: about 3 KB
+ * of JSON each plus the description, which GitLab allows up to 1,048,576 characters. A page of 100
+ * with long descriptions (50-100 KB each) is 5-10 MB; 32 MiB leaves three times that, and refuses
+ * what only an upstream gone wrong, or a page of nothing but descriptions near GitLab's maximum,
+ * sends (that page reads in smaller pages: `first: 20`). The cost: each call in flight may hold
+ * about this much while its body arrives, so the worst case is this times the calls in flight.
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+
 /** A call as undici takes it, built and checked once, before the breaker is asked or anything is sent. */
 interface PreparedRequest {
   /** The base path, the REST path and the query string. */
@@ -190,6 +207,7 @@ export class RestClient {
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
   private readonly timeoutMs: number;
+  private readonly maxResponseBytes: number;
   private readonly onResponse: ((event: RestCallEvent) => void) | undefined;
   private readonly retry: RetryPolicy;
   private readonly breaker: CircuitBreaker | undefined;
@@ -209,6 +227,7 @@ export class RestClient {
     this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, '');
     this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.onResponse = options.onResponse;
     this.ownsDispatcher = options.dispatcher === undefined;
     const connections = options.connections ?? DEFAULT_CONNECTIONS;
@@ -319,11 +338,13 @@ export class RestClient {
           throw error;
         }
         this.recordOutcome(error);
+        // An answer refused for its body or headers would come back the same: not tried again.
         const retryable =
           isRetryableMethod(request.method) &&
           isRetryableStatus(error.status) &&
           error.failure !== 'malformed-body' &&
           error.failure !== 'oversized-answer' &&
+          error.failure !== 'oversized-body' &&
           !isCertificateRefusal(error.cause);
         const delay = retryable && attempt < this.retry.attempts ? retryDelayMs(this.retry, attempt, error.retryAfterSeconds) : null;
         if (delay === null || (request.deadline !== undefined && Date.now() + delay >= request.deadline)) throw error;
@@ -338,7 +359,12 @@ export class RestClient {
     // An answer with more headers than undici reads (GitLab repeats every query parameter in each
     // of its `Link` URLs, so a long search argument makes one) came from a live upstream, for what
     // one caller asked: counting it would let that caller open the breaker for everyone.
-    if (error.failure === 'oversized-answer' || error.status === 429) this.breaker.recordNeutral();
+    // A body past maxResponseBytes is the upstream's fault to the caller (UPSTREAM_ERROR) and in
+    // the metrics (kind `oversized_body`), but neutral here, deliberately: the upstream answered, and
+    // how large depends on what was asked. GitLab takes issue descriptions of up to 1,048,576
+    // characters, so any user who may write issues can make a page of 100 past the limit; five such
+    // reads in a row would otherwise fail every caller fast for the cooldown.
+    if (error.failure === 'oversized-answer' || error.failure === 'oversized-body' || error.status === 429) this.breaker.recordNeutral();
     else if (error.status === 0 || error.status >= 502 || error.failure === 'malformed-body') this.breaker.recordFailure();
     else this.breaker.recordSuccess();
   }
@@ -402,13 +428,7 @@ export class RestClient {
       const value = response.headers[name];
       return Array.isArray(value) ? value.join(', ') : value;
     };
-    let text: string;
-    try {
-      // Always read the body to its end, even for errors and 204s, so the connection is reused.
-      text = await response.body.text();
-    } catch (cause) {
-      throw this.observed(request, started, transportError(request, cause, header('x-request-id') ?? request.requestId));
-    }
+    const text = await this.readBody(request, started, response, header);
     // 304 answers an action POST that changed nothing (rest-conventions §5): a success without a body.
     const succeeded = response.statusCode < 300 || response.statusCode === 304;
     const parsed = succeeded ? parseAnswer(text, request.expect, request.parseJson) : parseBody(text, header('content-type'));
@@ -442,9 +462,41 @@ export class RestClient {
   }
 
   /**
+   * An answer's body as text, read to its end (even for errors and 204s) so that the connection is
+   * reused; or, past maxResponseBytes, refused without reading on, its connection closed.
+   */
+  private async readBody(
+    request: RestRequest,
+    started: number,
+    response: Dispatcher.ResponseData,
+    header: (name: string) => string | undefined,
+  ): Promise<string> {
+    const requestId = header('x-request-id') ?? request.requestId;
+    let bytes: Buffer | undefined;
+    try {
+      bytes = await readWithin(response.body, header('content-length'), this.maxResponseBytes);
+    } catch (cause) {
+      throw this.observed(request, started, transportError(request, cause, requestId));
+    }
+    if (bytes) return utf8Text(bytes);
+    this.observe(request, started, response.statusCode, 'oversized-body');
+    throw new RestError({
+      method: request.method,
+      path: request.path,
+      status: response.statusCode,
+      failure: 'oversized-body',
+      limitBytes: this.maxResponseBytes,
+      requestId,
+      confidential: this.confidential(request),
+    });
+  }
+
+  /**
    * A GET or HEAD whose body is handed over unread, for binary downloads that must not be held in
    * memory (job artifacts). Error statuses still throw RestError, from their first 64 KiB; the
-   * caller must consume or destroy the body of what is returned.
+   * caller must consume or destroy the body of what is returned. maxResponseBytes does not apply:
+   * the artifact route pipes the body to its client as it arrives, holding no more than the
+   * streams' buffers, and a text file read into a field is held to its own `maxBytes` (1 MiB at most).
    */
   async stream(request: Omit<RestRequest, 'method' | 'body'> & { method: 'GET' | 'HEAD' }): Promise<RestStream> {
     const prepared = this.prepare(request, '*/*');
@@ -868,6 +920,38 @@ function parseBody(text: string, contentType: string | undefined): Parsed {
 export function abandonBody(body: Readable): void {
   body.on('error', () => undefined);
   body.destroy();
+}
+
+/**
+ * A body whole, or undefined when it is larger than `limit` bytes: announced so by its
+ * Content-Length (then nothing of it is read) or found so as it arrives (then nothing more is read).
+ * Either way the body is abandoned and its connection closed, so no more than `limit` bytes of it
+ * are ever held. The bytes counted are those the body yields, so decoded ones should an embedder's
+ * dispatcher decompress (undici's `decompress` interceptor drops the Content-Length it decodes);
+ * the default pool asks for no encoding and decodes none, so what it counts is what it holds.
+ */
+export async function readWithin(body: Readable, announcedLength: string | undefined, limit: number): Promise<Buffer | undefined> {
+  if (announcedLength !== undefined && Number(announcedLength) > limit) {
+    abandonBody(body);
+    return undefined;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += (chunk as Buffer).length;
+    if (size > limit) {
+      abandonBody(body);
+      return undefined;
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+}
+
+/** UTF-8 text as undici's `body.text()` reads it: a leading byte order mark is dropped. */
+function utf8Text(bytes: Buffer): string {
+  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  return bytes.toString('utf8', bom ? 3 : 0);
 }
 
 /** Up to `limit` bytes of a body as text; the rest is not waited for (the stream is abandoned). */

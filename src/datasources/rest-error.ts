@@ -1,7 +1,14 @@
 import { redact, scrubDeep } from '../errors/redact.js';
 
 /** Why a REST call failed, before it has a status: the transport's own failures. */
-export type TransportFailure = 'timeout' | 'connection' | 'malformed-body' | 'oversized-answer' | 'circuit-open' | 'deadline';
+export type TransportFailure =
+  | 'timeout'
+  | 'connection'
+  | 'malformed-body'
+  | 'oversized-answer'
+  | 'oversized-body'
+  | 'circuit-open'
+  | 'deadline';
 
 export interface RestErrorDetails {
   method: string;
@@ -14,6 +21,8 @@ export interface RestErrorDetails {
   body?: unknown;
   requestId?: string | undefined;
   retryAfterSeconds?: number | undefined;
+  /** For `oversized-body`: the most bytes of one answer the gateway reads, which this one went past. */
+  limitBytes?: number | undefined;
   cause?: unknown;
   /** What must not leave the gateway beyond GitLab-looking tokens, which are always scrubbed. */
   confidential?: Confidential | undefined;
@@ -56,6 +65,8 @@ export class RestError extends Error {
   readonly errorCode: string | undefined;
   readonly requestId: string | undefined;
   readonly retryAfterSeconds: number | undefined;
+  /** See RestErrorDetails.limitBytes. */
+  readonly limitBytes: number | undefined;
   /** The whole REST body, redacted, for payloads that carry structured outcomes. */
   readonly body: unknown;
 
@@ -81,6 +92,7 @@ export class RestError extends Error {
     // The request id is the upstream's X-Request-Id header: text it chose, so scrubbed as well.
     this.requestId = details.requestId === undefined ? undefined : scrub(details.requestId);
     this.retryAfterSeconds = details.retryAfterSeconds;
+    this.limitBytes = details.limitBytes;
     this.body = body;
   }
 
@@ -94,16 +106,18 @@ export class RestError extends Error {
     }
     if (this.errorDescription) return this.errorDescription;
     if (this.restError) return this.restError;
-    return this.failure ? RestError.describeFailure(this.failure) : `HTTP ${this.status}`;
+    return this.failure ? RestError.describeFailure(this.failure, this.limitBytes) : `HTTP ${this.status}`;
   }
 
   private static summarise(details: RestErrorDetails, message: unknown, error: string | undefined): string {
-    if (details.status === 0) return `failed: ${RestError.describeFailure(details.failure ?? 'connection')}`;
+    if (details.status === 0) return `failed: ${RestError.describeFailure(details.failure ?? 'connection', details.limitBytes)}`;
+    // A status arrived but its body was refused (malformed, too large): the log line says both.
+    if (details.failure) return `answered ${details.status}, but ${RestError.describeFailure(details.failure, details.limitBytes)}`;
     const text = typeof message === 'string' ? message : error ?? (message ? JSON.stringify(message) : '');
     return `answered ${details.status}${text ? `: ${text}` : ''}`;
   }
 
-  private static describeFailure(failure: TransportFailure): string {
+  private static describeFailure(failure: TransportFailure, limitBytes: number | undefined): string {
     switch (failure) {
       case 'timeout':
         return 'the upstream did not answer in time';
@@ -115,6 +129,10 @@ export class RestError extends Error {
         return "the request's deadline passed before the upstream answered";
       case 'oversized-answer':
         return "the upstream's answer had more headers than the gateway reads";
+      case 'oversized-body': {
+        const limit = limitBytes === undefined ? 'what' : `the ${describeBytes(limitBytes)}`;
+        return `the upstream's answer was larger than ${limit} the gateway reads of one REST answer (its UPSTREAM_MAX_RESPONSE_BYTES setting)`;
+      }
       case 'circuit-open':
         return 'the upstream kept failing, so the gateway is not calling it for a few seconds';
     }
@@ -132,6 +150,13 @@ const MAX_STRUCTURED_LENGTH = 2_000;
 /** Most field errors named in an error's message; the rest are counted. */
 const MAX_FIELD_ERRORS = 20;
 const CUT = '…';
+
+const MIB = 1024 * 1024;
+
+/** `33554432` -> `32 MiB (33554432 bytes)`; a limit that is no whole number of MiB in bytes alone. */
+function describeBytes(bytes: number): string {
+  return bytes % MIB === 0 ? `${bytes / MIB} MiB (${bytes} bytes)` : `${bytes} bytes`;
+}
 
 function cutText(text: string, length = MAX_TEXT_LENGTH): string {
   return text.length > length ? `${text.slice(0, length)}${CUT}` : text;

@@ -42,7 +42,8 @@ export function codeForRestError(error: RestError): GatewayErrorCode {
   if (error.status === 0) {
     return error.failure === 'malformed-body' || error.failure === 'oversized-answer' ? 'UPSTREAM_ERROR' : 'UPSTREAM_UNAVAILABLE';
   }
-  if (error.failure === 'malformed-body') return 'UPSTREAM_ERROR';
+  // A body that is not the JSON the endpoint sends, or larger than the gateway reads, whatever its status.
+  if (error.failure === 'malformed-body' || error.failure === 'oversized-body') return 'UPSTREAM_ERROR';
   // The gateway follows no redirect (a write must not be re-sent, a credential must not travel):
   // a 3xx is the upstream's misconfiguration (V4_URL on http behind an https redirect), never the caller's.
   if (isRedirect(error.status)) return 'UPSTREAM_ERROR';

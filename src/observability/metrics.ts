@@ -81,7 +81,7 @@ export class GatewayMetrics {
     });
     this.upstreamErrors = new Counter({
       name: 'gateway_upstream_errors_total',
-      help: 'REST exchanges that failed on the upstream side, by kind: timeout, connection, deadline, malformed_body, redirect, rate_limited, server_error.',
+      help: 'REST exchanges that failed on the upstream side, by kind: timeout, connection, deadline, malformed_body, oversized_answer, oversized_body, redirect, rate_limited, server_error.',
       labelNames: ['kind'],
       registers,
     });

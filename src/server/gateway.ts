@@ -46,6 +46,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     baseUrl: upstream.url,
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
     ...(options.upstreamTimeoutMs ? { timeoutMs: options.upstreamTimeoutMs } : {}),
+    ...(options.upstreamMaxResponseBytes ? { maxResponseBytes: options.upstreamMaxResponseBytes } : {}),
     ...(options.upstreamConnections ? { connections: options.upstreamConnections } : {}),
     ...(options.upstreamCa ? { ca: options.upstreamCa } : {}),
     ...(options.upstreamRetryAttempts ? { retry: { attempts: options.upstreamRetryAttempts } } : {}),

@@ -38,6 +38,12 @@ export interface GatewayOptions {
   dispatcher?: Dispatcher;
   upstreamTimeoutMs?: number;
   /**
+   * The most bytes of one REST answer the gateway reads (default 32 MiB); a larger one is refused
+   * unread past that point, `UPSTREAM_ERROR` on the fields it serves. Artifact downloads are streamed
+   * through and not held to it.
+   */
+  upstreamMaxResponseBytes?: number;
+  /**
    * Connections kept to the upstream (default 128). Over HTTP/2, which the default pool offers to an
    * https upstream, each carries up to 100 calls at once, and a wave of calls shares one.
    */

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { abandonBody } from '../../datasources/rest-client.js';
+import { readWithin } from '../../datasources/rest-client.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
 
 /** The largest `maxBytes` a caller may ask for: bigger files are downloads, not fields. */
@@ -28,22 +28,10 @@ export async function readTextFile(
   maxBytes: number,
   downloadPath: string,
 ): Promise<string> {
-  if (declaredLength && Number(declaredLength) > maxBytes) {
-    abandonBody(body);
-    throw tooLarge(path, maxBytes, downloadPath);
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) {
-      abandonBody(body);
-      throw tooLarge(path, maxBytes, downloadPath);
-    }
-    chunks.push(chunk as Buffer);
-  }
+  const bytes = await readWithin(body, declaredLength, maxBytes);
+  if (!bytes) throw tooLarge(path, maxBytes, downloadPath);
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     throw badUserInput(`"${path}" is not UTF-8 text; download it from ${downloadPath} instead.`, 'path');
   }
