@@ -12,6 +12,7 @@ import {
   settingsMarkdownTable,
   wantsHelp,
 } from '../src/server/config.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../src/datasources/rest-client.js';
 
 /** The problems a ConfigError reports, or a failure when the settings were accepted. */
 function problemsOf(read: () => unknown): string[] {
@@ -212,6 +213,21 @@ describe('help and the README table', () => {
     }
     expect(table.split('\n')).toHaveLength(Object.keys(SETTINGS).length + 2);
     expect(help.split('\n').every((line) => line.length <= 100)).toBe(true);
+  });
+});
+
+describe('UPSTREAM_MAX_RESPONSE_BYTES', () => {
+  it("defaults to the REST client's own default and passes a value on as upstreamMaxResponseBytes", () => {
+    expect(gatewayOptions(loadConfig({}), 'http://upstream.invalid/api/v4').upstreamMaxResponseBytes).toBe(DEFAULT_MAX_RESPONSE_BYTES);
+    const options = gatewayOptions(loadConfig({ UPSTREAM_MAX_RESPONSE_BYTES: '1048576' }), 'http://upstream.invalid/api/v4');
+    expect(options.upstreamMaxResponseBytes).toBe(1_048_576);
+    expect(loadConfig({}, ['--upstream-max-response-bytes=65536']).upstreamMaxResponseBytes).toBe(65_536);
+  });
+
+  it.each(['0', '-1', '65535', '1073741825', '1.5', '32MiB', 'lots'])('refuses %s, saying what it takes: bytes, from 64 KiB to 1 GiB', (given) => {
+    expect(problemsOf(() => loadConfig({ UPSTREAM_MAX_RESPONSE_BYTES: given }))).toEqual([
+      `UPSTREAM_MAX_RESPONSE_BYTES must be a whole number from 65536 to 1073741824; got "${given}".`,
+    ]);
   });
 });
 

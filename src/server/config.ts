@@ -4,7 +4,7 @@ import type { GatewayLogger } from '../observability/logger.js';
 import { DEFAULT_QUERY_LIMITS } from '../policy/limits.js';
 import { LOG_LEVELS, type LogLevel } from '../observability/logger.js';
 import { restBaseUrl } from '../datasources/upstream-url.js';
-import { DEFAULT_CONNECTIONS } from '../datasources/rest-client.js';
+import { DEFAULT_CONNECTIONS, DEFAULT_MAX_RESPONSE_BYTES } from '../datasources/rest-client.js';
 import { DEFAULT_MAX_UNSENT_WEBSOCKET_BYTES, DEFAULT_WEBSOCKET_MESSAGES_PER_SECOND } from '../transport/websocket.js';
 import { DEFAULT_REDIS_KEY_PREFIX, MIN_KEY_SECRET_LENGTH } from '../shared-state/replicas.js';
 
@@ -196,6 +196,13 @@ export const SETTINGS = {
     100,
     600_000,
     'Time allowed for REST response headers, and between body chunks.',
+  ),
+  upstreamMaxResponseBytes: integer(
+    'UPSTREAM_MAX_RESPONSE_BYTES',
+    DEFAULT_MAX_RESPONSE_BYTES,
+    64 * 1024,
+    1024 * 1024 * 1024,
+    'Most bytes of one REST answer read (a page of 100 issues with long descriptions is 5-10 MB); a larger one is refused as `UPSTREAM_ERROR` without reading the rest. Artifact downloads are streamed, not held to it.',
   ),
   upstreamConnections: integer(
     'UPSTREAM_CONNECTIONS',
@@ -464,6 +471,7 @@ export function gatewayOptions(config: GatewayConfig, upstreamUrl: string, logge
     upstreamUrl,
     ...(config.serviceToken ? { serviceToken: config.serviceToken } : {}),
     upstreamTimeoutMs: config.upstreamTimeoutMs,
+    upstreamMaxResponseBytes: config.upstreamMaxResponseBytes,
     upstreamConnections: config.upstreamConnections,
     ...(config.upstreamCa ? { upstreamCa: config.upstreamCa } : {}),
     upstreamRetryAttempts: config.upstreamRetryAttempts,
