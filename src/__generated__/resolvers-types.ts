@@ -643,7 +643,7 @@ export type CiJob = {
   createdByTag: Scalars['Boolean']['output'];
   /** The job's status as GitLab's pages show it (text, icon, tooltip, link). */
   detailedStatus?: Maybe<DetailedStatus>;
-  /** Duration of the job in whole seconds, or null. */
+  /** Duration of the job in whole seconds (REST's fraction dropped, as GitLab's `Int` truncates), or null. */
   duration?: Maybe<Scalars['Int']['output']>;
   /**
    * When the job's log and artifacts were erased, or null. Runner job lists lack it, so those jobs

@@ -186,6 +186,28 @@ describe('a job\'s state fields over HTTP', () => {
   });
 });
 
+describe('a job\'s duration over HTTP', () => {
+  const harness = gatewayOverSimulator();
+
+  it('is REST\'s seconds with the fraction dropped, as GitLab\'s Int truncates (Ruby\'s to_i), never rounded up', async () => {
+    // A finished job of the seed whose REST duration has a fraction of one half or more.
+    const jobs = await harness.oracle.get<Array<{ id: number; duration: number | null }>>('/projects/1/jobs?scope[]=success&scope[]=failed&per_page=100', maintainer);
+    const job = jobs.find((candidate) => candidate.duration !== null && candidate.duration % 1 >= 0.5);
+    expect(job).toBeDefined();
+    const result = await harness.gateway.query<{ project: { jobs: { nodes: Array<{ id: string; duration: number | null }> } } }>(
+      'query getJobDurations($fullPath: ID!, $statuses: [CiJobStatus!]) { project(fullPath: $fullPath) { jobs(statuses: $statuses, first: 100) { nodes { id duration } } } }',
+      { fullPath: PROJECT, statuses: ['SUCCESS', 'FAILED'] },
+      maintainer,
+    );
+    expect(result.errors).toBeUndefined();
+    const node = result.data!.project.jobs.nodes.find((candidate) => candidate.id === `gid://gitlab/Ci::Build/${job!.id}`);
+    expect(Number.isInteger(node!.duration)).toBe(true);
+    // Below REST's value by its fraction, which is at least one half: rounding would have gone up.
+    expect(job!.duration! - node!.duration!).toBeGreaterThanOrEqual(0.5);
+    expect(job!.duration! - node!.duration!).toBeLessThan(1);
+  });
+});
+
 describe('an erased job of a runner, from the REST documentation\'s bodies', () => {
   const runner = readFixture('runners/get-runner.json') as { id: number };
   const [listed] = readFixture('runners/list-runner-jobs.json') as Array<RestJob & { project: { id: number } }>;

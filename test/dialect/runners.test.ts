@@ -352,7 +352,8 @@ query getProjectRunners($fullPath: ID!, $first: Int) {
           createdByTag: job.tag,
           webPath: `${project}/-/jobs/${job.id}`,
           browseArtifactsPath: `${project}/-/jobs/${job.id}/artifacts/browse`,
-          duration: job.duration === null ? null : Math.round(job.duration),
+          // GitLab's Int drops the fraction (Ruby's to_i).
+          duration: job.duration === null ? null : Math.trunc(job.duration),
           queuedDuration: job.queued_duration,
           tags: record.tag_list,
         });

@@ -5,6 +5,7 @@ import type { PipelineSummarySchema } from '../../datasources/runners.js';
 import type { GatewayContext } from '../../server/context.js';
 import { toGlobalId } from '../global-id.js';
 import { jobDetailedStatus } from './detailed-status.js';
+import { wholeSeconds } from './duration.js';
 import { jobFailureMessage } from './failure-message.js';
 import { jobIsActive, jobIsCancelable, jobIsRetryable, jobIsScheduled, jobQueuedAt, jobStatusMayRetry } from './job-status.js';
 import { browseArtifactsPath, commitPath, jobPath, pipelinePath, refPath, shaOfJob, type JobRecord } from './job-paths.js';
@@ -63,8 +64,7 @@ export const CiJob: CiJobResolvers = {
   createdByTag: (job) => job.tag === true,
   // Ci::Build#short_sha: Gitlab::Git::Commit.truncate_sha, the first 8 characters.
   shortSha: (job) => (shaOfJob(job) ?? '').slice(0, 8),
-  // GitLab's `duration` field is whole seconds; REST's is fractional.
-  duration: (job) => (typeof job.duration === 'number' ? Math.round(job.duration) : null),
+  duration: (job) => wholeSeconds(job.duration),
   queuedDuration: (job) => job.queued_duration ?? null,
   queuedAt: (job) => jobQueuedAt(job, new Date()),
   async erasedAt(job, _args, context) {

@@ -7,6 +7,7 @@ import { readRecordField } from '../record-fields.js';
 import { pathOfWebUrl } from '../web-path.js';
 import type { PipelineRecord } from './CiJob.js';
 import { pipelineDetailedStatus } from './detailed-status.js';
+import { wholeSeconds } from './duration.js';
 
 function pathOfPipeline(pipeline: PipelineRecord): string | null {
   return pipeline.path ?? pathOfWebUrl(pipeline.web_url);
@@ -54,11 +55,8 @@ export const Pipeline: PipelineResolvers = {
     const errors = await recordKey(pipeline, 'yaml_errors', context);
     return typeof errors === 'string' && errors !== '' ? errors : null;
   },
-  // REST sends whole seconds; a fraction would not pass GraphQL's Int.
-  duration: async (pipeline, _args, context) => {
-    const duration = await recordKey(pipeline, 'duration', context);
-    return typeof duration === 'number' ? Math.round(duration) : null;
-  },
+  // REST sends whole seconds (a column of integers); a fraction would be truncated as GitLab's Int is.
+  duration: async (pipeline, _args, context) => wholeSeconds(await recordKey(pipeline, 'duration', context)),
   // REST's decimal string ("46.68") as GitLab's Float.
   coverage: async (pipeline, _args, context) => {
     const coverage = await recordKey(pipeline, 'coverage', context);

@@ -20,3 +20,13 @@ export const Duration = new GraphQLScalarType<number, number>({
   parseValue: seconds,
   parseLiteral: (node: ValueNode) => seconds(node.kind === Kind.FLOAT || node.kind === Kind.INT ? Number(node.value) : undefined),
 });
+
+/**
+ * REST's seconds as one of GitLab's `Int` durations (`CiJob.duration`, `Pipeline.duration`). GitLab
+ * resolves them to a Float (`Ci::Build#duration` is `finished_at - started_at`) and graphql-ruby's
+ * `Int.coerce_result` calls Ruby's `to_i`, which truncates toward zero: 450.557 s is 450, not 451.
+ * Null for anything but a finite number (a job that has not finished).
+ */
+export function wholeSeconds(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? Math.trunc(value) : null;
+}
