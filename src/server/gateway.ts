@@ -19,7 +19,8 @@ import { formatError, isUnexpectedError, isWrongShapeFromUpstream } from '../err
 import { redact, redactDeep } from '../errors/redact.js';
 import { createHttpHandler, GRAPHQL_PATH, requestIdOf, type HttpHandlerOptions, type RouteHandler } from '../transport/http-handler.js';
 import { createExplorerHandler, EXPLORER_PATH } from '../transport/explorer.js';
-import { checkOperation, checkQueryLength, DEFAULT_QUERY_LIMITS, type QueryLimits } from '../policy/limits.js';
+import { DEFAULT_QUERY_LIMITS, type QueryLimits } from '../policy/limits.js';
+import { createAdmission } from '../policy/admission.js';
 import { DEFAULT_MAX_UPLOAD_BYTES } from '../transport/uploads.js';
 import { createExecutableSchema, resolvers, typeDefs } from '../schema/executable.js';
 import { DEFAULT_ISSUE_REFERENCE_BOUNDS, ISSUE_REFERENCES, IssueReferences } from '../subscriptions/issue-references.js';
@@ -116,13 +117,13 @@ export function createGateway(options: GatewayOptions): Gateway {
     : undefined;
   const responseCache = responseStore ? createResponseCache(responseStore, metrics && ((hit) => metrics.responseCacheLookup(hit))) : undefined;
   const schema = createExecutableSchema(options.extend);
+  const admission = createAdmission(schema, limits, { batching: dependencies.batching });
   const httpServer = createServer();
   const webSockets = new Set<WebSocketAttachment>();
   const attachWebSocket = (server: Server, { path }: { path: string }): WebSocketAttachment => {
     const attached = attachWebSocketServer(server, schema, contextFor, {
-      limits,
+      admission,
       maxSubscriptionsPerConnection: options.maxSubscriptionsPerConnection ?? 100,
-      batching: dependencies.batching,
       connectionInitWaitTimeoutMs: options.connectionInitWaitTimeoutMs ?? 10_000,
       maxUnsentBytes: options.maxUnsentWebSocketBytes ?? DEFAULT_MAX_UNSENT_WEBSOCKET_BYTES,
       maxMessagesPerSecond: options.maxWebSocketMessagesPerSecond ?? DEFAULT_WEBSOCKET_MESSAGES_PER_SECOND,
@@ -173,11 +174,7 @@ export function createGateway(options: GatewayOptions): Gateway {
           Promise.resolve({
             didResolveOperation: ({ source, document, operation, operationName, contextValue, request }) => {
               if (operation?.operation === OperationTypeNode.SUBSCRIPTION) throw subscriptionOverHttp();
-              // The gateway's own HTTP handler refuses long text before parsing it; this covers a
-              // BFF's mount of `apollo` (where maxTokens has bounded the parse) and persisted queries.
-              checkQueryLength(source, limits);
-              const estimate = checkOperation(schema, { document, operationName, variables: request.variables }, { authenticated: contextValue.credential !== null, batching: dependencies.batching }, limits);
-              contextValue.stats.estimate = estimate;
+              contextValue.stats.estimate = admission.beforeExecution({ source, document, operationName, variables: request.variables, authenticated: contextValue.credential !== null });
               return Promise.resolve();
             },
           }),
@@ -223,7 +220,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const explorer = options.explorer === false ? undefined : createExplorerHandler();
   const httpOptions: HttpHandlerOptions = {
     maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
-    limits,
+    admission,
     credentials,
     explorer,
     // A browser opening / gets a page that works: Sandbox when it is on (it needs Apollo's CDN),

@@ -5,7 +5,8 @@ import { HeaderMap, type ApolloServer } from '@apollo/server';
 import { GraphQLError } from 'graphql';
 import type { GatewayContext } from '../server/context.js';
 import type { Credential, CredentialPolicy } from '../datasources/credentials.js';
-import { checkRequestQueries, refusalBody, type QueryLimits } from '../policy/limits.js';
+import { refusalBody } from '../policy/limits.js';
+import type { Admission } from '../policy/admission.js';
 import { readMultipartOperation, UploadRequestError } from './uploads.js';
 import { isArtifactDownloadRequest, serveArtifactDownload } from './artifacts-download.js';
 import type { CorsPolicy } from './cors.js';
@@ -115,7 +116,8 @@ export function requestIdOf(req: Pick<IncomingMessage, 'headers'>): string {
 export interface HttpHandlerOptions {
   /** Largest upload accepted in one multipart request, in bytes. */
   maxUploadBytes: number;
-  limits: QueryLimits;
+  /** The checks before parsing (policy/admission.ts), the same for every transport. */
+  admission: Pick<Admission, 'beforeParsing'>;
   /** Who each request runs as (the caller's credential, or the service token). */
   credentials: CredentialPolicy;
   /**
@@ -159,101 +161,135 @@ export function createHttpHandler(apollo: ApolloServer<GatewayContext>, createCo
     if (options.telemetry?.logsRequests) res.once('close', () => passedOn || options.telemetry?.httpRequestEnded(ended, res, context));
     if (options.draining?.()) res.setHeader('connection', 'close');
     try {
-      if (url.pathname === '/' && req.method === 'GET' && servesGraphQL) {
-        res.writeHead(302, { location: options.rootRedirect ?? GRAPHQL_PATH });
-        res.end();
+      const exchange: Exchange = { req, res, url, requestId, contextOf };
+      if (await serveOtherRoute(exchange, options, servesGraphQL)) return;
+      if (url.pathname === GRAPHQL_PATH && servesGraphQL) {
+        await serveGraphQL(apollo, exchange, options);
         return;
       }
-      if (url.pathname === '/healthz') {
-        sendJson(res, 200, { status: 'ok' });
-        return;
-      }
-      const route = req.method === 'GET' ? options.routes?.get(url.pathname) : undefined;
-      if (route) {
-        await route(req, res, requestId);
-        return;
-      }
-      // Cross-origin browsers: headers for allowed origins, and preflights answered here.
-      if (options.cors && ((url.pathname === GRAPHQL_PATH && servesGraphQL) || isArtifactDownloadRequest(req)) && options.cors.handle(req, res)) return;
-      if (isArtifactDownloadRequest(req)) {
-        await serveArtifactDownload(req, res, contextOf, options.credentials);
-        return;
-      }
-      if (options.explorer && isExplorerPath(url.pathname)) {
-        await options.explorer(req, res, url.pathname);
-        return;
-      }
-      if (url.pathname !== GRAPHQL_PATH || !servesGraphQL) {
-        if (next) {
-          passedOn = true;
-          res.removeHeader('x-request-id');
-          next();
-          return;
-        }
-        answerBeforeBody(req, res);
-        sendJson(res, 404, { errors: [{ message: `Nothing at ${url.pathname}; the API is at ${GRAPHQL_PATH}.`, extensions: { code: 'NOT_FOUND' } }] });
-        return;
-      }
-      const headers = new HeaderMap();
-      for (const [name, value] of Object.entries(req.headers)) {
-        if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-      }
-      const contentType = headers.get('content-type') ?? '';
-      let body: unknown = '';
-      if (req.method === 'POST' && contentType.startsWith('multipart/form-data')) {
-        if (!hasPreflightHeader(headers)) {
-          throw new HttpProblem(400, 'A multipart request needs an `Apollo-Require-Preflight: true` header (CSRF prevention).');
-        }
-        const raw = await readBody(req, options.maxUploadBytes + MAX_BODY_BYTES);
-        body = await readMultipartOperation(contentType, raw, options.maxUploadBytes);
-        // Apollo reads the operation as JSON; the files are already in its variables.
-        headers.set('content-type', 'application/json');
-      } else if (req.method === 'POST') {
-        const text = (await readBody(req, MAX_BODY_BYTES)).toString('utf8');
-        body = text;
-        if (text && contentType.includes('json')) {
-          try {
-            body = JSON.parse(text);
-          } catch {
-            throw new HttpProblem(400, 'The request body is not valid JSON.');
-          }
-          if (Array.isArray(body) && !options.allowBatchedHttpRequests) {
-            throw new HttpProblem(400, 'Batched requests (a JSON array of operations) are off on this gateway; send one operation per request.');
-          }
-        }
-      }
-      // Refused before Apollo parses it: parsing a huge or deeply nested document is itself the cost to avoid.
-      try {
-        checkRequestQueries(queriesOf(req.method === 'GET' ? { query: url.searchParams.get('query') } : body), Array.isArray(body), options.limits);
-      } catch (error) {
-        if (!(error instanceof GraphQLError)) throw error;
-        sendJson(res, 400, refusalBody(error));
-        return;
-      }
-      const credential = options.credentials.ofHttpRequest(req) ?? options.credentials.fallback;
-      const response = await apollo.executeHTTPGraphQLRequest({
-        httpGraphQLRequest: { method: req.method ?? 'GET', headers, search: url.search, body },
-        context: () => Promise.resolve(contextOf(credential)),
-      });
-      for (const [name, value] of response.headers) res.setHeader(name, value);
-      res.statusCode = response.status ?? 200;
-      if (response.body.kind === 'complete') {
-        res.end(response.body.string);
-        return;
-      }
-      for await (const chunk of response.body.asyncIterator) res.write(chunk);
-      res.end();
-    } catch (error) {
-      if (res.headersSent) {
-        res.destroy();
+      if (next) {
+        passedOn = true;
+        res.removeHeader('x-request-id');
+        next();
         return;
       }
       answerBeforeBody(req, res);
-      if (error instanceof HttpProblem || error instanceof UploadRequestError) {
-        sendJson(res, error.status, { errors: [{ message: error.message, extensions: { code: 'BAD_REQUEST' } }] });
-        return;
-      }
-      sendJson(res, 500, { errors: [{ message: 'Internal error in the gateway', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
+      sendJson(res, 404, { errors: [{ message: `Nothing at ${url.pathname}; the API is at ${GRAPHQL_PATH}.`, extensions: { code: 'NOT_FOUND' } }] });
+    } catch (error) {
+      answerFailure(req, res, error);
     }
   };
+}
+
+/** One request and what the handler made of it. */
+interface Exchange {
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+  requestId: string;
+  /** The request's context for `credential`, kept for its log line. */
+  contextOf: (credential: Credential | null) => GatewayContext;
+}
+
+/** The gateway's routes other than GraphQL: the redirect, health, extra routes, CORS preflights, artifacts, the explorer. True when one answered. */
+async function serveOtherRoute({ req, res, url, requestId, contextOf }: Exchange, options: HttpHandlerOptions, servesGraphQL: boolean): Promise<boolean> {
+  if (url.pathname === '/' && req.method === 'GET' && servesGraphQL) {
+    res.writeHead(302, { location: options.rootRedirect ?? GRAPHQL_PATH });
+    res.end();
+    return true;
+  }
+  if (url.pathname === '/healthz') {
+    sendJson(res, 200, { status: 'ok' });
+    return true;
+  }
+  const route = req.method === 'GET' ? options.routes?.get(url.pathname) : undefined;
+  if (route) {
+    await route(req, res, requestId);
+    return true;
+  }
+  // Cross-origin browsers: headers for allowed origins, and preflights answered here.
+  if (options.cors && ((url.pathname === GRAPHQL_PATH && servesGraphQL) || isArtifactDownloadRequest(req)) && options.cors.handle(req, res)) return true;
+  if (isArtifactDownloadRequest(req)) {
+    await serveArtifactDownload(req, res, contextOf, options.credentials);
+    return true;
+  }
+  if (options.explorer && isExplorerPath(url.pathname)) {
+    await options.explorer(req, res, url.pathname);
+    return true;
+  }
+  return false;
+}
+
+/** A GraphQL request: its body read, its query texts through the admission's first step, then Apollo. */
+async function serveGraphQL(apollo: ApolloServer<GatewayContext>, { req, res, url, contextOf }: Exchange, options: HttpHandlerOptions): Promise<void> {
+  const headers = new HeaderMap();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  const body = req.method === 'POST' ? await readOperationBody(req, headers, options) : '';
+  // Refused before Apollo parses it: parsing a huge or deeply nested document is itself the cost to avoid.
+  try {
+    options.admission.beforeParsing(queriesOf(req.method === 'GET' ? { query: url.searchParams.get('query') } : body), { batched: Array.isArray(body) });
+  } catch (error) {
+    if (!(error instanceof GraphQLError)) throw error;
+    sendJson(res, 400, refusalBody(error));
+    return;
+  }
+  const credential = options.credentials.ofHttpRequest(req) ?? options.credentials.fallback;
+  const response = await apollo.executeHTTPGraphQLRequest({
+    httpGraphQLRequest: { method: req.method ?? 'GET', headers, search: url.search, body },
+    context: () => Promise.resolve(contextOf(credential)),
+  });
+  for (const [name, value] of response.headers) res.setHeader(name, value);
+  res.statusCode = response.status ?? 200;
+  if (response.body.kind === 'complete') {
+    res.end(response.body.string);
+    return;
+  }
+  for await (const chunk of response.body.asyncIterator) res.write(chunk);
+  res.end();
+}
+
+/**
+ * A POST's operation: a multipart upload (its files already in the variables; `headers` then says
+ * JSON, as Apollo reads it), JSON (one operation, or a batch when batching is on), or other text
+ * for Apollo to refuse.
+ */
+async function readOperationBody(req: IncomingMessage, headers: HeaderMap, options: HttpHandlerOptions): Promise<unknown> {
+  const contentType = headers.get('content-type') ?? '';
+  if (contentType.startsWith('multipart/form-data')) {
+    if (!hasPreflightHeader(headers)) {
+      throw new HttpProblem(400, 'A multipart request needs an `Apollo-Require-Preflight: true` header (CSRF prevention).');
+    }
+    const raw = await readBody(req, options.maxUploadBytes + MAX_BODY_BYTES);
+    const operation = await readMultipartOperation(contentType, raw, options.maxUploadBytes);
+    headers.set('content-type', 'application/json');
+    return operation;
+  }
+  const text = (await readBody(req, MAX_BODY_BYTES)).toString('utf8');
+  if (!text || !contentType.includes('json')) return text;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new HttpProblem(400, 'The request body is not valid JSON.');
+  }
+  if (Array.isArray(body) && !options.allowBatchedHttpRequests) {
+    throw new HttpProblem(400, 'Batched requests (a JSON array of operations) are off on this gateway; send one operation per request.');
+  }
+  return body;
+}
+
+/** What a request that failed gets: its 4xx, or the gateway's 500 without details; a response already begun is cut. */
+function answerFailure(req: IncomingMessage, res: ServerResponse, error: unknown): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  answerBeforeBody(req, res);
+  if (error instanceof HttpProblem || error instanceof UploadRequestError) {
+    sendJson(res, error.status, { errors: [{ message: error.message, extensions: { code: 'BAD_REQUEST' } }] });
+    return;
+  }
+  sendJson(res, 500, { errors: [{ message: 'Internal error in the gateway', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
 }
