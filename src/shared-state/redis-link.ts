@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis, RedisOptions } from 'ioredis';
+import type { Command, Redis, RedisOptions } from 'ioredis';
 import type { GatewayLogger } from '../observability/logger.js';
 
 export interface RedisLinkOptions {
@@ -7,12 +7,24 @@ export interface RedisLinkOptions {
   url: string;
   /** Put before every key and channel name, so that deployments can share one Redis. */
   keyPrefix: string;
-  /** Longest wait for one Redis command; past it the caller falls back to memory (default 1000 ms). */
+  /**
+   * Longest wait for one Redis command; past it the caller falls back to memory and the link holds
+   * Redis as not answering until it answers again. Also how often the link PINGs Redis (default 1000 ms).
+   */
   commandTimeoutMs?: number;
   logger: GatewayLogger;
 }
 
+const DEFAULT_COMMAND_TIMEOUT_MS = 1_000;
+
 type HealthListener = (up: boolean) => void;
+
+/**
+ * `connected`: Redis is used. `unreachable`: a connection is down or connecting. `not answering`:
+ * the connections are open but a command got no answer in time (a frozen or overloaded Redis, a
+ * route that drops packets): TCP says nothing of it, so ioredis still calls itself ready.
+ */
+export type RedisHealth = 'connected' | 'unreachable' | 'not answering';
 
 /**
  * The replica's two connections to Redis: one for commands, one for pub/sub (a subscribed RESP2
@@ -22,7 +34,10 @@ type HealthListener = (up: boolean) => void;
  * Redis trouble must never stop the gateway: commands fail fast while the link is down (no offline
  * queue: a request must not wait for a Redis that may never return), the clients reconnect forever
  * in the background, and `isUp` tells every user of the link whether to use Redis or fall back to
- * its own memory. A change of health is logged once (warn when lost) and told to listeners.
+ * its own memory. A Redis that keeps its connections open but stops answering (frozen, say) is
+ * down too, from the first command that times out or heartbeat PING left unanswered until it
+ * answers again: queries use memory at once meanwhile instead of each waiting the command timeout.
+ * A change of health is logged once (warn when lost) and told to listeners.
  */
 export class RedisLink {
   /** Names this replica in leases; random per process, so a restarted replica is a new holder. */
@@ -36,11 +51,25 @@ export class RedisLink {
   private closed = false;
   private readonly listeners = new Set<HealthListener>();
   private lastError: string | undefined;
+  private readonly timeoutMs: number;
+  /** False from a command that timed out on an open connection until Redis answers anything again. */
+  private answering = true;
+  /** A heartbeat PING went out and Redis has answered nothing since: no second one piles up behind it. */
+  private probeOwed = false;
+  private heartbeat: NodeJS.Timeout | undefined;
 
-  constructor(private readonly options: RedisLinkOptions) {}
+  constructor(private readonly options: RedisLinkOptions) {
+    this.timeoutMs = options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
+  }
 
+  /** Redis is used; false while it is unreachable or not answering (every user falls back then). */
   get isUp(): boolean {
     return this.up;
+  }
+
+  get health(): RedisHealth {
+    if (this.up) return 'connected';
+    return this.answering ? 'unreachable' : 'not answering';
   }
 
   /** `prefix` + the parts joined by `:`. */
@@ -59,7 +88,7 @@ export class RedisLink {
    */
   async connect(): Promise<void> {
     const { Redis } = await import('ioredis');
-    const timeoutMs = this.options.commandTimeoutMs ?? 1_000;
+    const timeoutMs = this.timeoutMs;
     const clientOptions: RedisOptions = {
       lazyConnect: true,
       enableOfflineQueue: false,
@@ -81,7 +110,13 @@ export class RedisLink {
       client.on('close', () => this.refreshHealth());
       client.on('end', () => this.refreshHealth());
     }
+    watchAnswers(this.commands, () => this.heard(), () => this.silent());
     this.commands.on('ready', () => this.refreshHealth());
+    // A new connection owes no answer of the old one's, and its ready check (INFO) was answered.
+    this.commands.on('close', () => {
+      this.probeOwed = false;
+      this.answering = true;
+    });
     this.subscriber.on('ready', () => void this.onSubscriberReady());
     this.subscriber.on('message', (channel: string, message: string) => this.channels.get(channel)?.(message));
     this.subscriber.on('close', () => {
@@ -91,6 +126,9 @@ export class RedisLink {
     // A failed first attempt is no error of the gateway's: it starts degraded, ioredis retries.
     await Promise.allSettled([this.commands.connect(), this.subscriber.connect()]);
     if (!this.up) this.refreshHealth(true);
+    // An idle replica learns of a frozen Redis too, and one held not answering learns it answers again.
+    this.heartbeat = setInterval(() => this.probe(), timeoutMs);
+    this.heartbeat.unref();
   }
 
   /** The command connection, for a caller that has checked `isUp` and falls back on any error. */
@@ -124,6 +162,7 @@ export class RedisLink {
 
   async close(): Promise<void> {
     this.closed = true;
+    clearInterval(this.heartbeat);
     this.listeners.clear();
     await Promise.allSettled([this.commands?.quit(), this.subscriber?.quit()]);
     this.commands?.disconnect();
@@ -155,15 +194,48 @@ export class RedisLink {
     this.refreshHealth();
   }
 
+  /**
+   * PINGs Redis on the command connection, unless an earlier PING is still owed: a frozen Redis
+   * answers none, and each would wait in ioredis's queue and the socket until it thaws.
+   */
+  private probe(): void {
+    const commands = this.commands;
+    if (this.probeOwed || commands?.status !== 'ready') return;
+    this.probeOwed = true;
+    commands.ping().catch(() => undefined); // a timeout is told to `silent`
+  }
+
+  /** Redis answered a command (a late answer to one that timed out counts: it answers again). */
+  private heard(): void {
+    this.probeOwed = false;
+    if (this.answering) return;
+    this.answering = true;
+    // Not from inside ioredis's reply parser: health listeners send commands of their own.
+    queueMicrotask(() => this.refreshHealth());
+  }
+
+  /** A command got no answer in time on an open connection: stop sending until Redis answers. */
+  private silent(): void {
+    if (!this.answering) return;
+    this.answering = false;
+    this.lastError = `no answer within ${this.timeoutMs} ms`;
+    queueMicrotask(() => this.refreshHealth());
+  }
+
   private refreshHealth(announceDown = false): void {
     if (this.closed) return;
-    const up = this.commands?.status === 'ready' && this.subscriber?.status === 'ready' && this.subscriberReady;
+    const up = this.commands?.status === 'ready' && this.subscriber?.status === 'ready' && this.subscriberReady && this.answering;
     if (up === this.up && !announceDown) return;
     this.up = up;
     const where = redisAddress(this.options.url);
     if (up) {
       // The replica's id is what its runner leases hold: the line tells operators who polls what.
       this.options.logger.info?.({ redis: where, replica: this.replicaId }, 'redis connected: runner leases, persisted queries and the response cache are shared');
+    } else if (!this.answering) {
+      this.options.logger.warn?.(
+        { redis: where, reason: this.lastError },
+        'redis not answering: degraded to local polling and in-memory stores until it answers a PING',
+      );
     } else {
       this.options.logger.warn?.(
         { redis: where, reason: this.lastError ?? 'connection closed' },
@@ -172,6 +244,32 @@ export class RedisLink {
     }
     for (const listener of this.listeners) listener(up);
   }
+}
+
+/** What ioredis rejects a command with when `commandTimeout` passes without an answer. */
+const TIMED_OUT = 'Command timed out';
+
+/**
+ * Tells `heard` of every answer Redis gives on `client`, late ones included, and `silent` of every
+ * command left unanswered past the command timeout. ioredis reports neither as an event, and no
+ * connection event fires for a Redis that stops answering with its connections open. Every command,
+ * pipelines' included, goes through `sendCommand`.
+ */
+function watchAnswers(client: Redis, heard: () => void, silent: () => void): void {
+  const send = client.sendCommand.bind(client);
+  client.sendCommand = (command: Command, ...rest: unknown[]) => {
+    const { resolve, reject } = command;
+    command.resolve = (result: unknown) => {
+      heard();
+      resolve(result);
+    };
+    command.reject = (error: Error) => {
+      if (error.message === TIMED_OUT) silent();
+      else if (error.name === 'ReplyError') heard(); // an error reply is an answer too
+      reject(error);
+    };
+    return Reflect.apply(send, undefined, [command, ...rest]) as unknown;
+  };
 }
 
 /** host:port of a Redis URL, for log lines: never its password. */

@@ -91,11 +91,15 @@ export class ReplicaSharing {
   }
 
   /**
-   * For /readyz. A gateway whose Redis is down still serves every operation (pollers poll locally,
-   * stores use memory), so it stays ready: taking every replica out of the load balancer would turn
-   * a cache outage into a full one. The field, the warn line and `gateway_redis_up` tell operators.
+   * For /readyz. A gateway whose Redis is down or not answering still serves every operation
+   * (pollers poll locally, stores use memory), so it stays ready: taking every replica out of the
+   * load balancer would turn a cache outage into a full one. The fields (`redisReason`: unreachable
+   * or not answering), the warn line and `gateway_redis_up` tell operators.
    */
-  readinessDetails = (): Record<string, string> => ({ redis: this.link.isUp ? 'connected' : 'degraded' });
+  readinessDetails = (): Record<string, string> => {
+    const health = this.link.health;
+    return health === 'connected' ? { redis: health } : { redis: 'degraded', redisReason: health };
+  };
 
   connect(): Promise<void> {
     return this.link.connect();

@@ -1,8 +1,9 @@
-// The replica's pub/sub link to a real redis-server: what a poller that follows another replica's
-// polls hears. A follower that stops hearing its channel leaves its subscribers without changes for
-// as long as it lives, so the two ways a channel could be lost are tested here.
+// The replica's link to a real redis-server. Its pub/sub: what a poller that follows another
+// replica's polls hears. A follower that stops hearing its channel leaves its subscribers without
+// changes for as long as it lives, so the two ways a channel could be lost are tested here. Its
+// health: a Redis frozen with its connections open must count as down, not as connected.
 import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RedisLink } from '../../src/shared-state/redis-link.js';
 import { eventually, until } from '../support/wait.js';
 import { startRedis, type TestRedis } from './support/redis-server.js';
@@ -82,5 +83,65 @@ describe('the Redis link’s channels', () => {
     await publishUntilHeard(before, heardBefore);
     await publishUntilHeard(late, heardLate);
     expect(heardLate[0]).toBe('change');
+  });
+});
+
+describe('the Redis link over a Redis that stops answering with its connections open', () => {
+  const PROBE_MS = 200;
+  let redis: TestRedis;
+  let link: RedisLink | undefined;
+
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterEach(async () => {
+    redis.thaw();
+    await link?.close();
+  });
+  afterAll(async () => {
+    await redis?.close();
+  });
+
+  it('is down from an unanswered heartbeat, owes one PING however long the freeze, and is used again once Redis answers', async () => {
+    link = new RedisLink({ url: redis.url, keyPrefix: 'frozen-link:', commandTimeoutMs: PROBE_MS, logger: quiet });
+    await link.connect();
+    await until(() => link!.isUp);
+    const changes: boolean[] = [];
+    link.onHealthChange((up) => changes.push(up));
+    const pingsBefore = (await redis.commandCalls()).get('ping') ?? 0;
+
+    redis.freeze();
+    // Nothing is asked of the link: its heartbeat alone finds out. ioredis still calls it ready.
+    await until(() => !link!.isUp);
+    expect(link.health).toBe('not answering');
+    expect(() => link!.client).toThrow('Redis is not connected');
+    expect((link as unknown as { commands: Redis }).commands.status).toBe('ready');
+    // Fifteen heartbeats go by frozen; each one that sent a PING would leave it queued until the thaw.
+    await new Promise((resolve) => setTimeout(resolve, 15 * PROBE_MS));
+    expect(link.isUp).toBe(false);
+
+    redis.thaw();
+    await until(() => link!.isUp);
+    expect(link.health).toBe('connected');
+    expect(changes).toEqual([false, true]);
+    expect(await link.client.set(link.key('after'), 'thawed')).toBe('OK');
+    await link.close(); // no heartbeat past this point
+    // At most one before the freeze, the one owed through it, and two between the thaw and the close.
+    const pings = ((await redis.commandCalls()).get('ping') ?? 0) - pingsBefore;
+    expect(pings).toBeGreaterThanOrEqual(1);
+    expect(pings).toBeLessThanOrEqual(4);
+  });
+
+  it('is down as soon as a command times out, not at the next heartbeat', async () => {
+    link = new RedisLink({ url: redis.url, keyPrefix: 'frozen-command:', commandTimeoutMs: PROBE_MS, logger: quiet });
+    await link.connect();
+    await until(() => link!.isUp);
+    redis.freeze();
+    // A heartbeat PING sent after this GET times out after it: what turns the link down here is the GET.
+    await expect(link.client.get(link.key('any'))).rejects.toThrow('Command timed out');
+    expect(link.isUp).toBe(false);
+    expect(link.health).toBe('not answering');
+    redis.thaw();
+    await until(() => link!.isUp);
   });
 });

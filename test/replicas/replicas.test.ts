@@ -193,7 +193,7 @@ describe('three replicas sharing one Redis', () => {
     // Degraded, not down: each replica polls both keys itself, and stays ready.
     await eventually(async () => (await sumOf('gateway_runners_polled')) === 2 * survivors.length, 10_000, 'local polling');
     for (const replica of survivors) {
-      expect(await replica.readyz()).toEqual({ status: 200, body: { status: 'ready', redis: 'degraded' } });
+      expect(await replica.readyz()).toEqual({ status: 200, body: { status: 'ready', redis: 'degraded', redisReason: 'unreachable' } });
       expect(replica.logLines().some((line) => line['level'] === 40 && line.msg.startsWith('redis unreachable'))).toBe(true);
     }
     await setPaused(survivors[1]!, DEMO_TOKENS.maintainer, maintainerRunner, true);

@@ -6,6 +6,12 @@ export interface TestRedis extends RedisServer {
   dump(): Promise<Map<string, string>>;
   /** A client of the test's own; closed by `close`. */
   client: Redis;
+  /** SIGSTOP: the server stops answering and its connections stay open, as a frozen Redis's do. */
+  freeze(): void;
+  /** SIGCONT, whether frozen or not: a test calls it in `finally` or `afterEach`, so that none is left frozen. */
+  thaw(): void;
+  /** How many times the server has run each command (`INFO commandstats`), by lower-case name. */
+  commandCalls(): Promise<Map<string, number>>;
   close(): Promise<void>;
 }
 
@@ -18,6 +24,9 @@ export async function startRedis(): Promise<TestRedis> {
   const server = await startRedisServer();
   const { port } = server;
   const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 1 });
+  const thaw = () => {
+    if (server.pid !== undefined) process.kill(server.pid, 'SIGCONT');
+  };
   client.on('error', () => {}); // reconnects by itself after a restart
   try {
     await client.connect();
@@ -35,6 +44,15 @@ export async function startRedis(): Promise<TestRedis> {
     stop: () => server.stop(),
     start: () => server.start(),
     client,
+    freeze() {
+      if (server.pid === undefined) throw new Error('redis-server is not running: nothing to freeze');
+      process.kill(server.pid, 'SIGSTOP');
+    },
+    thaw,
+    async commandCalls() {
+      const stats = await client.info('commandstats');
+      return new Map([...stats.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)].map(([, name, calls]) => [name!, Number(calls)]));
+    },
     async dump() {
       const entries = new Map<string, string>();
       let cursor = '0';
@@ -46,6 +64,7 @@ export async function startRedis(): Promise<TestRedis> {
       return entries;
     },
     async close() {
+      thaw();
       client.disconnect();
       await server.stop();
     },
