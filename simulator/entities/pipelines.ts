@@ -182,24 +182,58 @@ export function pipelineDetailEntity(ctx: PresentContext, row: PipelineRow) {
   });
 }
 
-/** The few texts of Gitlab::Ci::Status REST's `detailed_status` carries, for a pipeline's status. */
-function detailedStatusOf(status: string, path: string | null) {
-  const text = STATUS_TEXT[status] ?? status;
-  return { icon: `status_${status}`, text, label: text, group: status.replaceAll('_', '-'), tooltip: text, has_details: path !== null, details_path: path, illustration: null, favicon: `/assets/ci_favicons/favicon_status_${status}.png` };
+/** What one `Gitlab::Ci::Status::<Status>` core class answers. */
+interface CoreStatus {
+  text: string;
+  label: string;
+  icon: string;
+  favicon: string;
+  group: string;
 }
 
-const STATUS_TEXT: Readonly<Record<string, string>> = {
-  created: 'created',
-  waiting_for_resource: 'waiting',
-  preparing: 'preparing',
-  pending: 'pending',
-  running: 'running',
-  success: 'passed',
-  failed: 'failed',
-  canceling: 'canceling',
-  canceled: 'canceled',
-  skipped: 'skipped',
-  // Gitlab::Ci::Status::Pipeline::Blocked.
-  manual: 'blocked',
-  scheduled: 'delayed',
+/**
+ * The core statuses of GitLab 16.2, by status value: lower-case texts (GitLab capitalised them
+ * later, in gitlab-org/gitlab!130269), as the REST documentation's bodies show ("text": "passed").
+ * The gateway keeps its own table; a test holds the two equal.
+ */
+const CORE_STATUSES: Readonly<Record<string, CoreStatus>> = {
+  created: { text: 'created', label: 'created', icon: 'status_created', favicon: 'favicon_status_created', group: 'created' },
+  waiting_for_resource: { text: 'waiting', label: 'waiting for resource', icon: 'status_pending', favicon: 'favicon_status_pending', group: 'waiting-for-resource' },
+  preparing: { text: 'preparing', label: 'preparing', icon: 'status_preparing', favicon: 'favicon_status_preparing', group: 'preparing' },
+  pending: { text: 'pending', label: 'pending', icon: 'status_pending', favicon: 'favicon_status_pending', group: 'pending' },
+  running: { text: 'running', label: 'running', icon: 'status_running', favicon: 'favicon_status_running', group: 'running' },
+  success: { text: 'passed', label: 'passed', icon: 'status_success', favicon: 'favicon_status_success', group: 'success' },
+  failed: { text: 'failed', label: 'failed', icon: 'status_failed', favicon: 'favicon_status_failed', group: 'failed' },
+  // Newer than 16.2; GitLab's later class, in 16.2's lower case.
+  canceling: { text: 'canceling', label: 'canceling', icon: 'status_canceled', favicon: 'favicon_status_canceled', group: 'canceling' },
+  canceled: { text: 'canceled', label: 'canceled', icon: 'status_canceled', favicon: 'favicon_status_canceled', group: 'canceled' },
+  skipped: { text: 'skipped', label: 'skipped', icon: 'status_skipped', favicon: 'favicon_status_skipped', group: 'skipped' },
+  manual: { text: 'manual', label: 'manual action', icon: 'status_manual', favicon: 'favicon_status_manual', group: 'manual' },
+  scheduled: { text: 'delayed', label: 'delayed', icon: 'status_scheduled', favicon: 'favicon_status_scheduled', group: 'scheduled' },
 };
+
+/**
+ * Gitlab::Ci::Status::Pipeline::Blocked and ::Delayed: a manual or scheduled pipeline's own text
+ * and label. They delegate the rest to the core status, so the tooltip stays the core label.
+ */
+const PIPELINE_EXTENDED: Readonly<Record<string, Pick<CoreStatus, 'text' | 'label'>>> = {
+  manual: { text: 'blocked', label: 'waiting for manual action' },
+  scheduled: { text: 'delayed', label: 'waiting for delayed job' },
+};
+
+/** DetailedStatusEntity of Gitlab::Ci::Status::Pipeline::Factory's status for a pipeline's status. */
+function detailedStatusOf(status: string, path: string | null) {
+  const core = CORE_STATUSES[status] ?? { text: status, label: status, icon: `status_${status}`, favicon: `favicon_status_${status}`, group: status };
+  const { text, label } = PIPELINE_EXTENDED[status] ?? core;
+  return {
+    icon: core.icon,
+    text,
+    label,
+    group: core.group,
+    tooltip: core.label,
+    has_details: path !== null,
+    details_path: path,
+    illustration: null,
+    favicon: `/assets/ci_favicons/${core.favicon}.png`,
+  };
+}

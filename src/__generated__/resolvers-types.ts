@@ -2306,7 +2306,7 @@ export type DetailedStatus = {
   id: Scalars['String']['output'];
   /** Label of the status, such as `passed` or `manual action`. */
   label?: Maybe<Scalars['String']['output']>;
-  /** Short text of the status, such as `Passed`. */
+  /** Short text of the status, such as `passed` (GitLab 16.2's lower-case texts). */
   text?: Maybe<Scalars['String']['output']>;
   /** Tooltip of the status: its label, and for a failed job with a known reason, that reason. */
   tooltip?: Maybe<Scalars['String']['output']>;

@@ -1,24 +1,25 @@
 // GitLab's DetailedStatus of jobs and pipelines, status by status, as lib/gitlab/ci/status/*.rb
-// compute it (GitLab 16 and later). The embedded server's jobs only run, pass, fail or get canceled;
-// runners.test.ts checks those over HTTP, and this file every status GitLab has.
+// compute it in GitLab 16.2 (lower-case texts; sentence case came later). The embedded server's
+// statuses are checked over HTTP against its REST `detailed_status` in detailed-status-parity.test.ts,
+// and this file checks every status GitLab has.
 import { describe, expect, it } from 'vitest';
 import { jobDetailedStatus, pipelineDetailedStatus } from '../../src/resolvers/runners/detailed-status.js';
 import { graphqlRunnerStatus } from '../../src/resolvers/runners/runner-status.js';
 
 /** [status, text, label, icon, group] of Gitlab::Ci::Status::<Status>. */
 const CORE: Array<[string, string, string, string, string]> = [
-  ['created', 'Created', 'created', 'status_created', 'created'],
-  ['waiting_for_resource', 'Waiting', 'waiting for resource', 'status_pending', 'waiting-for-resource'],
-  ['preparing', 'Preparing', 'preparing', 'status_preparing', 'preparing'],
-  ['pending', 'Pending', 'pending', 'status_pending', 'pending'],
-  ['running', 'Running', 'running', 'status_running', 'running'],
-  ['success', 'Passed', 'passed', 'status_success', 'success'],
-  ['failed', 'Failed', 'failed', 'status_failed', 'failed'],
-  ['canceling', 'Canceling', 'canceling', 'status_canceled', 'canceling'],
-  ['canceled', 'Canceled', 'canceled', 'status_canceled', 'canceled'],
-  ['skipped', 'Skipped', 'skipped', 'status_skipped', 'skipped'],
-  ['manual', 'Manual', 'manual action', 'status_manual', 'manual'],
-  ['scheduled', 'Scheduled', 'scheduled', 'status_scheduled', 'scheduled'],
+  ['created', 'created', 'created', 'status_created', 'created'],
+  ['waiting_for_resource', 'waiting', 'waiting for resource', 'status_pending', 'waiting-for-resource'],
+  ['preparing', 'preparing', 'preparing', 'status_preparing', 'preparing'],
+  ['pending', 'pending', 'pending', 'status_pending', 'pending'],
+  ['running', 'running', 'running', 'status_running', 'running'],
+  ['success', 'passed', 'passed', 'status_success', 'success'],
+  ['failed', 'failed', 'failed', 'status_failed', 'failed'],
+  ['canceling', 'canceling', 'canceling', 'status_canceled', 'canceling'],
+  ['canceled', 'canceled', 'canceled', 'status_canceled', 'canceled'],
+  ['skipped', 'skipped', 'skipped', 'status_skipped', 'skipped'],
+  ['manual', 'manual', 'manual action', 'status_manual', 'manual'],
+  ['scheduled', 'delayed', 'delayed', 'status_scheduled', 'scheduled'],
 ];
 
 describe('a job\'s detailed status', () => {
@@ -37,7 +38,7 @@ describe('a job\'s detailed status', () => {
 
   it('names the failure reason in the tooltip when REST gives it (Build::Failed)', () => {
     expect(jobDetailedStatus({ id: 7, status: 'failed', failureReason: 'script_failure' }, null)).toMatchObject({
-      text: 'Failed',
+      text: 'failed',
       label: 'failed',
       tooltip: 'failed - (script failure)',
       detailsPath: null,
@@ -48,7 +49,7 @@ describe('a job\'s detailed status', () => {
   it('marks a failure that may fail as a warning, keeping the core id (Build::FailedAllowed)', () => {
     expect(jobDetailedStatus({ id: 7, status: 'failed', allowFailure: true, failureReason: 'script_failure' }, '/g/p/-/jobs/7')).toEqual({
       id: 'failed-7',
-      text: 'Failed',
+      text: 'failed',
       label: 'failed (allowed to fail)',
       icon: 'status_warning',
       group: 'failed_with_warnings',
@@ -80,19 +81,20 @@ describe('a pipeline\'s detailed status', () => {
     },
   );
 
-  it('shows a manual pipeline as blocked (Pipeline::Blocked) and a scheduled one as delayed (Pipeline::Delayed)', () => {
+  it('shows a manual pipeline as blocked (Pipeline::Blocked) and a scheduled one as delayed (Pipeline::Delayed), the tooltip still the core label', () => {
     expect(pipelineDetailedStatus({ id: 9, status: 'manual' }, null)).toMatchObject({
       id: 'manual-9',
-      text: 'Blocked',
+      text: 'blocked',
       label: 'waiting for manual action',
-      tooltip: 'waiting for manual action',
+      tooltip: 'manual action',
       icon: 'status_manual',
       group: 'manual',
     });
     expect(pipelineDetailedStatus({ id: 9, status: 'scheduled' }, null)).toMatchObject({
       id: 'scheduled-9',
-      text: 'Delayed',
+      text: 'delayed',
       label: 'waiting for delayed job',
+      tooltip: 'delayed',
       icon: 'status_scheduled',
       group: 'scheduled',
     });

@@ -168,14 +168,14 @@ interface GqlJob {
 
 const runnerGid = (id: number) => `gid://gitlab/Ci::Runner/${id}`;
 
-/** What GitLab shows for the statuses the embedded server's jobs and pipelines take. */
+/** What GitLab 16.2 shows for the statuses the embedded server's jobs and pipelines take. */
 const SHOWN: Record<string, { text: string; label: string; icon: string; group: string }> = {
-  running: { text: 'Running', label: 'running', icon: 'status_running', group: 'running' },
-  success: { text: 'Passed', label: 'passed', icon: 'status_success', group: 'success' },
-  failed: { text: 'Failed', label: 'failed', icon: 'status_failed', group: 'failed' },
-  canceled: { text: 'Canceled', label: 'canceled', icon: 'status_canceled', group: 'canceled' },
-  pending: { text: 'Pending', label: 'pending', icon: 'status_pending', group: 'pending' },
-  created: { text: 'Created', label: 'created', icon: 'status_created', group: 'created' },
+  running: { text: 'running', label: 'running', icon: 'status_running', group: 'running' },
+  success: { text: 'passed', label: 'passed', icon: 'status_success', group: 'success' },
+  failed: { text: 'failed', label: 'failed', icon: 'status_failed', group: 'failed' },
+  canceled: { text: 'canceled', label: 'canceled', icon: 'status_canceled', group: 'canceled' },
+  pending: { text: 'pending', label: 'pending', icon: 'status_pending', group: 'pending' },
+  created: { text: 'created', label: 'created', icon: 'status_created', group: 'created' },
 };
 
 describe('runners in GitLab\'s dialect', () => {

@@ -1,7 +1,16 @@
 // GitLab's `DetailedStatus` of a job or a pipeline, computed as its `Gitlab::Ci::Status` classes do
 // (lib/gitlab/ci/status/*.rb): a core status per status value (text, label, icon, group), then
-// what the job and pipeline factories change. The texts are those of GitLab 16 and later, where the
-// short texts are capitalised ("Passed") and the labels are not ("passed").
+// what the job and pipeline factories change.
+//
+// The texts are GitLab 16.2's, the version the gateway's dialect follows: lower case, mostly the
+// label's words ("passed"; a delayed job's text and label are both "delayed"). GitLab put the texts
+// in sentence case only after 16.2, in gitlab-org/gitlab!130269 ("Update text in CI status badges",
+// for issue #423029; !121876 of May 2023 had held the change back): "Passed", "Scheduled", and
+// "Warning" for a pass with warnings. The REST documentation's bodies have the lower case too
+// ("text": "passed"). A pipeline that passed with allowed failures is GitLab's `SuccessWarning`
+// ("passed with warnings"), which REST's pipeline record does not reveal: it is not served.
+// The embedded server keeps its own copy of this table (simulator/entities/pipelines.ts), and
+// test/dialect/detailed-status-parity.test.ts holds the two equal over HTTP.
 
 /** What `Gitlab::Ci::Status::<Status>` answers for one status value. */
 interface CoreStatus {
@@ -13,18 +22,19 @@ interface CoreStatus {
 
 /** The core statuses, by REST status value. */
 const CORE_STATUSES: Readonly<Record<string, CoreStatus>> = {
-  created: { text: 'Created', label: 'created', icon: 'status_created', group: 'created' },
-  waiting_for_resource: { text: 'Waiting', label: 'waiting for resource', icon: 'status_pending', group: 'waiting-for-resource' },
-  preparing: { text: 'Preparing', label: 'preparing', icon: 'status_preparing', group: 'preparing' },
-  pending: { text: 'Pending', label: 'pending', icon: 'status_pending', group: 'pending' },
-  running: { text: 'Running', label: 'running', icon: 'status_running', group: 'running' },
-  success: { text: 'Passed', label: 'passed', icon: 'status_success', group: 'success' },
-  failed: { text: 'Failed', label: 'failed', icon: 'status_failed', group: 'failed' },
-  canceling: { text: 'Canceling', label: 'canceling', icon: 'status_canceled', group: 'canceling' },
-  canceled: { text: 'Canceled', label: 'canceled', icon: 'status_canceled', group: 'canceled' },
-  skipped: { text: 'Skipped', label: 'skipped', icon: 'status_skipped', group: 'skipped' },
-  manual: { text: 'Manual', label: 'manual action', icon: 'status_manual', group: 'manual' },
-  scheduled: { text: 'Scheduled', label: 'scheduled', icon: 'status_scheduled', group: 'scheduled' },
+  created: { text: 'created', label: 'created', icon: 'status_created', group: 'created' },
+  waiting_for_resource: { text: 'waiting', label: 'waiting for resource', icon: 'status_pending', group: 'waiting-for-resource' },
+  preparing: { text: 'preparing', label: 'preparing', icon: 'status_preparing', group: 'preparing' },
+  pending: { text: 'pending', label: 'pending', icon: 'status_pending', group: 'pending' },
+  running: { text: 'running', label: 'running', icon: 'status_running', group: 'running' },
+  success: { text: 'passed', label: 'passed', icon: 'status_success', group: 'success' },
+  failed: { text: 'failed', label: 'failed', icon: 'status_failed', group: 'failed' },
+  // Later than 16.2 (a newer server may send it): GitLab's class, in 16.2's lower case.
+  canceling: { text: 'canceling', label: 'canceling', icon: 'status_canceled', group: 'canceling' },
+  canceled: { text: 'canceled', label: 'canceled', icon: 'status_canceled', group: 'canceled' },
+  skipped: { text: 'skipped', label: 'skipped', icon: 'status_skipped', group: 'skipped' },
+  manual: { text: 'manual', label: 'manual action', icon: 'status_manual', group: 'manual' },
+  scheduled: { text: 'delayed', label: 'delayed', icon: 'status_scheduled', group: 'scheduled' },
 };
 
 /** `Gitlab::Ci::Status::Build::Failed::REASONS`: the failure reasons REST reports, as tooltips word them. */
@@ -103,11 +113,12 @@ export function jobDetailedStatus(job: JobStatusFacts, jobPath: string | null): 
 /**
  * A pipeline's detailed status, as `Gitlab::Ci::Status::Pipeline::Factory` builds it:
  * `Pipeline::Common` links it to the pipeline's page; a manual pipeline is `Blocked` and a scheduled
- * one `Delayed` (their text and label change, their icon and group stay).
+ * one `Delayed`. Those change the text and label only: they are SimpleDelegators over the core
+ * status, whose own `status_tooltip` still answers the core label ("manual action", "delayed").
  */
 export function pipelineDetailedStatus(pipeline: { id: number; status: string }, pipelinePath: string | null): DetailedStatusRecord {
   const status = detailed(coreStatus(pipeline.status), pipeline.id, pipelinePath);
-  if (pipeline.status === 'manual') return { ...status, text: 'Blocked', label: 'waiting for manual action', tooltip: 'waiting for manual action' };
-  if (pipeline.status === 'scheduled') return { ...status, text: 'Delayed', label: 'waiting for delayed job', tooltip: 'waiting for delayed job' };
+  if (pipeline.status === 'manual') return { ...status, text: 'blocked', label: 'waiting for manual action' };
+  if (pipeline.status === 'scheduled') return { ...status, text: 'delayed', label: 'waiting for delayed job' };
   return status;
 }
