@@ -91,9 +91,12 @@ function bodyBytes(response: ApiResponse): Buffer {
   return response.bytes ?? Buffer.from(response.text !== undefined ? response.text : JSON.stringify(response.json ?? null));
 }
 
-function send(req: IncomingMessage, res: ServerResponse, response: ApiResponse, requestId: string, started: bigint): void {
-  if (res.headersSent || res.destroyed) return;
-  const body = hasBody(response) ? bodyBytes(response) : '';
+/**
+ * The headers of an answer. A 204 or 304 has no Content-Type, as Rack sends them (Rack::ContentType
+ * and Rack::Lint leave it off the statuses without a body): clients that parse any answer typed
+ * JSON, as python-gitlab does, fail on an empty body that says it is JSON.
+ */
+function headersOf(response: ApiResponse, requestId: string, started: bigint): Record<string, string> {
   const runtime = Number(process.hrtime.bigint() - started) / 1e9;
   // rest-conventions §1: JSON responses, X-Frame-Options and X-Content-Type-Options on every
   // response, plus x-request-id and x-runtime as in the pagination example.
@@ -106,6 +109,14 @@ function send(req: IncomingMessage, res: ServerResponse, response: ApiResponse, 
     'X-Runtime': runtime.toFixed(6),
     ...response.headers,
   };
+  if (hasBody(response)) return headers;
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'content-type'));
+}
+
+function send(req: IncomingMessage, res: ServerResponse, response: ApiResponse, requestId: string, started: bigint): void {
+  if (res.headersSent || res.destroyed) return;
+  const body = hasBody(response) ? bodyBytes(response) : '';
+  const headers = headersOf(response, requestId, started);
   if (hasBody(response)) headers['Content-Length'] = String(Buffer.byteLength(body));
   res.writeHead(response.status, headers);
   res.end(req.method === 'HEAD' ? undefined : body);
