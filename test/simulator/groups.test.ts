@@ -205,10 +205,26 @@ describe('POST /groups', () => {
 });
 
 describe('PUT /groups/:id', () => {
-  it('is for owners and administrators, by numeric id', async () => {
+  it('is for owners and administrators', async () => {
     expect((await call(sim, '/groups/10', { method: 'PUT', token: developer, json: { description: 'x' } })).status).toBe(403);
-    expect((await call(sim, '/groups/tools', { method: 'PUT', token: maintainer, json: { description: 'x' } })).body).toEqual({ error: 'id is invalid' });
+    expect((await call(sim, '/groups/opensource%2Ftools', { method: 'PUT', token: developer, json: { description: 'x' } })).status).toBe(403);
     expect((await call(sim, '/groups/12', { method: 'PUT', token: maintainer, json: { description: 'x' } })).status).toBe(404);
+  });
+
+  // The documentation's table says `integer`; lib/api/groups.rb takes a String and find_group!
+  // finds it by id or full path, as python-gitlab's `gl.groups.update('my-group/sub', ...)` sends it.
+  it('takes the group by URL-encoded full path as well as by id, and a bare name finds nothing', async () => {
+    const byPath = await call(sim, '/groups/opensource%2Ftools', { method: 'PUT', token: maintainer, json: { description: 'Tooling, by path' } });
+    expect(byPath.status).toBe(200);
+    expect(record(byPath)).toMatchObject({ id: 10, full_path: 'opensource/tools', description: 'Tooling, by path' });
+    expect(record(await call(sim, '/groups/10', { token: maintainer }))['description']).toBe('Tooling, by path');
+    const upperCase = await call(sim, '/groups/OpenSource%2FTools', { method: 'PUT', token: maintainer, json: { description: 'Developer tooling' } });
+    expect(record(upperCase)).toMatchObject({ id: 10, description: 'Developer tooling' });
+    const bareName = await call(sim, '/groups/tools', { method: 'PUT', token: maintainer, json: { description: 'x' } });
+    expect([bareName.status, bareName.body]).toEqual([404, { message: '404 Group Not Found' }]);
+    // Group 12 is private, and the maintainer is no member of it: not found by path either.
+    const privateOne = await call(sim, `/groups/${encodeURIComponent(sim.state.groupFullPath(sim.state.groups.get(12)!))}`, { method: 'PUT', token: maintainer, json: { description: 'x' } });
+    expect([privateOne.status, privateOne.body]).toEqual([404, { message: '404 Group Not Found' }]);
   });
 
   it('persists a rename, which moves the full paths of everything inside', async () => {

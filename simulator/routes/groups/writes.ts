@@ -5,7 +5,7 @@ import { canAdminGroup, canCreateSubgroup, isMoreVisible, VISIBILITIES } from '.
 import { AccessLevel, type Group, type Visibility } from '../../data/model.js';
 import type { SimulatorState } from '../../data/state.js';
 import { groupDetail } from '../../entities/groups.js';
-import { forbidden, messageError, notFound, validationError } from '../../http/errors.js';
+import { forbidden, messageError, validationError } from '../../http/errors.js';
 import { p, type ParamsOf } from '../../http/params.js';
 import { created, ok } from '../../http/response.js';
 import type { RequestContext, Router } from '../../http/router.js';
@@ -184,12 +184,11 @@ export function registerGroupWriteRoutes(router: Router): void {
     (ctx) => createGroup(ctx),
   );
 
-  // rest-v4-api.md: `id (integer, required)`.
-  router.put('/groups/:id', { auth: 'required', params: { id: p.integer().required(), ...settingParams, ...updateOnlyParams } }, (ctx) => {
+  // rest-v4-api.md says `id (integer, required)`, but lib/api/groups.rb declares it a String and
+  // finds the group by id or URL-encoded full path (`find_group!`), as every group route does.
+  router.put('/groups/:id', { auth: 'required', params: { id: p.string().required(), ...settingParams, ...updateOnlyParams } }, (ctx) => {
     const { state, user } = ctx;
-    const group = state.groups.get(ctx.params.id);
-    if (!group) throw notFound('Group');
-    visibleGroup(ctx, group.id);
+    const group = visibleGroup(ctx, ctx.params.id);
     if (!canAdminGroup(state, user, group)) throw forbidden();
     validateAvatar(ctx.params.avatar);
     const draft: Group = { ...group };
