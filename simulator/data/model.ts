@@ -159,6 +159,12 @@ export interface Project {
   publicJobs: boolean;
   buildTimeout: number;
   requestAccessEnabled: boolean;
+  /**
+   * Whether the project limits where its jobs' CI_JOB_TOKEN may go (ProjectCiCdSetting's outbound
+   * `job_token_scope_enabled`, a job record's `project.ci_job_token_scope_enabled`); off when absent,
+   * GitLab's default.
+   */
+  ciJobTokenScopeEnabled?: boolean;
   /** Visible to administrators only (`with_custom_attributes`). */
   customAttributes?: CustomAttribute[];
 }
@@ -541,6 +547,8 @@ export interface MergeRequest {
   mergedAt: string | null;
   closedAt: string | null;
   closedById: number | null;
+  /** Who merged it (MergeRequest::Metrics#merged_by); null unless merged. */
+  mergedById: number | null;
   authorId: number;
   assigneeId: number | null;
   /** Users asked to review it. */

@@ -1,11 +1,12 @@
-// Job artifacts: the job record `POST .../artifacts/keep` answers (fixtures/job_artifacts/
-// keep-job-artifacts.json, plus the fields GitLab's Entities::Ci::Job adds), and the archive as
-// the real ZIP file GitLab Runner would have uploaded.
+// Job artifacts: the job record `POST .../artifacts/keep` answers (GitLab's Entities::Ci::Job,
+// of which fixtures/job_artifacts/keep-job-artifacts.json shows a part), and the archive as the
+// real ZIP file GitLab Runner would have uploaded.
 import type { Job, JobArtifacts, Runner } from '../data/model.js';
 import { zipArchive } from '../data/zip.js';
 import type { PresentContext } from './context.js';
+import { extend } from './extend.js';
+import { jobBasic } from './jobs.js';
 import { runnerSummary } from './runners.js';
-import { userPublic } from './users.js';
 
 /** Archives are built once per set of files; tests that replace `files` get a new archive. */
 const archives = new WeakMap<JobArtifacts['files'], Buffer>();
@@ -41,46 +42,16 @@ function jobTags(runner: Runner | undefined): string[] {
   return runner.tagList.slice(0, 1);
 }
 
+/** Entities::Ci::Job: a project's job (`GET /projects/:id/jobs/:job_id`, the lists, the keep answer). */
 export function jobEntity(ctx: PresentContext, job: Job) {
-  const { state, origin } = ctx;
-  const project = state.projects.get(job.projectId);
-  const runner = state.runners.get(job.runnerId);
-  const user = state.users.get(job.userId);
-  const artifacts = state.jobArtifacts.get(job.id);
-  const c = job.commit;
-  return {
-    commit: {
-      author_email: c.authorEmail,
-      author_name: c.authorName,
-      created_at: c.createdAt,
-      id: c.id,
-      message: c.message,
-      short_id: c.shortId,
-      title: c.title,
-    },
-    coverage: job.coverage,
-    allow_failure: false,
-    created_at: job.createdAt,
-    started_at: job.startedAt,
-    finished_at: job.finishedAt,
-    erased_at: null,
-    duration: job.duration,
-    queued_duration: job.queuedDuration,
+  const runner = ctx.state.runners.get(job.runnerId);
+  const artifacts = ctx.state.jobArtifacts.get(job.id);
+  return extend(jobBasic(ctx, job), {
     artifacts_file: artifacts ? { filename: 'artifacts.zip', size: artifactsArchive(job, artifacts).length } : null,
     artifacts: artifactFiles(job, artifacts),
-    artifacts_expire_at: artifacts?.expireAt ?? null,
-    id: job.id,
-    name: job.name,
-    pipeline: { id: job.pipeline.id, project_id: job.projectId, ref: job.pipeline.ref, sha: job.pipeline.sha, status: job.pipeline.status },
-    ref: job.ref,
     runner: runner ? runnerSummary(ctx, runner) : null,
-    stage: job.stage,
-    status: job.status,
-    ...(job.status === 'failed' ? { failure_reason: job.failureReason ?? 'script_failure' } : {}),
-    tag: job.tag,
-    web_url: project ? `${origin}/${state.projectFullPath(project)}/-/jobs/${job.id}` : null,
-    user: user ? userPublic(ctx, user) : null,
+    artifacts_expire_at: artifacts?.expireAt ?? null,
     archived: false,
     tag_list: jobTags(runner),
-  };
+  });
 }

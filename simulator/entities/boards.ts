@@ -1,13 +1,12 @@
 // Board and board list shapes (rest-v4-api.md "Issue board", "Board list"; fixtures/boards/*.json;
 // GitLab 13.8 added `hide_backlog_list` and `hide_closed_list`, and a group board names its group).
-// Lists and single boards give the milestone's id and title; an update gives the whole milestone
-// and more project fields.
+// A board's project is GitLab's BasicProjectDetails (Entities::Board), in reads and writes alike.
+// Lists and single boards give the milestone's id and title; an update gives the whole milestone.
 import { milestoneById } from '../data/labels.js';
-import type { Board, BoardList, Group, GroupLabel, GroupMilestone, Label, Milestone, Project } from '../data/model.js';
+import type { Board, BoardList, Group, GroupLabel, GroupMilestone, Label, Milestone } from '../data/model.js';
 import type { PresentContext } from './context.js';
-import { extend } from './extend.js';
 import { groupMilestoneEntity, labelBasic, milestoneEntity } from './labels.js';
-import { projectReference } from './projects.js';
+import { projectSimple } from './projects.js';
 import { userSummary } from './users.js';
 
 /** A project or group label, which share one id space. */
@@ -42,25 +41,6 @@ export function listsOfBoard(ctx: PresentContext, board: Board): BoardList[] {
   return [...ctx.state.boardLists.values()].filter((list) => list.boardId === board.id).sort((a, b) => a.position - b.position || a.id - b.id);
 }
 
-function boardProject(ctx: PresentContext, project: Project, detailed: boolean) {
-  const fullPath = ctx.state.projectFullPath(project);
-  const webUrl = `${ctx.origin}/${fullPath}`;
-  const reference = { ...projectReference(ctx, project), http_url_to_repo: `${webUrl}.git`, web_url: webUrl };
-  if (!detailed) return reference;
-  return extend(reference, {
-    created_at: project.createdAt,
-    default_branch: project.defaultBranch,
-    tag_list: project.topics,
-    topics: project.topics,
-    ssh_url_to_repo: `git@${new URL(ctx.origin).hostname}:${fullPath}.git`,
-    readme_url: `${webUrl}/-/blob/${project.defaultBranch}/README.md`,
-    avatar_url: null,
-    star_count: project.starCount,
-    forks_count: project.forksCount,
-    last_activity_at: project.lastActivityAt,
-  });
-}
-
 /** A group board's `group` (GitLab's BasicGroupDetails: id, name, web_url). */
 function boardGroup(ctx: PresentContext, group: Group) {
   return { id: group.id, name: group.name, web_url: `${ctx.origin}/groups/${ctx.state.groupFullPath(group)}` };
@@ -77,7 +57,7 @@ export function boardEntity(ctx: PresentContext, board: Board, options: { update
     name: board.name,
     hide_backlog_list: board.hideBacklogList,
     hide_closed_list: board.hideClosedList,
-    project: project ? boardProject(ctx, project, options.updated === true) : null,
+    project: project ? projectSimple(ctx, project) : null,
     milestone: milestone ? (options.updated ? fullMilestone(ctx, milestone) : { id: milestone.id, title: milestone.title }) : null,
     lists: listsOfBoard(ctx, board).map((list) => boardListEntity(ctx, list)),
     group: group ? boardGroup(ctx, group) : null,

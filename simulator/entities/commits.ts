@@ -3,7 +3,7 @@
 // stats (CommitWithStats), the detail (CommitDetail with status and last pipeline), diff entries,
 // refs, comments, discussions, statuses and signatures.
 import type { CommitNote, CommitPipeline, CommitStatus } from '../data/commits.js';
-import type { Project } from '../data/model.js';
+import type { JobCommit, Project } from '../data/model.js';
 import { commitDiff, commitStats } from '../repository/commit-diff.js';
 import { formatGitTime } from '../repository/objects.js';
 import type { CommitSignature, GitCommit, Repository } from '../repository/repository.js';
@@ -42,26 +42,51 @@ export interface CommitPresentOptions {
   trailers?: boolean;
 }
 
-/** A commit as lists and cherry-pick and revert answers show it (fixtures list-repository-commits.json). */
-export function commitEntity(ctx: PresentContext, project: Project, commit: GitCommit, options: CommitPresentOptions = {}) {
-  const parsed = options.trailers ? trailers(commit.message) : { trailers: {}, extended: {} };
+/** A repository commit as a job keeps its commit (JobCommit): the fields Entities::Commit shows. */
+function commitFields(commit: GitCommit): JobCommit {
   return {
     id: commit.sha,
-    short_id: commit.sha.slice(0, 11),
-    created_at: formatGitTime(commit.committer),
-    parent_ids: [...commit.parents],
+    shortId: commit.sha.slice(0, 11),
     title: title(commit.message),
     message: commit.message,
-    author_name: commit.author.name,
-    author_email: commit.author.email,
-    authored_date: formatGitTime(commit.author),
-    committer_name: commit.committer.name,
-    committer_email: commit.committer.email,
-    committed_date: formatGitTime(commit.committer),
+    createdAt: formatGitTime(commit.committer),
+    parentIds: [...commit.parents],
+    authorName: commit.author.name,
+    authorEmail: commit.author.email,
+    authoredDate: formatGitTime(commit.author),
+    committerName: commit.committer.name,
+    committerEmail: commit.committer.email,
+    committedDate: formatGitTime(commit.committer),
+  };
+}
+
+/**
+ * Entities::Commit, whether the commit comes from a repository or from a job's record of it (the
+ * `commit` of Entities::Ci::JobBasic is this same entity, web_url and all).
+ */
+export function commitRecordEntity(ctx: PresentContext, project: Project, commit: JobCommit, parsed: ReturnType<typeof trailers> = { trailers: {}, extended: {} }) {
+  return {
+    id: commit.id,
+    short_id: commit.shortId,
+    created_at: commit.createdAt,
+    parent_ids: [...commit.parentIds],
+    title: commit.title,
+    message: commit.message,
+    author_name: commit.authorName,
+    author_email: commit.authorEmail,
+    authored_date: commit.authoredDate,
+    committer_name: commit.committerName,
+    committer_email: commit.committerEmail,
+    committed_date: commit.committedDate,
     trailers: parsed.trailers,
     extended_trailers: parsed.extended,
-    web_url: commitWebUrl(ctx, project, commit.sha),
+    web_url: commitWebUrl(ctx, project, commit.id),
   };
+}
+
+/** A commit as lists and cherry-pick and revert answers show it (fixtures list-repository-commits.json). */
+export function commitEntity(ctx: PresentContext, project: Project, commit: GitCommit, options: CommitPresentOptions = {}) {
+  return commitRecordEntity(ctx, project, commitFields(commit), options.trailers ? trailers(commit.message) : undefined);
 }
 
 export function commitWithStats(ctx: PresentContext, project: Project, repository: Repository, commit: GitCommit, options: CommitPresentOptions = {}) {

@@ -97,8 +97,8 @@ function latest(job: Job): string {
   return job.finishedAt ?? job.startedAt ?? job.createdAt;
 }
 
-/** The pipelines the runners' jobs carry, without their `iid`. */
-function jobPipelines(state: SimulatorState, project: Project): PipelineRow[] {
+/** The runners' jobs of a project, by the pipeline each carries. */
+function jobsByPipeline(state: SimulatorState, project: Project): Map<number, Job[]> {
   const jobsOf = new Map<number, Job[]>();
   for (const job of state.jobs.values()) {
     if (job.projectId !== project.id) continue;
@@ -106,13 +106,23 @@ function jobPipelines(state: SimulatorState, project: Project): PipelineRow[] {
     if (jobs) jobs.push(job);
     else jobsOf.set(job.pipeline.id, [job]);
   }
-  return [...jobsOf.values()].map((jobs) => {
-    const first = jobs.reduce((a, b) => (b.createdAt < a.createdAt ? b : a));
-    const { id, sha, ref, status } = first.pipeline;
-    const createdAt = first.createdAt;
-    const updatedAt = jobs.map(latest).reduce((a, b) => (b > a ? b : a));
-    return { id, iid: 0, projectId: project.id, sha, ref, status, tag: first.tag, source: 'push', userId: first.userId, createdAt, updatedAt, ...timing(jobs, status, createdAt) };
-  });
+  return jobsOf;
+}
+
+/** The pipeline some of the runners' jobs carry, from those jobs, without its `iid`. */
+function jobPipelineRow(project: Project, jobs: readonly Job[]): PipelineRow {
+  const first = jobs.reduce((a, b) => (b.createdAt < a.createdAt ? b : a));
+  const { id, sha, ref, status } = first.pipeline;
+  const createdAt = first.createdAt;
+  const updatedAt = jobs.map(latest).reduce((a, b) => (b > a ? b : a));
+  return { id, iid: 0, projectId: project.id, sha, ref, status, tag: first.tag, source: 'push', userId: first.userId, createdAt, updatedAt, ...timing(jobs, status, createdAt) };
+}
+
+/** The highest `iid` of the project's repository pipelines; the jobs' pipelines are numbered after it. */
+function lastCommitPipelineIid(state: SimulatorState, project: Project): number {
+  let last = 0;
+  for (const pipeline of state.commitPipelines.values()) if (pipeline.projectId === project.id) last = Math.max(last, pipeline.iid);
+  return last;
 }
 
 /** A repository commit's pipeline, its status and timing from its latest commit statuses. */
@@ -129,10 +139,24 @@ function commitPipelineRow(state: SimulatorState, pipeline: CommitPipeline): Pip
  */
 export function pipelinesOfProject(state: SimulatorState, project: Project): PipelineRow[] {
   const ofCommits = [...state.commitPipelines.values()].filter((pipeline) => pipeline.projectId === project.id).map((pipeline) => commitPipelineRow(state, pipeline));
-  const lastIid = Math.max(0, ...ofCommits.map((row) => row.iid));
-  const ofJobs = jobPipelines(state, project).sort((a, b) => a.id - b.id);
+  const lastIid = lastCommitPipelineIid(state, project);
+  const ofJobs = [...jobsByPipeline(state, project).values()].map((jobs) => jobPipelineRow(project, jobs)).sort((a, b) => a.id - b.id);
   ofJobs.forEach((row, index) => (row.iid = lastIid + index + 1));
   return [...ofCommits, ...ofJobs].sort((a, b) => a.id - b.id);
+}
+
+/**
+ * The pipeline a job ran in, as pipelinesOfProject lists it (a job record's `pipeline`), worked out
+ * for that one pipeline: a page of jobs presents one each, and the whole list cost a millisecond.
+ */
+export function pipelineOfJob(state: SimulatorState, job: Job): PipelineRow | undefined {
+  const project = state.projects.get(job.projectId);
+  const byPipeline = project && jobsByPipeline(state, project);
+  const jobs = byPipeline?.get(job.pipeline.id);
+  if (!project || !byPipeline || !jobs) return undefined;
+  const row = jobPipelineRow(project, jobs);
+  const earlier = [...byPipeline.keys()].filter((id) => id < row.id).length;
+  return { ...row, iid: lastCommitPipelineIid(state, project) + earlier + 1 };
 }
 
 /**

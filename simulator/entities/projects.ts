@@ -4,6 +4,7 @@
 import { projectAccessLevel } from '../data/access.js';
 import { AccessLevel, type GroupShare, type Project } from '../data/model.js';
 import { sshHost, type PresentContext } from './context.js';
+import { extend } from './extend.js';
 import { userSummary } from './users.js';
 
 function names(ctx: PresentContext, project: Project) {
@@ -21,8 +22,8 @@ export function projectReference(ctx: PresentContext, project: Project) {
   return { id: project.id, ...names(ctx, project) };
 }
 
-/** `project` of a runner job (fixtures/runners/list-runner-jobs.json). */
-export function projectOfJob(ctx: PresentContext, project: Project) {
+/** GitLab's ProjectIdentity: `project` of a runner job (fixtures/runners/list-runner-jobs.json). */
+export function projectIdentity(ctx: PresentContext, project: Project) {
   return { id: project.id, description: project.description, ...names(ctx, project), created_at: project.createdAt };
 }
 
@@ -117,6 +118,17 @@ export function projectInGroupDetail(ctx: PresentContext, project: Project) {
 
 const enabled = (on: boolean) => (on ? 'enabled' : 'disabled');
 
+/**
+ * The merge settings of every project here: GitLab's defaults, which no route changes. The project
+ * record shows them, and its merge requests' `squash`, `detailed_merge_status` and
+ * `blocking_discussions_resolved` follow from them.
+ */
+export const MERGE_SETTINGS: {
+  readonly squashOption: 'always' | 'default_on' | 'default_off' | 'never';
+  readonly onlyAllowMergeIfPipelineSucceeds: boolean;
+  readonly onlyAllowMergeIfAllDiscussionsAreResolved: boolean;
+} = { squashOption: 'default_off', onlyAllowMergeIfPipelineSucceeds: false, onlyAllowMergeIfAllDiscussionsAreResolved: false };
+
 function directProjectLevel(ctx: PresentContext, project: Project): number {
   let level = 0;
   for (const m of ctx.state.memberships) {
@@ -158,11 +170,7 @@ export function projectStatistics(project: Project) {
  */
 export function projectSimple(ctx: PresentContext, project: Project) {
   const webUrl = `${ctx.origin}/${ctx.state.projectFullPath(project)}`;
-  return {
-    id: project.id,
-    description: project.description,
-    ...names(ctx, project),
-    created_at: project.createdAt,
+  return extend(projectIdentity(ctx, project), {
     default_branch: project.defaultBranch,
     tag_list: project.topics,
     topics: project.topics,
@@ -173,7 +181,7 @@ export function projectSimple(ctx: PresentContext, project: Project) {
     star_count: project.starCount,
     last_activity_at: project.lastActivityAt,
     namespace: namespace(ctx, project),
-  };
+  });
 }
 
 export interface ProjectPresentation {
@@ -279,14 +287,14 @@ export function projectRecord(ctx: PresentContext, project: Project, presentatio
     build_coverage_regex: null,
     ci_config_path: null,
     shared_with_groups: sharedWithGroups(ctx, project.sharedWithGroups),
-    only_allow_merge_if_pipeline_succeeds: false,
+    only_allow_merge_if_pipeline_succeeds: MERGE_SETTINGS.onlyAllowMergeIfPipelineSucceeds,
     allow_merge_on_skipped_pipeline: null,
     request_access_enabled: project.requestAccessEnabled,
-    only_allow_merge_if_all_discussions_are_resolved: false,
+    only_allow_merge_if_all_discussions_are_resolved: MERGE_SETTINGS.onlyAllowMergeIfAllDiscussionsAreResolved,
     remove_source_branch_after_merge: true,
     printing_merge_request_link_enabled: true,
     merge_method: 'merge',
-    squash_option: 'default_off',
+    squash_option: MERGE_SETTINGS.squashOption,
     suggestion_commit_message: null,
     auto_devops_enabled: false,
     auto_devops_deploy_strategy: 'continuous',

@@ -1,5 +1,6 @@
-// User shapes: summary (authors, assignees), public record (job `user`, GET /users/:id), and the
-// full record of GET /user and of administrators (rest-v4-api.md "User summary").
+// User shapes, GitLab's entities from the smallest: UserBasic (authors, assignees: userSummary),
+// User (a job's `user`: userPublic), UserPublic (GET /user: userFull), and what administrators
+// read, UserWithAdmin and UserDetailsWithAdmin (rest-v4-api.md "User summary").
 import { createHash } from 'node:crypto';
 import type { User, UserStatus } from '../data/model.js';
 import type { PresentContext } from './context.js';
@@ -22,12 +23,14 @@ export function userSummary(ctx: PresentContext, user: User) {
   };
 }
 
+/** GitLab's Entities::User: a job's `user`, `GET /users/:id` for other users. */
 export function userPublic(ctx: PresentContext, user: User) {
   return extend(userSummary(ctx, user), {
     created_at: user.createdAt,
     bio: user.bio,
     location: user.location,
     public_email: user.publicEmail,
+    skype: '',
     linkedin: '',
     twitter: '',
     discord: '',
@@ -37,10 +40,16 @@ export function userPublic(ctx: PresentContext, user: User) {
     pronouns: null,
     bot: false,
     work_information: user.organization || null,
+    // Nobody follows anybody here.
+    followers: 0,
+    following: 0,
+    ...(ctx.user ? { is_followed: false } : {}),
+    // TimeZoneHelper#local_time is nil for a user who set no time zone, as nobody here has.
+    local_time: null,
   });
 }
 
-/** GET /user, and GET /users/:id for administrators. */
+/** GitLab's Entities::UserPublic (with EE's minutes limits): `GET /user`, an SSH key's `user`. */
 export function userFull(ctx: PresentContext, user: User) {
   return extend(userPublic(ctx, user), {
     last_sign_in_at: user.lastSignInAt,
@@ -58,9 +67,39 @@ export function userFull(ctx: PresentContext, user: User) {
     external: false,
     private_profile: false,
     commit_email: user.email,
+    // Gitlab::CurrentSettings.default_preferred_language: nobody here chose another.
+    preferred_language: 'en',
     shared_runners_minutes_limit: null,
     extra_shared_runners_minutes_limit: null,
+  });
+}
+
+/** GitLab's Entities::UserWithAdmin: what administrators read of a user (`GET /user`, `GET /users`). */
+export function userWithAdmin(ctx: PresentContext, user: User) {
+  return extend(userFull(ctx, user), {
     is_admin: user.isAdmin,
+    note: null,
+    namespace_id: user.namespaceId,
+    // Every user here signed up or was seeded; none was created by an administrator.
+    created_by: null,
+  });
+}
+
+/** User#highest_role: the highest access level of the user's memberships, 0 without any. */
+function highestRole(ctx: PresentContext, user: User): number {
+  let highest = 0;
+  for (const membership of ctx.state.memberships) if (membership.userId === user.id) highest = Math.max(highest, membership.accessLevel);
+  return highest;
+}
+
+/** GitLab's Entities::UserDetailsWithAdmin: `GET /users/:id` for administrators. */
+export function userDetailsWithAdmin(ctx: PresentContext, user: User) {
+  return extend(userWithAdmin(ctx, user), {
+    highest_role: highestRole(ctx, user),
+    // Sign-in addresses are not kept, and of the sign-ins only the last one.
+    current_sign_in_ip: null,
+    last_sign_in_ip: null,
+    sign_in_count: user.lastSignInAt === null ? 0 : 1,
   });
 }
 

@@ -1,5 +1,5 @@
 import type { User } from '../data/model.js';
-import { userFull, userPublic, userStatusEntity } from '../entities/users.js';
+import { userDetailsWithAdmin, userFull, userPublic, userStatusEntity, userWithAdmin } from '../entities/users.js';
 import { forbidden, notFound, unauthorized } from '../http/errors.js';
 import { paginate } from '../http/pagination.js';
 import { p } from '../http/params.js';
@@ -26,7 +26,8 @@ function matchesUserSearch(user: User, search: string, withPrivateEmails: boolea
 export function registerUserRoutes(router: Router): void {
   router.get('/user', { auth: 'required', params: {} }, (ctx) => {
     if (!ctx.user) throw unauthorized();
-    return ok(userFull(ctx, ctx.user));
+    // UserWithAdmin for administrators, UserPublic (no `is_admin`) for everyone else.
+    return ok(ctx.user.isAdmin ? userWithAdmin(ctx, ctx.user) : userFull(ctx, ctx.user));
   });
 
   // GitLab's `GET /users`: `username` matches exactly (case-insensitively), `search` is
@@ -45,14 +46,14 @@ export function registerUserRoutes(router: Router): void {
       .filter((user) => !blocked || user.state === 'blocked')
       .filter((user) => !onlyAdmins || user.isAdmin)
       .sort((a, b) => b.id - a.id);
-    return paginate(ctx, users, (user) => (ctx.user?.isAdmin ? userFull(ctx, user) : userPublic(ctx, user)));
+    return paginate(ctx, users, (user) => (ctx.user?.isAdmin ? userWithAdmin(ctx, user) : userPublic(ctx, user)));
   });
 
   router.get('/users/:id', { auth: 'optional', params: { id: p.integer().required() } }, (ctx) => {
     const user = ctx.state.users.get(ctx.params.id);
     if (!user) throw notFound('User');
-    const full = ctx.user?.isAdmin === true || ctx.user?.id === user.id;
-    return ok(full ? userFull(ctx, user) : userPublic(ctx, user));
+    if (ctx.user?.isAdmin) return ok(userDetailsWithAdmin(ctx, user));
+    return ok(ctx.user?.id === user.id ? userFull(ctx, user) : userPublic(ctx, user));
   });
 
   // A user who never set a status answers every field null (`present user.status || {}`).

@@ -139,6 +139,7 @@ interface RestJob {
   queued_duration: number | null;
   pipeline: { id: number; sha: string; status: string };
   project: { id: number; path_with_namespace: string };
+  failure_reason?: string;
 }
 interface DetailedStatus {
   id: string;
@@ -177,6 +178,12 @@ const SHOWN: Record<string, { text: string; label: string; icon: string; group: 
   pending: { text: 'pending', label: 'pending', icon: 'status_pending', group: 'pending' },
   created: { text: 'created', label: 'created', icon: 'status_created', group: 'created' },
 };
+
+function tooltipOf(job: RestJob): string {
+  if (job.status !== 'failed') return SHOWN[job.status]!.label;
+  expect(job.failure_reason).toBe('script_failure');
+  return 'failed - (script failure)';
+}
 
 describe('runners in GitLab\'s dialect', () => {
   const harness = gatewayOverSimulator({ limits: { maxRestCalls: 500 } });
@@ -339,7 +346,9 @@ query getProjectRunners($fullPath: ID!, $first: Int) {
         expect(node).toMatchObject({
           id: `gid://gitlab/Ci::Build/${job.id}`,
           status: job.status.toUpperCase(),
-          detailedStatus: { id: `${SHOWN[job.status]!.group}-${job.id}`, ...SHOWN[job.status], tooltip: SHOWN[job.status]!.label, detailsPath: `${project}/-/jobs/${job.id}` },
+          // A failed job's tooltip names the reason (Gitlab::Ci::Status::Build::Failed), which the
+          // list sends (Entities::Ci::JobBasic); the seed's failed jobs failed their script.
+          detailedStatus: { id: `${SHOWN[job.status]!.group}-${job.id}`, ...SHOWN[job.status], tooltip: tooltipOf(job), detailsPath: `${project}/-/jobs/${job.id}` },
           pipeline: {
             id: `gid://gitlab/Ci::Pipeline/${job.pipeline.id}`,
             path: `${project}/-/pipelines/${job.pipeline.id}`,

@@ -303,6 +303,7 @@ function seedMergeRequests(state: SimulatorState, rng: Rng, project: Project): v
       mergedAt: mergeState === 'merged' ? minutesBefore(state.now, finishedMinutesAgo) : null,
       closedAt: mergeState === 'closed' ? minutesBefore(state.now, finishedMinutesAgo) : null,
       closedById: mergeState === 'closed' ? author.id : null,
+      mergedById: null,
       authorId: author.id,
       assigneeId: rng.chance(0.6) ? rng.pick(authors).id : null,
       reviewerIds: iid % 2 === 0 && reviewer && reviewer.id !== author.id ? [reviewer.id] : [],
@@ -323,6 +324,9 @@ function seedMergeRequests(state: SimulatorState, rng: Rng, project: Project): v
       mentionsIssueIds: mentions,
       subscriberIds: [],
     };
+    // The assignee merged it, or its author when it has none: derived, not drawn, so that the rest
+    // of the demo data stays as it was.
+    if (mergeRequest.state === 'merged') mergeRequest.mergedById = mergeRequest.assigneeId ?? mergeRequest.authorId;
     // Its participants are subscribed (Subscribable#subscribed? without a subscription of their
     // own); derived after the draws above, so the rest of the demo data stays as it was.
     const participantIds = [mergeRequest.authorId, mergeRequest.assigneeId, ...mergeRequest.reviewerIds].filter((id) => id !== null);

@@ -3,6 +3,7 @@ import type { JobSchema } from '../../datasources/artifacts.js';
 import type { PipelineSchema } from '../../datasources/pipelines.js';
 import type { PipelineSummarySchema } from '../../datasources/runners.js';
 import type { GatewayContext } from '../../server/context.js';
+import { projectIdOfJob } from '../artifacts/artifact-files.js';
 import { toGlobalId } from '../global-id.js';
 import { jobDetailedStatus } from './detailed-status.js';
 import { wholeSeconds } from './duration.js';
@@ -88,6 +89,14 @@ export const CiJob: CiJobResolvers = {
   },
   // The job's project is the pipeline's: its other fields are read from it (full-records.ts).
   pipeline: (job) => (job.pipeline ? { project_id: job.project?.id, ...job.pipeline, path: pipelinePath(job, job.pipeline.id) } : null),
+  // A runner job list's `project` is the project's identity; a project's job record's (GitLab 16+,
+  // Entities::Ci::JobBasic) holds only `ci_job_token_scope_enabled`, so the project is then the one
+  // its pipeline names, its fields read from its record (full-records.ts).
+  project: (job) => {
+    if (job.project?.id !== undefined) return job.project;
+    const id = projectIdOfJob(job);
+    return id === null ? null : { id };
+  },
 };
 
 export const CiRunnerManager: CiRunnerManagerResolvers = {
