@@ -110,43 +110,35 @@ export class GatewayMetrics {
       labelNames: ['store'],
       registers,
     });
+    this.registerGauges(sources);
+  }
+
+  /** The gauges read when /metrics is scraped, from what the pollers and the Redis link say then. */
+  private registerGauges(sources: GaugeSources): void {
+    const gauge = (name: string, help: string, read: () => number) =>
+      new Gauge({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          this.set(read());
+        },
+      });
     const { pollingPollers, redisUp } = sources;
     if (pollingPollers) {
-      new Gauge({
-        name: 'gateway_runners_polled',
-        help: 'Watched runners this replica polls itself: with Redis, those whose lease it holds, and every one it watches while Redis is unreachable.',
-        registers,
-        collect() {
-          this.set(pollingPollers());
-        },
-      });
+      gauge(
+        'gateway_runners_polled',
+        'Watched runners this replica polls itself: with Redis, those whose lease it holds, and every one it watches while Redis is unreachable.',
+        pollingPollers,
+      );
     }
-    if (redisUp) {
-      new Gauge({
-        name: 'gateway_redis_up',
-        help: '1 while Redis is usable; 0 while the gateway runs degraded (local polling, in-memory stores).',
-        registers,
-        collect() {
-          this.set(redisUp());
-        },
-      });
-    }
-    new Gauge({
-      name: 'gateway_active_subscriptions',
-      help: 'GraphQL subscriptions being served.',
-      registers,
-      collect() {
-        this.set(sources.activeSubscriptions());
-      },
-    });
-    new Gauge({
-      name: 'gateway_active_pollers',
-      help: 'Runners watched for subscriptions on this replica (one per credential and runner); gateway_runners_polled counts those it polls itself.',
-      registers,
-      collect() {
-        this.set(sources.activePollers());
-      },
-    });
+    if (redisUp) gauge('gateway_redis_up', '1 while Redis is usable; 0 while the gateway runs degraded (local polling, in-memory stores).', redisUp);
+    gauge('gateway_active_subscriptions', 'GraphQL subscriptions being served.', () => sources.activeSubscriptions());
+    gauge(
+      'gateway_active_pollers',
+      'Runners watched for subscriptions on this replica (one per credential and runner); gateway_runners_polled counts those it polls itself.',
+      () => sources.activePollers(),
+    );
   }
 
   /** A query or mutation answered (subscriptions live too long for a duration to mean anything). */

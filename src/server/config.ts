@@ -5,7 +5,7 @@ import { DEFAULT_QUERY_LIMITS } from '../policy/limits.js';
 import { LOG_LEVELS, type LogLevel } from '../observability/logger.js';
 import { restBaseUrl } from '../datasources/upstream-url.js';
 import { DEFAULT_CONNECTIONS, DEFAULT_MAX_RESPONSE_BYTES } from '../datasources/rest-client.js';
-import { DEFAULT_MAX_UNSENT_WEBSOCKET_BYTES, DEFAULT_WEBSOCKET_MESSAGES_PER_SECOND } from '../transport/websocket.js';
+import { GATEWAY_DEFAULTS as D } from './defaults.js';
 import { DEFAULT_REDIS_KEY_PREFIX, MIN_KEY_SECRET_LENGTH } from '../shared-state/replicas.js';
 
 /**
@@ -243,14 +243,14 @@ export const SETTINGS = {
     10_000,
     'A ceiling on the REST calls one operation may have in flight, on top of its fair share of the upstream connections; `0`: none (an operation alone may use every connection).',
   ),
-  requestDeadlineMs: integer('REQUEST_DEADLINE_MS', 30_000, 100, 3_600_000, 'Time an operation may spend on REST in all, from its start.'),
-  runnerPollIntervalMs: integer('RUNNER_POLL_INTERVAL_MS', 5_000, 10, 3_600_000, 'Time between two polls of a watched runner or issue.'),
-  batching: flag('BATCHING', true, 'DataLoader batching and per-request caching; `off` only to measure what they buy.'),
-  landingPage: flag('LANDING_PAGE', true, 'Apollo Sandbox on GET /graphql from a browser; switch off in production.'),
-  introspection: flag('INTROSPECTION', true, 'Schema introspection; switch off in production.'),
+  requestDeadlineMs: integer('REQUEST_DEADLINE_MS', D.requestDeadlineMs, 100, 3_600_000, 'Time an operation may spend on REST in all, from its start.'),
+  runnerPollIntervalMs: integer('RUNNER_POLL_INTERVAL_MS', D.runnerPollIntervalMs, 10, 3_600_000, 'Time between two polls of a watched runner or issue.'),
+  batching: flag('BATCHING', D.batching, 'DataLoader batching and per-request caching; `off` only to measure what they buy.'),
+  landingPage: flag('LANDING_PAGE', D.landingPage, 'Apollo Sandbox on GET /graphql from a browser; switch off in production.'),
+  introspection: flag('INTROSPECTION', D.introspection, 'Schema introspection; switch off in production.'),
   explainRestCalls: flag(
     'EXPLAIN_REST_CALLS',
-    false,
+    D.explainRestCalls,
     'Lets a caller ask (`"extensions": {"explainRestCalls": true}`) for the REST calls its operation made, in the response.',
   ),
   maxQueryLength: integer(
@@ -279,7 +279,7 @@ export const SETTINGS = {
     1_000_000,
     'Most REST calls an operation may really make, counted as it runs; the fields past it fail with `LIMIT_EXCEEDED`, the rest of the answer stands.',
   ),
-  batchedHttpRequests: flag('BATCHED_HTTP_REQUESTS', false, 'Several operations in one HTTP request (a JSON array body).'),
+  batchedHttpRequests: flag('BATCHED_HTTP_REQUESTS', D.allowBatchedHttpRequests, 'Several operations in one HTTP request (a JSON array body).'),
   maxBatchOperations: integer(
     'MAX_BATCH_OPERATIONS',
     L.maxBatchOperations,
@@ -293,42 +293,42 @@ export const SETTINGS = {
   ),
   wsInitTimeoutMs: integer(
     'WS_INIT_TIMEOUT_MS',
-    10_000,
+    D.connectionInitWaitTimeoutMs,
     100,
     600_000,
     'Time a WebSocket client has to send `connection_init` (else close 4408).',
   ),
   wsMaxUnsentBytes: integer(
     'WS_MAX_UNSENT_BYTES',
-    DEFAULT_MAX_UNSENT_WEBSOCKET_BYTES,
+    D.maxUnsentWebSocketBytes,
     64 * 1024,
     1024 * 1024 * 1024,
     'Bytes a WebSocket connection may have waiting to be sent (its client reading too slowly, or not at all) before it is closed.',
   ),
   wsMaxMessagesPerSecond: integer(
     'WS_MAX_MESSAGES_PER_SECOND',
-    DEFAULT_WEBSOCKET_MESSAGES_PER_SECOND,
+    D.maxWebSocketMessagesPerSecond,
     1,
     1_000_000,
     'Messages a WebSocket client may send per second on average, after a burst of one second of messages plus twice `MAX_SUBSCRIPTIONS_PER_CONNECTION`; a faster one is closed with 1008.',
   ),
   maxSubscriptionsPerConnection: integer(
     'MAX_SUBSCRIPTIONS_PER_CONNECTION',
-    100,
+    D.maxSubscriptionsPerConnection,
     1,
     100_000,
     'Operations one WebSocket connection may hold at once.',
   ),
   maxUploadBytes: integer(
     'UPLOAD_MAX_BYTES',
-    10 * 1024 * 1024,
+    D.maxUploadBytes,
     1,
     1024 * 1024 * 1024,
     'Largest file upload (GraphQL multipart request) in one request.',
   ),
   persistedQueries: flag(
     'PERSISTED_QUERIES',
-    true,
+    D.persistedQueries,
     'Automatic persisted queries (a bounded store of 1000 queries: in memory, or in Redis with `REDIS_URL`).',
   ),
   responseCacheTtlMs: integer(
@@ -358,11 +358,11 @@ export const SETTINGS = {
     'info',
     'JSON log lines on stdout at this level and above; `info` logs one line per request.',
   ),
-  metrics: flag('METRICS', true, 'Prometheus metrics on GET /metrics.'),
-  readinessTimeoutMs: integer('READINESS_TIMEOUT_MS', 2_000, 100, 60_000, 'Time /readyz waits for the upstream to answer.'),
+  metrics: flag('METRICS', D.metrics, 'Prometheus metrics on GET /metrics.'),
+  readinessTimeoutMs: integer('READINESS_TIMEOUT_MS', D.readinessTimeoutMs, 100, 60_000, 'Time /readyz waits for the upstream to answer.'),
   shutdownTimeoutMs: integer(
     'SHUTDOWN_TIMEOUT_MS',
-    10_000,
+    D.shutdownTimeoutMs,
     0,
     600_000,
     'On SIGTERM or SIGINT, time in-flight requests have to finish before their connections are closed.',

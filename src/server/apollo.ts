@@ -1,0 +1,114 @@
+import type { Server } from 'node:http';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginInlineTraceDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
+import { ApolloServerErrorCode } from '@apollo/server/errors';
+import { GraphQLError, OperationTypeNode } from 'graphql';
+import type { GatewayContext } from './context.js';
+import type { GatewayServices } from './services.js';
+import { isUnexpectedError, isWrongShapeFromUpstream } from '../errors/graphql-errors.js';
+import { redact } from '../errors/redact.js';
+import { explainRestCallsPlugin } from '../observability/explain.js';
+import { persistedQueryStore, PERSISTED_QUERY_ENTRIES, type createResponseCache } from '../caching/response-cache.js';
+
+/** What the Apollo Server of a gateway needs besides the services: its HTTP server, its response cache, and what its drain closes. */
+export interface ApolloParts {
+  httpServer: Server;
+  responseCache: ReturnType<typeof createResponseCache> | undefined;
+  /** Closes the pollers and the WebSocket connections when Apollo drains. */
+  drainSubscriptions: () => Promise<void>;
+}
+
+/** Apollo Server as the gateway's HTTP host: its settings and its plugins, in the order they must run. */
+export function createApolloServer(services: GatewayServices, parts: ApolloParts): ApolloServer<GatewayContext> {
+  const { options, sharing, limits, telemetry } = services;
+  return new ApolloServer<GatewayContext>({
+    schema: services.schema,
+    formatError: services.formatErrorForCaller,
+    introspection: options.introspection,
+    allowBatchedHttpRequests: options.allowBatchedHttpRequests,
+    includeStacktraceInErrorResponses: false,
+    // Signals belong to the process's owner (main.ts, or the BFF embedding the gateway); Apollo's
+    // own handlers would race a second stop() against theirs and hang the shutdown.
+    stopOnTerminationSignals: false,
+    parseOptions: { maxTokens: limits.maxTokens },
+    // Apollo's default store is bounded by bytes (about 30 MB); a count is easier to reason about:
+    // each query is at most MAX_QUERY_LENGTH characters, and limits apply to it on every use.
+    // With Redis, one store for every replica: a query registered on one is found on the others.
+    persistedQueries:
+      options.persistedQueries === false ? false : { cache: sharing ? sharing.persistedQueryStore(PERSISTED_QUERY_ENTRIES) : persistedQueryStore() },
+    plugins: [
+      // Names the operation for the request's log line and times it; first, so it sees what the limits refuse.
+      telemetry.apolloPlugin(),
+      // Neither is used (no cache hints, no Apollo Studio traces); both cost CPU on every request (bench: hot-path).
+      ApolloServerPluginCacheControlDisabled(),
+      ApolloServerPluginInlineTraceDisabled(),
+      admissionPlugin(services),
+      // The REST calls an operation made, in its response, for a caller who asks (off unless enabled).
+      ...(options.explainRestCalls ? [explainRestCallsPlugin(limits)] : []),
+      ApolloServerPluginDrainHttpServer({ httpServer: parts.httpServer, stopGracePeriodMillis: options.shutdownTimeoutMs }),
+      // It answers after the limits, which a cached answer passes too.
+      ...(parts.responseCache ? [parts.responseCache.plugin] : []),
+      unexpectedErrorLog(services),
+      { serverWillStart: () => Promise.resolve({ drainServer: parts.drainSubscriptions }) },
+      options.landingPage === false ? ApolloServerPluginLandingPageDisabled() : ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
+    ],
+  });
+}
+
+/** The admission's second step (policy/admission.ts), after parsing and validation, before any resolver (so before any REST call). */
+function admissionPlugin({ admission }: GatewayServices): ApolloServerPlugin<GatewayContext> {
+  return {
+    requestDidStart: () =>
+      Promise.resolve({
+        didResolveOperation: ({ source, document, operation, operationName, contextValue, request }) => {
+          if (operation?.operation === OperationTypeNode.SUBSCRIPTION) throw subscriptionOverHttp();
+          contextValue.stats.estimate = admission.beforeExecution({ source, document, operationName, variables: request.variables, authenticated: contextValue.credential !== null });
+          return Promise.resolve();
+        },
+      }),
+  };
+}
+
+/** Callers get "Internal error in the gateway"; the details of such bugs are logged here. */
+function unexpectedErrorLog({ logger, credentials }: GatewayServices): ApolloServerPlugin<GatewayContext> {
+  return {
+    requestDidStart: () =>
+      Promise.resolve({
+        didEncounterErrors: ({ errors }) => {
+          for (const error of errors) {
+            if (isUnexpectedError(error)) logger.error(redact(`Unexpected error: ${errorDetails(error)}`, credentials.secrets));
+            // REST data of a shape the schema cannot carry: the upstream's fault, told to the caller as
+            // UPSTREAM_ERROR, logged at warn with the field, so a gateway bug reading REST stays visible.
+            else if (isWrongShapeFromUpstream(error))
+              logger.warn?.({ path: error.path?.join('.') ?? null }, redact(`upstream value of the wrong type: ${error.message}`, credentials.secrets).slice(0, 500));
+          }
+          return Promise.resolve();
+        },
+      }),
+  };
+}
+
+/**
+ * A subscription sent over HTTP. Apollo Server would execute it as a query, with no event for its
+ * resolver (a TypeError, answered INTERNAL_SERVER_ERROR); it is the caller's mistake, so it is
+ * refused before the limits and any REST call, saying where subscriptions are served. BAD_REQUEST
+ * and 400, as Apollo refuses a mutation over GET, but not 405: POST is the right method for this
+ * URL, and no method would carry a subscription (a 405 owes an Allow header naming one that does).
+ */
+function subscriptionOverHttp(): GraphQLError {
+  return new GraphQLError(
+    'Subscriptions are served over WebSocket (the graphql-transport-ws protocol), not over HTTP: send this operation through a WebSocket client.',
+    { extensions: { code: ApolloServerErrorCode.BAD_REQUEST, http: { status: 400 } } },
+  );
+}
+
+function errorDetails(error: Error): string {
+  const cause = (error as { originalError?: unknown }).originalError;
+  return cause instanceof Error ? `${cause.stack ?? cause.message}` : (error.stack ?? error.message);
+}
