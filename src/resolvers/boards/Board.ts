@@ -26,8 +26,8 @@ export const Board: BoardResolvers = {
   async lists(board, { id, issueFilters, ...args }, { api }) {
     // Checked before any REST call.
     const ref = isSet(id) ? parseListRef(id, 'id') : null;
-    boardIssueFilters(issueFilters);
-    const records = await boardLists(board, api, issueFilters);
+    const filters = boardIssueFilters(issueFilters);
+    const records = await boardLists(board, api, filters);
     return arrayConnection(args, ref ? records.filter((record) => isListRef(record, ref)) : records);
   },
 };
@@ -61,7 +61,7 @@ export const BoardList: BoardListResolvers = {
   maxIssueWeight: (record) => record.list?.max_issue_weight ?? null,
   // REST's X-Total of the list's issues, asked for one item.
   async issuesCount(record, _args, { api }) {
-    const filters = listIssueFilters(record, boardIssueFilters(record.issueFilters));
+    const filters = listIssueFilters(record, record.issueFilters ?? {});
     return (await listIssuesPage(api, record, filters, { page: 1, perPage: 1 })).total;
   },
   issues(record, { filters, ...args }, { api }) {

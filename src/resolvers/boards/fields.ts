@@ -65,9 +65,9 @@ export const groupBoardFields: Pick<GroupResolvers, 'boards' | 'board'> = {
 export const boardListQuery: Pick<QueryResolvers, 'boardList'> = {
   async boardList(_parent, args, { api, loaders }) {
     const { key, ref } = await locateList(args, args.id, 'id', api);
-    boardIssueFilters(args.issueFilters);
+    const filters = boardIssueFilters(args.issueFilters);
     const board = await nullWhenNotFound(loaders.board.load(key));
     if (!board) return null;
-    return (await boardLists(board, api, args.issueFilters)).find((record) => isListRef(record, ref)) ?? null;
+    return (await boardLists(board, api, filters)).find((record) => isListRef(record, ref)) ?? null;
   },
 };

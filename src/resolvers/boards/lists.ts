@@ -1,6 +1,6 @@
-import type { BoardIssueInput } from '../../__generated__/resolvers-types.js';
 import type { BoardListSchema, BoardSchema } from '../../datasources/boards.js';
 import type { DataSources } from '../../datasources/index.js';
+import type { IssueListFilters } from '../../datasources/issues.js';
 import { boardKeyOf } from './key.js';
 import { boardListRecords, type BoardListRecord } from './record.js';
 
@@ -14,7 +14,7 @@ export async function storedLists(board: BoardSchema, api: DataSources): Promise
 }
 
 /** Every list of the board as GitLab shows them, the Open and Closed lists included. */
-export async function boardLists(board: BoardSchema, api: DataSources, issueFilters?: BoardIssueInput | null): Promise<BoardListRecord[]> {
+export async function boardLists(board: BoardSchema, api: DataSources, issueFilters?: IssueListFilters): Promise<BoardListRecord[]> {
   const stored = await storedLists(board, api);
   return boardListRecords(board.lists ? board : { ...board, lists: stored }, stored, issueFilters);
 }

@@ -3,8 +3,8 @@
 // list, which REST hides ("destroyable" lists only). The gateway composes those two from the board
 // record's `hide_backlog_list`/`hide_closed_list`, and names them by kind and board, having no REST
 // id for them: `gid://gitlab/List/backlog<boardId>`, `gid://gitlab/List/closed<boardId>`.
-import type { BoardIssueInput } from '../../__generated__/resolvers-types.js';
 import type { BoardListSchema, BoardSchema } from '../../datasources/boards.js';
+import type { IssueListFilters } from '../../datasources/issues.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
 
 /** GitLab's `List.list_type` values the gateway can show. */
@@ -15,8 +15,8 @@ export interface BoardListRecord {
   board: BoardSchema;
   listType: ListType;
   list: BoardListSchema | null;
-  /** The `issueFilters` the list was read with, which its `issuesCount` counts with. */
-  issueFilters?: BoardIssueInput | null;
+  /** The `issueFilters` the list was read with, in REST's names, which its `issuesCount` counts with. */
+  issueFilters?: IssueListFilters;
   /** REST's `limit_metric`, read as `BoardList.limitMetric` by the default resolver (an enum's value is REST's string). */
   limitMetric: string | null;
 }
@@ -33,7 +33,7 @@ export function storedListType(list: BoardListSchema): ListType | null {
 }
 
 /** Every list of the board in GitLab's order (`List.ordered`: by kind, then position). */
-export function boardListRecords(board: BoardSchema, stored: readonly BoardListSchema[], issueFilters?: BoardIssueInput | null): BoardListRecord[] {
+export function boardListRecords(board: BoardSchema, stored: readonly BoardListSchema[], issueFilters?: IssueListFilters): BoardListRecord[] {
   const records: BoardListRecord[] = [];
   if (!board.hide_backlog_list) records.push({ board, listType: 'backlog', list: null, issueFilters, limitMetric: null });
   for (const list of stored) {
