@@ -4,37 +4,15 @@
 // in JOB_ARTIFACT_FILE_TYPES). The ID scalar admits letters and digits only, hence the letters.
 import type { JobArtifactFileSchema, JobSchema } from '../../datasources/artifacts.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
+import { JOB_ARTIFACT_FILE_TYPES, type ArtifactRecord, type JobArtifactFileType } from '../../records/artifacts.js';
 import { parseGlobalId } from '../global-id.js';
 import { projectPathOfJob } from '../runners/job-paths.js';
-
-/** GitLab's JobArtifactFileType values as REST's `file_type` spells them; their order makes the IDs. */
-export const JOB_ARTIFACT_FILE_TYPES = [
-  'accessibility', 'api_fuzzing', 'archive', 'browser_performance', 'cluster_applications', 'cluster_image_scanning',
-  'cobertura', 'codequality', 'container_scanning', 'coverage_fuzzing', 'cyclonedx', 'dast', 'dependency_scanning',
-  'dotenv', 'junit', 'license_scanning', 'load_performance', 'lsif', 'metadata', 'metrics', 'metrics_referee',
-  'network_referee', 'performance', 'requirements', 'requirements_v2', 'sast', 'secret_detection', 'terraform', 'trace',
-] as const;
-
-export type JobArtifactFileType = (typeof JOB_ARTIFACT_FILE_TYPES)[number];
 
 /** Where an artifact file is: what its ID holds. */
 export interface ArtifactKey {
   projectId: number;
   jobId: number;
   fileType: JobArtifactFileType;
-}
-
-/** A file of a job's artifacts with what GitLab's fields need of its job. */
-export interface ArtifactRecord {
-  /** Null when the job names no project or the file's kind is unknown: the ID cannot be made. */
-  id: string | null;
-  name: string | null;
-  /** Null for a kind REST reports that the enum does not know yet. */
-  file_type: JobArtifactFileType | null;
-  size: number;
-  expire_at: string | null;
-  download_path: string | null;
-  file_format: string | null;
 }
 
 const ARTIFACT_ID = /^(\d{1,15})p(\d{1,15})j(\d{1,2})$/;

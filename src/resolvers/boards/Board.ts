@@ -2,12 +2,13 @@ import type { BoardListResolvers, BoardResolvers } from '../../__generated__/res
 import type { BoardSchema } from '../../datasources/boards.js';
 import { arrayConnection, restConnection } from '../../connections/connection.js';
 import { UpstreamShapeError } from '../../errors/graphql-errors.js';
+import type { BoardListRecord } from '../../records/boards.js';
 import { toGlobalId } from '../global-id.js';
 import { isSet } from '../input.js';
 import { pathOfWebUrl } from '../web-path.js';
 import { boardIssueFilters, listIssueFilters, listIssuesPage } from './list-issues.js';
 import { boardLists } from './lists.js';
-import { isListRef, listIdTail, parseListRef, type BoardListRecord } from './record.js';
+import { isListRef, listIdTail, parseListRef } from './record.js';
 
 /** GitLab's board page: `<project or group web_url>/-/boards/<id>`. */
 function boardWebUrl(board: BoardSchema): string {

@@ -1,5 +1,6 @@
 import type { CreateBoardInput, MutationResolvers, UpdateBoardInput } from '../../__generated__/resolvers-types.js';
 import type { BoardChanges, BoardKey, BoardListTarget, BoardParent } from '../../datasources/boards.js';
+import type { BoardListRecord } from '../../records/boards.js';
 import type { GatewayContext } from '../../server/context.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
 import { idFromGlobalId } from '../global-id.js';
@@ -7,7 +8,7 @@ import { isSet } from '../input.js';
 import { refusalReasons } from '../refusals.js';
 import { boardParentFromInput, locateBoard, locateList } from './key.js';
 import { boardLists } from './lists.js';
-import { isListRef, type BoardListRecord, type ListRef } from './record.js';
+import { isListRef, type ListRef } from './record.js';
 
 /** rest-v4-api.md "Limits": a board's weight scope is 0 to 9. */
 const MAX_BOARD_WEIGHT = 9;

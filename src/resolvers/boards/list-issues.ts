@@ -7,9 +7,9 @@ import type { DataSources } from '../../datasources/index.js';
 import type { IssueListFilters, IssueSchema, NegatedIssueFilters } from '../../datasources/issues.js';
 import type { Page, PageRequest } from '../../datasources/pagination.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
+import type { BoardListRecord } from '../../records/boards.js';
 import { isSet } from '../input.js';
 import { boardParentOf } from './key.js';
-import type { BoardListRecord } from './record.js';
 
 /** rest-v4-api.md "Limits": weights are 0 to 9. */
 const MAX_WEIGHT = 9;

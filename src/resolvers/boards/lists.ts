@@ -1,8 +1,9 @@
 import type { BoardListSchema, BoardSchema } from '../../datasources/boards.js';
 import type { DataSources } from '../../datasources/index.js';
 import type { IssueListFilters } from '../../datasources/issues.js';
+import type { BoardListRecord } from '../../records/boards.js';
 import { boardKeyOf } from './key.js';
-import { boardListRecords, type BoardListRecord } from './record.js';
+import { boardListRecords } from './record.js';
 
 /** REST's page size limit: a board's stored lists are read in one page (GitLab boards hold far fewer). */
 const LISTS_PAGE = { page: 1, perPage: 100 };

@@ -9,6 +9,7 @@ import type { BoardKey, IssueNeighbours } from '../../datasources/boards.js';
 import type { IssueKey, IssueSchema, IssueWriteBody } from '../../datasources/issues.js';
 import type { GatewayContext } from '../../server/context.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
+import type { BoardListRecord } from '../../records/boards.js';
 import { idFromGlobalId } from '../global-id.js';
 import { isSet } from '../input.js';
 import { issueKeyFromInput } from '../issues/key.js';
@@ -16,7 +17,7 @@ import { checkFullPath } from '../projects/Query.js';
 import { refusalReasons } from '../refusals.js';
 import { labelListNames, listIssueFilters, listIssuesPage } from './list-issues.js';
 import { boardLists } from './lists.js';
-import { isListRef, parseListRef, type BoardListRecord, type ListRef } from './record.js';
+import { isListRef, parseListRef, type ListRef } from './record.js';
 
 /** An issue named by GitLab's `moveBeforeId`/`moveAfterId`: a numeric id or `gid://gitlab/Issue/<id>`. */
 function issueIdOf(value: string | null | undefined, argumentName: string): number | undefined {

@@ -6,20 +6,7 @@
 import type { BoardListSchema, BoardSchema } from '../../datasources/boards.js';
 import type { IssueListFilters } from '../../datasources/issues.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
-
-/** GitLab's `List.list_type` values the gateway can show. */
-export type ListType = 'backlog' | 'label' | 'closed' | 'assignee' | 'milestone';
-
-/** What a BoardList resolves from: the board, the list's kind, REST's list (none for Open and Closed). */
-export interface BoardListRecord {
-  board: BoardSchema;
-  listType: ListType;
-  list: BoardListSchema | null;
-  /** The `issueFilters` the list was read with, in REST's names, which its `issuesCount` counts with. */
-  issueFilters?: IssueListFilters;
-  /** REST's `limit_metric`, read as `BoardList.limitMetric` by the default resolver (an enum's value is REST's string). */
-  limitMetric: string | null;
-}
+import type { BoardListRecord, ListType } from '../../records/boards.js';
 
 /** GitLab's order of list kinds (the `list_type` enum: backlog 0, label 1, closed 2, assignee 3, milestone 4). */
 const KIND_ORDER: Readonly<Record<ListType, number>> = { backlog: 0, label: 1, closed: 2, assignee: 3, milestone: 4 };

@@ -3,12 +3,12 @@ import { GraphQLError } from 'graphql';
 import type { CiJobResolvers, CommitResolvers } from '../../__generated__/resolvers-types.js';
 import { restConnection } from '../../connections/connection.js';
 import type { CommitSchema, ProjectKey } from '../../datasources/commits.js';
+import { commitRecord, type CommitRecord } from '../../records/commits.js';
 import type { GatewayContext } from '../../server/context.js';
 import { toGlobalId } from '../global-id.js';
 import { renderMarkdown } from '../projects/markdown.js';
 import { pathOfWebUrl } from '../web-path.js';
 import { nullWhenNotFound } from '../lookups.js';
-import { commitRecord, type CommitRecord } from './record.js';
 
 /** The commit's project, which every sub-resource path needs. */
 function projectOf(commit: CommitRecord): ProjectKey {

@@ -3,10 +3,10 @@ import type { DataSources } from '../../datasources/index.js';
 import type { CommitActionBody, CommitCreationBody, CommitSchema, DryRunSchema } from '../../datasources/commits.js';
 import { RestError } from '../../datasources/rest-error.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
+import { commitRecord } from '../../records/commits.js';
 import { idFromGlobalId } from '../global-id.js';
 import { refusalReasons } from '../refusals.js';
 import { checkFullPath } from '../projects/Query.js';
-import { commitRecord } from './record.js';
 
 const FULL_SHA = /^[0-9a-f]{40}$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;

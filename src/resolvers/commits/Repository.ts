@@ -2,10 +2,10 @@ import type { GraphQLResolveInfo } from 'graphql';
 import type { ProjectResolvers, RepositoryResolvers } from '../../__generated__/resolvers-types.js';
 import { restConnection } from '../../connections/connection.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
+import { commitRecord } from '../../records/commits.js';
 import { nullWhenNotFound } from '../lookups.js';
 import { connectionNodeFields } from '../projects/simple-record.js';
 import { paginatedTreeFields } from './paginated-tree.js';
-import { commitRecord } from './record.js';
 import { projectCommitReferenceFields, repositoryReferenceFields } from './references.js';
 import { repositoryBlobsFields } from './repository-blobs.js';
 

@@ -1,7 +1,8 @@
 // What GitLab's Blob model tells from a file's content (app/models/blob.rb, Gitlab::Git::Blob):
-// whether it is text, and whether it is a Git LFS pointer and of which object. The content comes
-// from REST base64-encoded.
+// whether it is text, whether it is a Git LFS pointer and of which object, and whether it lives in
+// LFS. The content comes from REST base64-encoded.
 import type { RepositoryFileSchema } from '../../datasources/commits.js';
+import type { RepositoryBlobRecord } from '../../records/commits.js';
 import { lfsOidOf } from './entry-types.js';
 
 /** How much of a file git (and GitLab's binary detection) reads to tell binary from text. */
@@ -33,4 +34,9 @@ export function lfsPointerOf(file: Pick<RepositoryFileSchema, 'size' | 'encoding
   if (oid === null) return null;
   const size = /^size (\d+)$/m.exec(fileBytes(file).toString('utf8'))?.[1];
   return size === undefined ? null : { oid, size: Number(size) };
+}
+
+/** Whether the content lives in LFS (Blob#stored_externally?): an LFS pointer in a project with LFS enabled. */
+export function storedExternally(blob: Pick<RepositoryBlobRecord, 'lfsEnabled' | 'file'>): boolean {
+  return blob.lfsEnabled && lfsPointerOf(blob.file) !== null;
 }

@@ -4,9 +4,9 @@
 // page, Web IDE or page, with the notices GitLab shows there. GitLab answers them to every
 // signed-in caller, whatever they may do with the project, and null to anonymous callers only.
 import type { RepositoryBlobResolvers } from '../../__generated__/resolvers-types.js';
+import type { RepositoryBlobRecord } from '../../records/commits.js';
 import type { GatewayContext } from '../../server/context.js';
 import { pathOfWebUrl } from '../web-path.js';
-import type { RepositoryBlobRecord } from './blob-record.js';
 import { blobPageUrl, type BlobPage } from './blob-paths.js';
 import { ideEditPath } from './blob-web-ide.js';
 

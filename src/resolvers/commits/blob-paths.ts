@@ -2,18 +2,11 @@
 // helpers: `/<project>/-/<page>/<ref>/<path>`, each segment escaped, with `?ref_type=` when the
 // file was asked with a ref type. The ref is the one asked for (GitLab's blob `commit_id`, the ref
 // unqualified), so that a branch's pages follow the branch; only the permalink names the commit.
+import type { BlobPageBase } from '../../records/commits.js';
 
 /** Each path segment escaped as Rails' route helpers escape a glob parameter. */
 function escapedPath(path: string): string {
   return path.split('/').map(encodeURIComponent).join('/');
-}
-
-/** Where a file's pages are: the project's page URL, the ref as asked and its type. */
-export interface BlobPageBase {
-  /** `https://host/group/project`, REST's project `web_url`. */
-  projectUrl: string;
-  ref: string;
-  refType: 'heads' | 'tags' | undefined;
 }
 
 /** The kinds of a file's pages that GitLab's BlobPresenter links. */

@@ -4,10 +4,11 @@
 // domain's own rule over REST's `permissions`; a caller who may not push edits in their fork.
 import type { RepositoryBlobResolvers } from '../../__generated__/resolvers-types.js';
 import type { ProjectSchema } from '../../datasources/projects.js';
+import type { RepositoryBlobRecord } from '../../records/commits.js';
 import type { GatewayContext } from '../../server/context.js';
 import { mayCreateMergeRequestIn, mayPushCode, projectAbilities } from '../projects/permissions.js';
 import { pathOfWebUrl } from '../web-path.js';
-import { storedExternally, type RepositoryBlobRecord } from './blob-record.js';
+import { storedExternally } from './blob-content.js';
 
 /**
  * BlobHelper#encode_ide_path: ERB::Util.url_encode (every byte but letters, digits and `_-.~`

@@ -3,8 +3,9 @@
 // with the object's SHA.
 import type { BlobResolvers, EntryResolvers, SubmoduleResolvers, TreeEntryResolvers } from '../../__generated__/resolvers-types.js';
 import type { BlobSchema } from '../../datasources/commits.js';
+import type { TreeEntryRecord } from '../../records/commits.js';
 import { nullWhenNotFound } from '../lookups.js';
-import { probedFlatPath, type TreeEntryRecord } from './tree-entries.js';
+import { probedFlatPath } from './tree-entries.js';
 
 /** Gitaly's LfsPointerMaxSize: a bigger blob is never an LFS pointer. */
 const LFS_POINTER_MAX_SIZE = 200;

@@ -3,36 +3,10 @@ import type { ProjectKey } from '../../datasources/commits.js';
 import { everyPage } from '../../datasources/every-page.js';
 import { MAX_PER_PAGE } from '../../datasources/pagination.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
+import { commitRecord, type CommitReferencesRecord, type TreeRecord } from '../../records/commits.js';
 import type { GatewayContext } from '../../server/context.js';
 import { nullWhenNotFound } from '../lookups.js';
-import { commitRecord } from './record.js';
 import { selectsField } from './selection.js';
-
-/** `Project.commitReferences`: the commit, resolved once, and its project. */
-export interface CommitReferencesRecord {
-  project: ProjectKey;
-  sha: string;
-}
-
-/** `Repository.tree`: a directory at a ref (undefined: the default branch). */
-export interface TreeRecord {
-  project: ProjectKey;
-  /** The ref as asked for, which names the entries' pages. */
-  ref: string | undefined;
-  /** `heads` or `tags` when asked with `refType`. */
-  refType: 'heads' | 'tags' | undefined;
-  /** The ref as REST is asked: the full ref name with `refType`. */
-  restRef: string | undefined;
-  path: string;
-  recursive: boolean;
-  /**
-   * For a tree of `paginatedTree`: the page of the directory's entries (all types, in REST's order)
-   * that its `trees`, `blobs` and `submodules` hold.
-   */
-  page?: { start: number; end: number };
-  /** Whether the query selects `flatPath` below the tree: then its three connections share the recursive listing. */
-  flatPaths?: boolean;
-}
 
 /** The arguments of `Repository.tree` and `paginatedTree` that name a directory. */
 export interface TreeArgs {

@@ -6,11 +6,11 @@ import type { RepositoryBlobResolvers, RepositoryResolvers } from '../../__gener
 import { arrayConnection } from '../../connections/connection.js';
 import type { RepositoryFileSchema } from '../../datasources/commits.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
+import type { RepositoryBlobRecord } from '../../records/commits.js';
 import type { GatewayContext } from '../../server/context.js';
 import { nullWhenNotFound } from '../lookups.js';
 import { pathOfWebUrl } from '../web-path.js';
-import { fileBytes, isBinary, lfsPointerOf } from './blob-content.js';
-import { storedExternally, type RepositoryBlobRecord } from './blob-record.js';
+import { fileBytes, isBinary, lfsPointerOf, storedExternally } from './blob-content.js';
 import { blobWebIdeFields } from './blob-web-ide.js';
 import { blobForkPathFields } from './blob-fork-paths.js';
 import { blobPageUrl, blobRootUrl, findFileUrl, permalinkUrl, type BlobPage } from './blob-paths.js';
@@ -19,8 +19,6 @@ import { isValidRefName } from './ref-name.js';
 
 /** Most paths one `blobs` field reads (one REST call each): more are refused before any call. */
 export const MAX_BLOB_PATHS = 100;
-
-export type { RepositoryBlobRecord } from './blob-record.js';
 
 /** The distinct, non-blank paths asked for, at most MAX_BLOB_PATHS of them. */
 function checkedPaths(paths: readonly string[]): string[] {

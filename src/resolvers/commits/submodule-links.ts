@@ -7,11 +7,7 @@
 // `ssh_url_to_repo`.
 import { posix } from 'node:path';
 import type { ProjectSchema } from '../../datasources/projects.js';
-
-export interface SubmoduleLinks {
-  webUrl: string | null;
-  treeUrl: string | null;
-}
+import type { SubmoduleLinks } from '../../records/commits.js';
 
 const NO_LINKS: SubmoduleLinks = { webUrl: null, treeUrl: null };
 const VALID_SUBMODULE_PROTOCOLS = new Set(['http:', 'https:', 'git:', 'ssh:']);

@@ -15,14 +15,14 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { TreeResolvers } from '../../__generated__/resolvers-types.js';
 import { arrayConnection } from '../../connections/connection.js';
-import type { ProjectKey, TreeObjectSchema } from '../../datasources/commits.js';
+import type { TreeObjectSchema } from '../../datasources/commits.js';
 import type { GatewayContext } from '../../server/context.js';
 import type { Loaders } from '../../datasources/loaders.js';
+import type { TreeEntryRecord, TreeRecord } from '../../records/commits.js';
 import { nullWhenNotFound } from '../lookups.js';
 import { pathOfWebUrl } from '../web-path.js';
-import type { TreeRecord } from './references.js';
 import { selectsField } from './selection.js';
-import { submoduleLinks, type SubmoduleLinks } from './submodule-links.js';
+import { submoduleLinks } from './submodule-links.js';
 import { gitmodulesUrls } from './gitmodules.js';
 
 /**
@@ -36,19 +36,6 @@ const FLAT_TREE_RECURSION = 10;
 
 /** Most calls one subdirectory's flat path probes (one listing head per level), for the cost estimate. */
 export const FLAT_PATH_PROBES = FLAT_TREE_RECURSION - 1;
-
-/** A tree entry with what GitLab's entry types add to REST's record. */
-export interface TreeEntryRecord extends TreeObjectSchema {
-  project: ProjectKey;
-  /** The ref the entries were listed at (REST's `ref`; undefined: the default branch). */
-  ref: string | undefined;
-  /** Null for a subdirectory of a tree too large to read whole: TreeEntry.flatPath probes it. */
-  flatPath: string | null;
-  webPath: string | null;
-  webUrl: string | null;
-  /** A submodule's links from `.gitmodules`; undefined when the query does not select them. */
-  links?: SubmoduleLinks;
-}
 
 /** The directory that holds an entry ('' for the root). */
 function parentOf(path: string): string {

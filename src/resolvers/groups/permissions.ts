@@ -1,5 +1,6 @@
 import type { GroupPermissionsResolvers } from '../../__generated__/resolvers-types.js';
 import type { GroupSchema } from '../../datasources/groups.js';
+import type { GroupAbilities } from '../../records/groups.js';
 import type { GatewayContext } from '../../server/context.js';
 import { FULL_RECORD_LOADERS } from '../full-records.js';
 import { nullWhenNotFound } from '../lookups.js';
@@ -8,12 +9,6 @@ import { callerOf } from '../caller.js';
 const DEVELOPER = 30;
 const MAINTAINER = 40;
 const OWNER = 50;
-
-/** What GitLab's group policy decides from: the caller's effective level (administrators as Owner) and the group. */
-export interface GroupAbilities {
-  level: number;
-  projectCreationLevel: string | undefined;
-}
 
 /** The caller's effective membership (`GET /groups/:id/members/all/:user_id`); 404 means none. */
 export async function groupAbilities(group: GroupSchema, context: GatewayContext): Promise<GroupAbilities> {

@@ -1,9 +1,9 @@
 import type { AccessLevelEnum, MutationResolvers } from '../../__generated__/resolvers-types.js';
 import type { InvitationChanges, InvitationCreateResultSchema, InvitationSource } from '../../datasources/invitations.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
+import { invitationRecord } from '../../records/invitations.js';
 import { refusalReasons } from '../refusals.js';
 import { explainInvitationError } from './errors.js';
-import { invitationRecord } from './record.js';
 import { invitationSource } from './source.js';
 
 /** The most addresses one REST call may invite (Members::CreateService's limit). */

@@ -2,8 +2,8 @@ import { restConnection, type Connection, type PageFetcher } from '../../connect
 import type { ConnectionArgs } from '../../connections/window.js';
 import type { InvitationSchema, InvitationSource } from '../../datasources/invitations.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
+import { invitationRecord, type InvitationRecord } from '../../records/invitations.js';
 import type { ParentList } from '../lookahead.js';
-import { invitationRecord, type InvitationRecord } from './record.js';
 
 export interface InvitationListArgs {
   query?: string | null;

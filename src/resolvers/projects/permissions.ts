@@ -1,5 +1,6 @@
 import type { ProjectPermissionsResolvers } from '../../__generated__/resolvers-types.js';
 import type { ProjectFeatureAccessLevel, ProjectSchema } from '../../datasources/projects.js';
+import type { ProjectAbilities } from '../../records/projects.js';
 import type { GatewayContext } from '../../server/context.js';
 import { FULL_RECORD_LOADERS } from '../full-records.js';
 import { callerOf } from '../caller.js';
@@ -10,19 +11,6 @@ const REPORTER = 20;
 const DEVELOPER = 30;
 const MAINTAINER = 40;
 const OWNER = 50;
-
-/**
- * What GitLab's project policy decides from: the caller's effective access level (the higher of
- * REST's `project_access` and `group_access`; an administrator counts as Owner, as GitLab's
- * `owner_access` rule has it), whether they are signed in, and the full project record.
- */
-export interface ProjectAbilities {
-  level: number;
-  signedIn: boolean;
-  /** An external user (GitLab's `internal_access` leaves them out of internal projects they are not in). */
-  external: boolean;
-  project: ProjectSchema;
-}
 
 /** The record with the caller's `permissions`: as given, or its own `GET /projects/:id`, once per request. */
 function withPermissions(project: ProjectSchema, context: GatewayContext): Promise<ProjectSchema> {

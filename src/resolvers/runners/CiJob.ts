@@ -1,7 +1,5 @@
 import type { CiJobResolvers, CiRunnerManagerResolvers } from '../../__generated__/resolvers-types.js';
 import type { JobSchema } from '../../datasources/artifacts.js';
-import type { PipelineSchema } from '../../datasources/pipelines.js';
-import type { PipelineSummarySchema } from '../../datasources/runners.js';
 import type { GatewayContext } from '../../server/context.js';
 import { projectIdOfJob } from '../artifacts/artifact-files.js';
 import { toGlobalId } from '../global-id.js';
@@ -10,13 +8,6 @@ import { wholeSeconds } from './duration.js';
 import { jobFailureMessage } from './failure-message.js';
 import { jobIsActive, jobIsCancelable, jobIsRetryable, jobIsScheduled, jobQueuedAt, jobStatusMayRetry } from './job-status.js';
 import { browseArtifactsPath, commitPath, jobPath, pipelinePath, refPath, shaOfJob, type JobRecord } from './job-paths.js';
-
-/** A pipeline as a job embeds it, with the path of its page (it needs the job's project). */
-export type PipelineRecord = PipelineSummarySchema &
-  Partial<PipelineSchema> & {
-    /** The pipeline's path, set where the record lacks `web_url` (a job's pipeline). */
-    path?: string | null;
-  };
 
 /**
  * The job record that holds `key`: the parent when it carries it (the job record and the keep

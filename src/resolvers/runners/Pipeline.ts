@@ -1,11 +1,11 @@
 import type { PipelineResolvers } from '../../__generated__/resolvers-types.js';
 import { UpstreamShapeError } from '../../errors/graphql-errors.js';
+import type { PipelineRecord } from '../../records/runners.js';
 import type { GatewayContext } from '../../server/context.js';
 import { FULL_RECORD_LOADERS } from '../full-records.js';
 import { toGlobalId } from '../global-id.js';
 import { readRecordField } from '../record-fields.js';
 import { pathOfWebUrl } from '../web-path.js';
-import type { PipelineRecord } from './CiJob.js';
 import { pipelineDetailedStatus } from './detailed-status.js';
 import { wholeSeconds } from './duration.js';
 

@@ -11,6 +11,7 @@
 // ("passed with warnings"), which REST's pipeline record does not reveal: it is not served.
 // The embedded server keeps its own copy of this table (simulator/entities/pipelines.ts), and
 // test/dialect/detailed-status-parity.test.ts holds the two equal over HTTP.
+import type { DetailedStatusRecord } from '../../records/runners.js';
 
 /** What `Gitlab::Ci::Status::<Status>` answers for one status value. */
 interface CoreStatus {
@@ -64,18 +65,6 @@ const FAILURE_REASONS: Readonly<Record<string, string>> = {
   ip_restriction_failure: 'IP address restriction failure',
   failed_outdated_deployment_job: 'failed outdated deployment job',
 };
-
-/** The fields of GraphQL's `DetailedStatus` the gateway serves. */
-export interface DetailedStatusRecord {
-  id: string;
-  text: string;
-  label: string;
-  icon: string;
-  group: string;
-  tooltip: string;
-  hasDetails: boolean;
-  detailsPath: string | null;
-}
 
 /** The core status of a value; an unknown one (a newer server's) reads as its own name. */
 function coreStatus(status: string): CoreStatus {

@@ -1,9 +1,9 @@
 import type { MutationResolvers } from '../../__generated__/resolvers-types.js';
 import type { WikiPageChanges } from '../../datasources/wikis.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
+import { wikiPageRecord } from '../../records/wikis.js';
 import { refusalReasons } from '../refusals.js';
 import { checkFullPath } from '../projects/Query.js';
-import { wikiPageRecord } from './record.js';
 import { checkSlug } from './slug.js';
 
 

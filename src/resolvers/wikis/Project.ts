@@ -1,7 +1,7 @@
 import type { ProjectResolvers } from '../../__generated__/resolvers-types.js';
 import { arrayConnection } from '../../connections/connection.js';
+import { wikiPageRecord } from '../../records/wikis.js';
 import { nullWhenNotFound } from '../lookups.js';
-import { wikiPageRecord } from './record.js';
 import { checkSlug } from './slug.js';
 
 /** The wiki fields of Project, spread into its resolvers. */

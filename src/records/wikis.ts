@@ -1,4 +1,6 @@
-import type { WikiPageSchema } from '../../datasources/wikis.js';
+// The record GraphQL's WikiPage resolves from (codegen.ts maps the type to it), and its builder.
+// The generated resolver types import this module, so it imports only data sources.
+import type { WikiPageSchema } from '../datasources/wikis.js';
 
 /**
  * A wiki page with the project it belongs to, which REST leaves out of the record but a page

@@ -1,4 +1,6 @@
-import type { InvitationSchema, InvitationSource } from '../../datasources/invitations.js';
+// The record GraphQL's Invitation resolves from (codegen.ts maps the type to it), and its builder.
+// The generated resolver types import this module, so it imports only data sources.
+import type { InvitationSchema, InvitationSource } from '../datasources/invitations.js';
 
 /**
  * An invitation with the kind of its source, which REST leaves out of the record but the global ID
