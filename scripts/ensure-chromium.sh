@@ -13,22 +13,9 @@ if [ -n "${CHROMIUM_PATH:-}" ] && [ "$CHROMIUM_PATH" != /usr/bin/chromium ]; the
   exit 1
 fi
 
-if [ "$(id -u)" -ne 0 ]; then
-  echo "ensure-chromium: $chromium_path is missing and installing it needs root." >&2
-  echo "  Install it with: sudo apt-get install -y --no-install-recommends chromium" >&2
-  echo "  or point CHROMIUM_PATH at a Chromium or Chrome binary." >&2
-  exit 1
-fi
-if ! command -v apt-get >/dev/null 2>&1; then
-  echo "ensure-chromium: $chromium_path is missing and there is no apt-get here to install it." >&2
-  echo "  Install Chromium with your package manager and set CHROMIUM_PATH to its binary." >&2
-  exit 1
-fi
-
-echo "ensure-chromium: installing Debian's chromium (for test/browser/)..." >&2
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends chromium >/dev/null
+# shellcheck source=apt-install.sh
+source "$(dirname "$0")/apt-install.sh"
+apt_install ensure-chromium chromium test/browser/ CHROMIUM_PATH
 if [ ! -x "$chromium_path" ]; then
   echo "ensure-chromium: apt-get installed chromium, but $chromium_path is still missing." >&2
   exit 1

@@ -18,22 +18,9 @@ if [ -n "${PYTHON_GITLAB_PYTHON:-}" ] && [ "$PYTHON_GITLAB_PYTHON" != /usr/bin/p
   exit 1
 fi
 
-if [ "$(id -u)" -ne 0 ]; then
-  echo "ensure-python-gitlab: python-gitlab is missing for $python and installing it needs root." >&2
-  echo "  Install it with: sudo apt-get install -y --no-install-recommends python3-gitlab" >&2
-  echo "  or point PYTHON_GITLAB_PYTHON at a Python that can import gitlab." >&2
-  exit 1
-fi
-if ! command -v apt-get >/dev/null 2>&1; then
-  echo "ensure-python-gitlab: python-gitlab is missing and there is no apt-get here to install it." >&2
-  echo "  Install python-gitlab with pip or your package manager and set PYTHON_GITLAB_PYTHON to that Python." >&2
-  exit 1
-fi
-
-echo "ensure-python-gitlab: installing Debian's python3-gitlab (for test/python-gitlab/)..." >&2
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends python3-gitlab >/dev/null
+# shellcheck source=apt-install.sh
+source "$(dirname "$0")/apt-install.sh"
+apt_install ensure-python-gitlab python3-gitlab test/python-gitlab/ PYTHON_GITLAB_PYTHON
 if ! "$python" -c 'import gitlab' >/dev/null 2>&1; then
   echo "ensure-python-gitlab: apt-get installed python3-gitlab, but $python still cannot import gitlab." >&2
   exit 1

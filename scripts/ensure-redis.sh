@@ -17,22 +17,9 @@ if command -v redis-server >/dev/null 2>&1; then
   exit 0
 fi
 
-if [ "$(id -u)" -ne 0 ]; then
-  echo "ensure-redis: redis-server is missing and installing it needs root." >&2
-  echo "  Install it with: sudo apt-get install -y --no-install-recommends redis-server" >&2
-  echo "  or point REDIS_SERVER at a redis-server binary." >&2
-  exit 1
-fi
-if ! command -v apt-get >/dev/null 2>&1; then
-  echo "ensure-redis: redis-server is missing and there is no apt-get here to install it." >&2
-  echo "  Install Redis with your package manager and set REDIS_SERVER to its redis-server." >&2
-  exit 1
-fi
-
-echo "ensure-redis: installing Debian's redis-server (for test/replicas/)..." >&2
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends redis-server >/dev/null
+# shellcheck source=apt-install.sh
+source "$(dirname "$0")/apt-install.sh"
+apt_install ensure-redis redis-server test/replicas/ REDIS_SERVER
 # Where a service manager runs, the package starts a system Redis; the tests need none.
 if command -v service >/dev/null 2>&1; then
   service redis-server stop >/dev/null 2>&1 || true
