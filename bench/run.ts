@@ -1,6 +1,6 @@
 // npm run bench [-- --quick] [--latency MS] [--scenario NAME ...] [--subscribers N] [--runners M]
 //   [--connections C] [--subscribe-batch N] [--interval MS] [--replicas N] [--concurrency N] [--upstream-connections N]
-//   [--client-rtt MS] [--upstream-h2] [--gateway-settings defaults|bench] [--trace]
+//   [--client-rtt MS] [--upstream-h2] [--gateway-settings defaults|bench] [--trace] [--peers tailcall]
 //
 // Starts the driver process (the embedded v4 server with added latency, and every client), puts the
 // gateway in this process in front of it on loopback (and the naive BFF, or a gateway measured the
@@ -11,12 +11,13 @@
 // the run could not finish.
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { locateGateway, scenarioContext } from './lib/context.js';
+import { locateGateway, scenarioContext, type PeerCommands } from './lib/context.js';
 import { startDriver, type Driver } from './lib/driver/handle.js';
 import { settledMemory } from './lib/measure.js';
 import { ensureRedisServer } from './lib/redis-server.js';
 import { loadWarning, machine, outcomeOf, renderTable, writeReport, type BenchReport, type ScenarioOutcome } from './lib/report.js';
-import { benchDefaults, emptyReport, type BenchOptions } from './lib/scenario.js';
+import { benchDefaults, emptyReport, PEERS, type BenchOptions, type Peer } from './lib/scenario.js';
+import { prepareTailcall, TAILCALL_PACKAGE } from './lib/tailcall.js';
 import { STREAMS_PER_CONNECTION } from './lib/upstream.js';
 import { scenarios } from './scenarios/index.js';
 
@@ -47,6 +48,11 @@ const USAGE = `Usage: npm run bench -- [options]
   --gateway-settings S     defaults: the gateway as it ships (createGateway's defaults); bench: the
                            REST-call limits raised to 10,000 and the whole pool for one operation, as
                            the bench ran it before (default: defaults)
+  --peers NAME             add a peer column that needs more than the bench ships; repeatable
+                           (${PEERS.join(', ')}). tailcall: Tailcall's prebuilt binary (the optional
+                           dependency ${TAILCALL_PACKAGE}) in "hot-path" and "fleet"; on a glibc
+                           older than 2.39 the bench fetches Debian 13's libc6 into bench/.cache/ once
+                           (apt-get download, nothing installed). Off by default
   --trace                  after each page scenario, one more operation through the gateway, printed as
                            a timeline: when each REST call was sent, answered and read
   --source                 run the gateway from src/ through tsx instead of the compiled dist/
@@ -84,6 +90,7 @@ function parseOptions(): { options: BenchOptions; only: string[]; fromSource: bo
         'upstream-h2': { type: 'boolean', default: false },
         'gateway-settings': { type: 'string', default: 'defaults' },
         trace: { type: 'boolean', default: false },
+        peers: { type: 'string', multiple: true },
         source: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -101,6 +108,8 @@ function parseOptions(): { options: BenchOptions; only: string[]; fromSource: bo
   for (const name of only) if (!scenarios.some((scenario) => scenario.name === name)) fail(`unknown scenario "${name}"`);
   const gatewaySettings = values['gateway-settings'];
   if (gatewaySettings !== 'defaults' && gatewaySettings !== 'bench') fail(`--gateway-settings must be defaults or bench, got "${gatewaySettings}"`);
+  const peers = (values.peers ?? []).flatMap((name) => name.split(','));
+  for (const name of peers) if (!(PEERS as readonly string[]).includes(name)) fail(`unknown peer "${name}"`);
   const defaults = benchDefaults(quick);
   return {
     only,
@@ -120,8 +129,29 @@ function parseOptions(): { options: BenchOptions; only: string[]; fromSource: bo
       clientRttMs: integer(values['client-rtt'], 'client-rtt', defaults.clientRttMs, 0),
       trace: values.trace ?? false,
       gatewaySettings,
+      peers: [...new Set(peers)] as Peer[],
     },
   };
+}
+
+/**
+ * The peers' commands for the whole run. A peer that cannot be had here is left out with the reason
+ * on stderr, and the rest of the bench runs.
+ */
+function preparePeers(options: BenchOptions, progress: (message: string) => void): PeerCommands {
+  if (!options.peers.includes('tailcall')) return {};
+  if (options.upstreamH2) {
+    progress('--peers tailcall: left out: it reaches the v4 server over plain HTTP only here (no --upstream-h2)');
+    return {};
+  }
+  try {
+    const tailcall = prepareTailcall(progress);
+    progress(`--peers tailcall: ${tailcall.description}`);
+    return { tailcall };
+  } catch (error) {
+    progress(`--peers tailcall: left out, the Tailcall column will be missing: ${error instanceof Error ? error.message : String(error)}`);
+    return {};
+  }
 }
 
 const METHOD = [
@@ -164,6 +194,7 @@ async function main(): Promise<number> {
     });
   }
 
+  const peers = preparePeers(options, progress);
   let driver: Driver | undefined;
   const outcomes: ScenarioOutcome[] = [];
   try {
@@ -185,7 +216,7 @@ async function main(): Promise<number> {
     );
 
     for (const scenario of selected) {
-      const { context, close } = scenarioContext({ options, driver, simulator, progress }, gatewayUnderTest);
+      const { context, close } = scenarioContext({ options, driver, simulator, progress }, gatewayUnderTest, peers);
       const began = performance.now();
       progress(`${scenario.name}: ${scenario.title}`);
       try {

@@ -9,6 +9,7 @@ import { startRedisServer, type RedisServer } from './redis-server.js';
 import type { BenchOptions, ScenarioContext } from './scenario.js';
 import { startServerProcess, type ServerProcess } from './server-process/handle.js';
 import type { ServerSpec } from './server-process/protocol.js';
+import { startTailcall, type TailcallCommand, type TailcallServer } from './tailcall.js';
 import { STREAMS_PER_CONNECTION } from './upstream.js';
 
 export interface GatewayUnderTest {
@@ -63,13 +64,20 @@ export interface ScenarioRun {
   close: () => Promise<void>;
 }
 
+/** What the peer columns run, once prepared for the whole run: Tailcall's command when it could be had. */
+export interface PeerCommands {
+  tailcall?: TailcallCommand;
+}
+
 /** A context for one scenario; `close` it when the scenario ends, whatever happened. */
 export function scenarioContext(
   base: Pick<ScenarioContext, 'options' | 'driver' | 'simulator' | 'progress'>,
   gatewayUnderTest: GatewayUnderTest,
+  peers: PeerCommands = {},
 ): ScenarioRun {
   const { options, simulator } = base;
-  const processes: ServerProcess[] = [];
+  const { tailcall } = peers;
+  const processes: Array<ServerProcess | TailcallServer> = [];
   const redises: RedisServer[] = [];
   const settings = gatewayOptions(simulator, options);
   // How a server other than the gateway reaches the v4 server: the gateway's pool size, its CA.
@@ -83,11 +91,17 @@ export function scenarioContext(
     processes.push(server);
     return server;
   };
+  const startedTailcall = async (command: TailcallCommand) => {
+    const server = await startTailcall(command, simulator.url, options.upstreamConnections);
+    processes.push(server);
+    return server;
+  };
   const context: ScenarioContext = {
     ...base,
     startServerProcess: (kind, overrides = {}) =>
       started(kind === 'gateway' ? { kind, module: gatewayUnderTest.url, options: { ...settings, ...overrides } } : { kind, ...upstream }),
     startRestWaterfall: (baseline) => started({ kind: 'rest-waterfall', ...upstream, baseline }),
+    ...(tailcall ? { startTailcall: () => startedTailcall(tailcall) } : {}),
     async startRedis() {
       const redis = await startRedisServer();
       redises.push(redis);

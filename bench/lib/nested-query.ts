@@ -7,6 +7,7 @@ import type { LoopResult, ProtocolTally, RecordedRequest, Target } from './drive
 import { combineMeasured, measureServer, type Meter, type Measured } from './measure.js';
 import { emptyReport, type Figure, type Row, type ScenarioContext, type ScenarioReport } from './scenario.js';
 import { summarize, type Summary } from './stats.js';
+import { tailcallPeer } from './tailcall.js';
 import { protocolNote, STREAMS_PER_CONNECTION } from './upstream.js';
 
 export interface NestedQuerySpec<TData> {
@@ -38,6 +39,11 @@ export interface NestedQuerySpec<TData> {
    * `latencyMs` (the issue's conditions: on loopback both need the same dependent waves).
    */
   fasterThanRest?: { by: number; clientRttMs: number; latencyMs: number };
+  /**
+   * The same page in the Tailcall peer's schema (--peers tailcall, bench/peers/tailcall/): its query,
+   * and why its data and the REST baseline's result disagree (undefined when they agree).
+   */
+  tailcall?: { query: string; variables: Record<string, unknown>; difference(data: unknown, rest: unknown): string | undefined };
 }
 
 /**
@@ -114,6 +120,7 @@ export async function runNestedQuery<TData>(context: ScenarioContext, spec: Nest
   const unbatched = await context.startServerProcess('gateway', { batching: false });
   const naive = await context.startServerProcess('naive-bff');
   const waterfall = await context.startRestWaterfall(spec.restBaseline);
+  const tailcall = spec.tailcall && (await tailcallPeer(context, report.notes));
   const graphql = (url: string): Target => ({ kind: 'graphql', url, token: spec.token, query: spec.query, variables: [spec.variables] });
   const columns: Column[] = [
     { label: 'gateway', target: graphql(batched.url), meter: batched.meter, gateway: true },
@@ -121,6 +128,9 @@ export async function runNestedQuery<TData>(context: ScenarioContext, spec: Nest
     { label: 'naive BFF', target: graphql(naive.url), meter: naive.meter, gateway: false },
     { label: 'REST waterfall server', target: graphql(waterfall.url), meter: waterfall.meter, gateway: false },
     { label: 'REST client', target: { kind: 'function', ...spec.restBaseline }, gateway: false },
+    ...(tailcall && spec.tailcall
+      ? [{ label: 'Tailcall', target: { kind: 'graphql', url: tailcall.url, token: spec.token, query: spec.tailcall.query, variables: [spec.tailcall.variables] } as Target, meter: tailcall.meter, gateway: false }]
+      : []),
   ];
 
   // Every column warms up before any is measured, and the measured operations are taken in rounds
@@ -166,7 +176,7 @@ export async function runNestedQuery<TData>(context: ScenarioContext, spec: Nest
     };
   });
   await driver.call('resetRequests', null);
-  const [gateway, off, naiveBff, waterfallServer, rest] = phases as [Phase, Phase, Phase, Phase, Phase];
+  const [gateway, off, naiveBff, waterfallServer, rest, tailcallPhase] = phases as [Phase, Phase, Phase, Phase, Phase, Phase | undefined];
   if (options.trace && !gateway.refusal) {
     const traced = () => driver.call('loop', { target: columns[0]!.target, options: loopOptions(1) });
     report.notes.push(...(await batched.trace(context.simulator.origin, options.latencyMs, traced)));
@@ -179,6 +189,9 @@ export async function runNestedQuery<TData>(context: ScenarioContext, spec: Nest
     const difference = data === undefined ? undefined : spec.difference(data, rest.loop.sample);
     if (difference) report.failures.push(`the ${phase.label}'s data differs from REST's: ${difference}`);
   }
+  const tailcallData = tailcallPhase && (tailcallPhase.loop.sample as { data?: unknown } | undefined)?.data;
+  const tailcallDifference = tailcallData === undefined ? undefined : spec.tailcall?.difference(tailcallData, rest.loop.sample);
+  if (tailcallDifference) report.failures.push(`Tailcall's data differs from REST's: ${tailcallDifference}`);
   const data = dataOf(gateway) ?? dataOf(naiveBff);
   if (data === undefined) {
     report.failures.push('no successful GraphQL response to check');
@@ -193,6 +206,7 @@ export async function runNestedQuery<TData>(context: ScenarioContext, spec: Nest
     gateway: figure(gateway, value),
     batchingOff: figure(off, value),
     naiveBff: value(naiveBff),
+    ...(tailcallPhase ? { tailcall: value(tailcallPhase) } : {}),
   });
   const passes = (test: (phase: Phase) => boolean) => !gateway.refusal && test(gateway);
   const cpuPerOp = (phase: Phase) => (phase.measured && phase.loop.ops > 0 ? phase.measured.cpuMs / phase.loop.ops : null);
@@ -242,6 +256,7 @@ export async function runNestedQuery<TData>(context: ScenarioContext, spec: Nest
       unit: 'x',
       gateway: figure(gateway, (phase) => p50(phase) / p50(naiveBff)),
       batchingOff: figure(off, (phase) => p50(phase) / p50(naiveBff)),
+      ...(tailcallPhase ? { tailcall: p50(tailcallPhase) / p50(naiveBff) } : {}),
       budget: { text: `<= ${ratio}`, pass: passes((phase) => p50(phase) / p50(naiveBff) <= ratio) },
     });
   }
@@ -277,7 +292,7 @@ export async function runNestedQuery<TData>(context: ScenarioContext, spec: Nest
       : `Upstream pool: ${options.upstreamConnections} connections for every column alike, plain HTTP/1.1.`,
     protocolNote(measuredColumns.map((column) => ({ label: column.label, tallies: parts.get(column)!.protocols }))),
     `REST waterfall server: the REST client's function (the baseline's level-by-level calls) served over HTTP by a plain node:http server in a process of its own, no GraphQL: what any server process in front of REST takes for this page on this machine (p50 ${p50(waterfallServer).toFixed(1)} ms, p99 ${waterfallServer.latency.p99.toFixed(1)} ms, CPU / op ${cpuPerOp(waterfallServer)?.toFixed(1) ?? '-'} ms). Its p50 above the floor is the process hop's and the v4 server's; the GraphQL servers' p50 above its, the row "p50 - waterfall server", is what GraphQL and each server add.`,
-    `CPU / op and peak RSS: each GraphQL server's own process's (the gateway, the gateway with batching off and the naive BFF, each started fresh for this scenario), measured there the same way.`,
+    `CPU / op and peak RSS: each GraphQL server's own process's (the gateway, the gateway with batching off and the naive BFF, each started fresh for this scenario), measured there the same way${tailcallPhase ? "; Tailcall's from /proc/<pid>/stat" : ''}.`,
     `Driver process CPU (v4 server + client), in cores: ${phases
       .filter((phase) => !phase.refusal)
       .map((phase) => `${phase.label} ${(phase.loop.driverCpuMs / phase.loop.elapsedMs).toFixed(2)}`)

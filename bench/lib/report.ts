@@ -77,9 +77,13 @@ export const LEGEND = [
 
 const HEADER = ['Scenario', 'Metric', 'Unit', 'Gateway', 'Batching off', 'Naive BFF', 'Baseline', 'Floor/min', 'Budget', 'Result'];
 const NUMERIC = new Set([3, 4, 5, 6, 7]);
+/** The Tailcall column goes after the naive BFF's, only when a row has it (--peers tailcall). */
+const TAILCALL_COLUMN = 6;
+const TAILCALL_LEGEND =
+  "Tailcall (--peers tailcall): Tailcall's prebuilt Rust binary (bench/lib/tailcall.ts) serving bench/peers/tailcall/gitlab.graphql (its own schema: REST's fields, dedupe on, no cache, the caller's PRIVATE-TOKEN forwarded), in a process of its own; CPU time and RSS from /proc; its data mapped to the same rows and checked against REST.";
 
-function cells(scenario: string, row: Row): string[] {
-  return [
+function cells(scenario: string, row: Row, withTailcall: boolean): string[] {
+  const line = [
     scenario,
     row.metric,
     row.unit,
@@ -91,23 +95,28 @@ function cells(scenario: string, row: Row): string[] {
     row.budget?.text ?? '',
     row.budget ? (row.budget.pass ? 'PASS' : 'MISS') : '',
   ];
+  if (withTailcall) line.splice(TAILCALL_COLUMN, 0, format(row.tailcall, row.unit));
+  return line;
 }
 
 /** The table as plain text, with the scenarios' status and the legend under it. */
 export function renderTable(outcomes: readonly ScenarioOutcome[]): string {
-  const lines: string[][] = [HEADER];
+  const withTailcall = outcomes.some((outcome) => outcome.rows.some((row) => row.tailcall !== undefined));
+  const header = withTailcall ? HEADER.toSpliced(TAILCALL_COLUMN, 0, 'Tailcall') : HEADER;
+  const numeric = withTailcall ? new Set([...NUMERIC, Math.max(...NUMERIC) + 1]) : NUMERIC;
+  const lines: string[][] = [header];
   for (const outcome of outcomes) {
-    if (outcome.rows.length === 0) lines.push([outcome.name, '(no figures)', '', '', '', '', '', '', '', outcome.status]);
-    for (const row of outcome.rows) lines.push(cells(outcome.name, row));
+    if (outcome.rows.length === 0) lines.push([outcome.name, '(no figures)', ...header.slice(2, -1).map(() => ''), outcome.status]);
+    for (const row of outcome.rows) lines.push(cells(outcome.name, row, withTailcall));
   }
-  const widths = HEADER.map((_, column) => Math.max(...lines.map((line) => (line[column] ?? '').length)));
+  const widths = header.map((_, column) => Math.max(...lines.map((line) => (line[column] ?? '').length)));
   const render = (line: string[]) =>
     line
-      .map((cell, column) => (NUMERIC.has(column) ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!)))
+      .map((cell, column) => (numeric.has(column) ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!)))
       .join('  ')
       .trimEnd();
   const rule = widths.map((width) => '-'.repeat(width)).join('  ');
-  const out = [render(HEADER), rule, ...lines.slice(1).map(render), '', LEGEND, ''];
+  const out = [render(header), rule, ...lines.slice(1).map(render), '', LEGEND, ...(withTailcall ? [TAILCALL_LEGEND] : []), ''];
   for (const outcome of outcomes) {
     out.push(`${outcome.name}: ${outcome.status} in ${(outcome.durationMs / 1000).toFixed(1)} s. ${outcome.title}.`);
     if (outcome.baseline !== '-') out.push(`  Baseline: ${outcome.baseline}.`);

@@ -6,6 +6,11 @@ import type { Driver } from './driver/handle.js';
 import type { SimulatorInfo } from './driver/protocol.js';
 import type { RedisServer } from './redis-server.js';
 import type { ServerProcess } from './server-process/handle.js';
+import type { TailcallServer } from './tailcall.js';
+
+/** Peer columns run only when asked (--peers): each needs something the bench does not ship. */
+export const PEERS = ['tailcall'] as const;
+export type Peer = (typeof PEERS)[number];
 
 /**
  * The gateway's settings in the bench (--gateway-settings): `defaults`, as it ships
@@ -54,6 +59,8 @@ export interface BenchOptions {
   trace: boolean;
   /** The gateway's settings (--gateway-settings). */
   gatewaySettings: GatewaySettings;
+  /** Peer columns asked for (--peers), whether or not they could be had on this machine. */
+  peers: Peer[];
 }
 
 export interface ScenarioContext {
@@ -68,6 +75,11 @@ export interface ScenarioContext {
   startServerProcess(kind: 'gateway' | 'naive-bff', overrides?: Partial<GatewayOptions>): Promise<ServerProcess>;
   /** A scenario's REST baseline function served over HTTP from a fresh process of its own (../rest-waterfall-server.ts). */
   startRestWaterfall(baseline: { module: string; name: string; args: unknown }): Promise<ServerProcess>;
+  /**
+   * Tailcall in front of the embedded v4 server (bench/lib/tailcall.ts), in a process of its own;
+   * absent unless --peers tailcall was asked and its binary could be started here.
+   */
+  startTailcall?(): Promise<TailcallServer>;
   /** A redis-server of its own on a free loopback port (bench/lib/redis-server.ts); stopped after the scenario's servers. */
   startRedis(): Promise<RedisServer>;
   /** A progress line on stderr (the table goes to stdout). */
@@ -88,6 +100,8 @@ export interface Row {
   batchingOff?: Figure;
   /** The same operation through the naive BFF (Apollo Server + RESTDataSource, hand-written resolvers). */
   naiveBff?: number | null;
+  /** The same page through Tailcall (--peers tailcall), in its own schema. */
+  tailcall?: number | null;
   /** The scenario's baseline (a plain REST client, or a raw pass-through; the legend says which). */
   baseline?: number | null;
   /** The least the operation can cost: the REST resources it needs, or waves x latency. */
@@ -133,6 +147,7 @@ export function benchDefaults(quick: boolean): BenchOptions {
     clientRttMs: 0,
     trace: false,
     gatewaySettings: 'defaults',
+    peers: [],
   };
 }
 

@@ -41,6 +41,26 @@ export interface FleetData {
   };
 }
 
+/** The same page in the Tailcall peer's schema (bench/peers/tailcall/gitlab.graphql): REST's fields. */
+export const TAILCALL_FLEET_QUERY = `query RunnerFleet($perPage: Int!) {
+  runners(perPage: $perPage) {
+    id
+    status
+    online
+    detail { version tag_list projects { id path_with_namespace } }
+    lastJobs { id status commit { id } }
+  }
+}`;
+
+interface TailcallFleetData {
+  runners: Array<
+    Pick<RestRunner, 'id' | 'status' | 'online'> & {
+      detail: Omit<RestRunner, 'id' | 'status' | 'online'> | null;
+      lastJobs: RestJob[] | null;
+    }
+  >;
+}
+
 /** The page as both the gateway and the REST client see it, to check that they agree. */
 interface FleetRow {
   runnerId: number;
@@ -83,18 +103,22 @@ export async function fleetOverRest(tools: DriverTools): Promise<FleetRow[]> {
         rest.get<RestRunner>(`/runners/${runner.id}`),
         rest.get<RestJob[]>(`/runners/${runner.id}/jobs?per_page=1&page=1`),
       ]);
-      const job = jobs[0];
-      return {
-        runnerId: runner.id,
-        status: gitlabStatus(runner),
-        version: detail.version ?? null,
-        tags: detail.tag_list ?? [],
-        // GitLab lists a runner's projects by id (CiRunner.projects' default order).
-        projects: [...(detail.projects ?? [])].sort((a, b) => a.id - b.id).map((project) => project.path_with_namespace),
-        lastJob: job ? { id: job.id, status: job.status, sha: job.commit?.id ?? null } : null,
-      };
+      return fromRest(runner, detail, jobs[0]);
     }),
   );
+}
+
+/** One row from REST's records: the list's runner, its detail record and its last job. */
+function fromRest(runner: RestRunner, detail: Omit<RestRunner, 'id' | 'status'> | null, job: RestJob | undefined): FleetRow {
+  return {
+    runnerId: runner.id,
+    status: gitlabStatus(runner),
+    version: detail?.version ?? null,
+    tags: detail?.tag_list ?? [],
+    // GitLab lists a runner's projects by id (CiRunner.projects' default order).
+    projects: [...(detail?.projects ?? [])].sort((a, b) => a.id - b.id).map((project) => project.path_with_namespace),
+    lastJob: job ? { id: job.id, status: job.status, sha: job.commit?.id ?? null } : null,
+  };
 }
 
 /**
@@ -152,6 +176,17 @@ export const runnerFleet: Scenario = {
       difference(data, rest) {
         const mine = fromGateway(data);
         return firstDifference(mine, rest, 'runners');
+      },
+      // Tailcall's schema is REST's records as they are: mapped as the REST client maps them.
+      tailcall: {
+        query: TAILCALL_FLEET_QUERY,
+        variables: { perPage: FIRST },
+        difference: (data, rest) =>
+          firstDifference(
+            (data as TailcallFleetData).runners.map((runner) => fromRest(runner, runner.detail, runner.lastJobs?.[0])),
+            rest,
+            'runners',
+          ),
       },
     }),
 };
