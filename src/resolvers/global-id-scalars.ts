@@ -7,6 +7,7 @@
 // idFromGlobalId as before.
 import { GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import { badUserInput } from '../errors/graphql-errors.js';
+import type { Resolvers } from '../__generated__/resolvers-types.js';
 
 /** Longest global ID read: a class name and 15 digits fit with room to spare. */
 const MAX_GLOBAL_ID_LENGTH = 200;
@@ -68,3 +69,6 @@ function globalIdScalar(name: GlobalIdScalarName, classes: readonly string[]): G
 export const globalIdScalars: Record<GlobalIdScalarName, GraphQLScalarType<string, string>> = Object.fromEntries(
   Object.entries(GLOBAL_ID_SCALAR_CLASSES).map(([name, classes]) => [name, globalIdScalar(name as GlobalIdScalarName, classes)]),
 ) as Record<GlobalIdScalarName, GraphQLScalarType<string, string>>;
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { ...globalIdScalars };

@@ -1,4 +1,4 @@
-import type { NodeResolvers, QueryResolvers, ResolversTypes } from '../__generated__/resolvers-types.js';
+import type { NodeResolvers, QueryResolvers, ResolversTypes, Resolvers } from '../__generated__/resolvers-types.js';
 import type { GatewayContext } from '../server/context.js';
 import { badUserInput } from '../errors/graphql-errors.js';
 import { parseGlobalId } from './global-id.js';
@@ -51,3 +51,6 @@ export const nodeQueries: Pick<QueryResolvers, 'node' | 'nodes'> = {
 export const Node: NodeResolvers = {
   __resolveType: (value) => (value as NodeValue).__typename as ReturnType<NonNullable<NodeResolvers['__resolveType']>> & string,
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Node, Query: nodeQueries };

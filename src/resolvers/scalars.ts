@@ -1,6 +1,7 @@
 import { GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import { FileUpload } from '../datasources/file-upload.js';
 import { badUserInput } from '../errors/graphql-errors.js';
+import type { Resolvers } from '../__generated__/resolvers-types.js';
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -57,3 +58,6 @@ export const Upload = new GraphQLScalarType<FileUpload, never>({
     throw badUserInput('An Upload must be sent as a file of a multipart request, not written in the query.');
   },
 });
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Time, Date: DateScalar, Upload, ISO8601Date };

@@ -1,4 +1,4 @@
-import type { CiJobResolvers } from '../../__generated__/resolvers-types.js';
+import type { CiJobResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { arrayConnection } from '../../connections/connection.js';
 import { jobRecordWith } from '../runners/CiJob.js';
 import { artifactRecords, projectIdOfJob } from './artifact-files.js';
@@ -16,3 +16,6 @@ export const ciJobArtifactFields: Pick<CiJobResolvers, 'artifactsDownload' | 'ar
     return record ? arrayConnection(args, artifactRecords(record)) : null;
   },
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { CiJob: ciJobArtifactFields };

@@ -1,4 +1,4 @@
-import type { CiJobArtifactResolvers } from '../../__generated__/resolvers-types.js';
+import type { CiJobArtifactResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { UpstreamShapeError } from '../../errors/graphql-errors.js';
 
 export const CiJobArtifact: CiJobArtifactResolvers = {
@@ -7,3 +7,6 @@ export const CiJobArtifact: CiJobArtifactResolvers = {
     return artifact.id;
   },
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { CiJobArtifact };

@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import type { CiJobArtifactsDownloadResolvers } from '../../__generated__/resolvers-types.js';
+import type { CiJobArtifactsDownloadResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { artifactsDownloadPath } from '../../transport/artifacts-download.js';
 import { artifactsRestTarget, encodeArtifactPath } from '../../datasources/artifacts.js';
 import { abandonBody } from '../../datasources/rest-client.js';
@@ -41,3 +41,6 @@ export const CiJobArtifactsDownload: CiJobArtifactsDownloadResolvers = {
     }
   },
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { CiJobArtifactsDownload };

@@ -1,4 +1,4 @@
-import type { MutationResolvers } from '../../__generated__/resolvers-types.js';
+import type { MutationResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import type { ArtifactsLocation } from '../../datasources/artifacts.js';
 import { idFromGlobalId } from '../global-id.js';
 import { checkFullPath } from '../projects/Query.js';
@@ -32,3 +32,6 @@ export const artifactMutations: Pick<MutationResolvers, 'jobArtifactsKeep' | 'jo
     return { clientMutationId: input.clientMutationId ?? null, errors: [] };
   },
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Mutation: artifactMutations };

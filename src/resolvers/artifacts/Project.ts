@@ -1,4 +1,4 @@
-import type { ProjectResolvers } from '../../__generated__/resolvers-types.js';
+import type { ProjectResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
 import { idFromGlobalId } from '../global-id.js';
 
@@ -15,3 +15,6 @@ export const projectArtifactFields: Pick<ProjectResolvers, 'jobArtifacts' | 'ref
     job: { kind: 'ref', refName: checkName(refName, 'refName'), jobName: checkName(jobName, 'jobName') },
   }),
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Project: projectArtifactFields };

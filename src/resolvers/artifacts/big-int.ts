@@ -1,5 +1,6 @@
 import { GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import { badUserInput, UpstreamShapeError } from '../../errors/graphql-errors.js';
+import type { Resolvers } from '../../__generated__/resolvers-types.js';
 
 function wholeNumber(value: unknown): number {
   const number = typeof value === 'string' && /^-?\d{1,16}$/.test(value) ? Number(value) : value;
@@ -21,3 +22,6 @@ export const BigIntScalar = new GraphQLScalarType<number, string>({
   parseValue: wholeNumber,
   parseLiteral: (node: ValueNode) => wholeNumber(node.kind === Kind.STRING || node.kind === Kind.INT ? node.value : undefined),
 });
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { BigInt: BigIntScalar };

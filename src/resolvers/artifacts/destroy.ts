@@ -1,7 +1,7 @@
 // GitLab's artifact deletions over REST's one deletion of a job's artifacts
 // (`DELETE /projects/:id/jobs/:job_id/artifacts`, Maintainer or higher), which removes every
 // erasable file of the job together.
-import type { MutationResolvers } from '../../__generated__/resolvers-types.js';
+import type { MutationResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { RestError } from '../../datasources/rest-error.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
 import { idFromGlobalId } from '../global-id.js';
@@ -62,3 +62,6 @@ export const artifactDestroyMutations: Pick<MutationResolvers, 'artifactDestroy'
     return { clientMutationId: input.clientMutationId ?? null, errors, destroyedCount: destroyedIds.length, destroyedIds };
   },
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Mutation: artifactDestroyMutations };

@@ -2,7 +2,7 @@
 // awardable's awards are read to find the caller's own of that name, which is taken back if there
 // is one (DELETE), else the emoji is awarded (POST). REST finds a note only under its issue, so a
 // note's toggle also takes the issue (`noteableId`), as updateNote does.
-import type { MutationResolvers } from '../../__generated__/resolvers-types.js';
+import type { MutationResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import type { AwardableKey, AwardEmojiSchema } from '../../datasources/award-emoji.js';
 import { MAX_PER_PAGE } from '../../datasources/pagination.js';
 import { RestError } from '../../datasources/rest-error.js';
@@ -66,3 +66,6 @@ export const awardEmojiMutations: Pick<MutationResolvers, 'awardEmojiToggle'> = 
     }
   },
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Mutation: awardEmojiMutations };

@@ -1,4 +1,4 @@
-import type { NoteResolvers } from '../../__generated__/resolvers-types.js';
+import type { NoteResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { restConnection } from '../../connections/connection.js';
 
 /** A note's reactions: REST lists them under the note's issue, so only issue notes have them here. */
@@ -9,3 +9,6 @@ export const noteAwardEmojiFields: Pick<NoteResolvers, 'awardEmoji'> = {
     return restConnection(args, (page) => api.awardEmoji.all({ kind: 'note', issue, noteId: note.id }, page));
   },
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Note: noteAwardEmojiFields };

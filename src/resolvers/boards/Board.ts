@@ -1,4 +1,4 @@
-import type { BoardListResolvers, BoardResolvers } from '../../__generated__/resolvers-types.js';
+import type { BoardListResolvers, BoardResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import type { BoardSchema } from '../../datasources/boards.js';
 import { arrayConnection, restConnection } from '../../connections/connection.js';
 import { UpstreamShapeError } from '../../errors/graphql-errors.js';
@@ -70,3 +70,6 @@ export const BoardList: BoardListResolvers = {
     return restConnection(args, (page) => listIssuesPage(api, record, restFilters, page));
   },
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Board, BoardList };

@@ -1,4 +1,4 @@
-import type { CreateBoardInput, MutationResolvers, UpdateBoardInput } from '../../__generated__/resolvers-types.js';
+import type { CreateBoardInput, MutationResolvers, UpdateBoardInput, Resolvers } from '../../__generated__/resolvers-types.js';
 import type { BoardChanges, BoardKey, BoardListTarget, BoardParent } from '../../datasources/boards.js';
 import type { BoardListRecord } from '../../records/boards.js';
 import type { GatewayContext } from '../../server/context.js';
@@ -176,3 +176,6 @@ export const boardMutations: Pick<MutationResolvers, BoardMutations> = {
     return { clientMutationId: input.clientMutationId ?? null, errors, list };
   },
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Mutation: boardMutations };

@@ -1,4 +1,4 @@
-import type { GroupResolvers, ProjectResolvers, QueryResolvers } from '../../__generated__/resolvers-types.js';
+import type { GroupResolvers, ProjectResolvers, QueryResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import type { BoardParent, BoardSchema } from '../../datasources/boards.js';
 import type { DataSources } from '../../datasources/index.js';
 import type { Page, PageRequest } from '../../datasources/pagination.js';
@@ -71,3 +71,6 @@ export const boardListQuery: Pick<QueryResolvers, 'boardList'> = {
     return (await boardLists(board, api, filters)).find((record) => isListRef(record, ref)) ?? null;
   },
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Query: boardListQuery, Group: groupBoardFields, Project: projectBoardFields };

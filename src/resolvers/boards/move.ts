@@ -4,7 +4,7 @@
 // to Open or Closed; closed into the Closed list, reopened out of it; a milestone list's milestone
 // set (and cleared on the way from one to Open); an assignee list's user added, and the source
 // assignee list's user removed. Within its list, `PUT .../reorder` between its new neighbours.
-import type { IssueMoveListInput, MutationResolvers } from '../../__generated__/resolvers-types.js';
+import type { IssueMoveListInput, MutationResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import type { BoardKey, IssueNeighbours } from '../../datasources/boards.js';
 import type { IssueKey, IssueSchema, IssueWriteBody } from '../../datasources/issues.js';
 import type { GatewayContext } from '../../server/context.js';
@@ -144,3 +144,6 @@ export const issueMoveListMutation: Pick<MutationResolvers, 'issueMoveList'> = {
     return answer([], issue ?? (await loaders.issue.load(plan.issue)));
   },
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Mutation: issueMoveListMutation };

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { GraphQLError } from 'graphql';
-import type { CiJobResolvers, CommitResolvers } from '../../__generated__/resolvers-types.js';
+import type { CiJobResolvers, CommitResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { restConnection } from '../../connections/connection.js';
 import type { CommitSchema, ProjectKey } from '../../datasources/commits.js';
 import { commitRecord, type CommitRecord } from '../../records/commits.js';
@@ -133,3 +133,6 @@ export const Commit: CommitResolvers = {
 export const ciJobCommitFields: Pick<CiJobResolvers, 'commit'> = {
   commit: (job) => (job.commit ? commitRecord(job.commit, job.project?.id ?? null) : null),
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { CiJob: ciJobCommitFields, Commit };

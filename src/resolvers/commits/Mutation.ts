@@ -1,4 +1,4 @@
-import type { CommitAction, CommitActionMode, CommitCherryPickInput, CommitCreateInput, CommitRevertInput, MutationResolvers } from '../../__generated__/resolvers-types.js';
+import type { CommitAction, CommitActionMode, CommitCherryPickInput, CommitCreateInput, CommitRevertInput, MutationResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import type { DataSources } from '../../datasources/index.js';
 import type { CommitActionBody, CommitCreationBody, CommitSchema, DryRunSchema } from '../../datasources/commits.js';
 import { RestError } from '../../datasources/rest-error.js';
@@ -184,3 +184,6 @@ export const commitMutations: Pick<MutationResolvers, 'commitCreate' | 'commitCh
     }
   },
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Mutation: commitMutations };

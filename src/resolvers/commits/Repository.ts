@@ -1,5 +1,5 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import type { ProjectResolvers, RepositoryResolvers } from '../../__generated__/resolvers-types.js';
+import type { ProjectResolvers, RepositoryResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { restConnection } from '../../connections/connection.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
 import { commitRecord } from '../../records/commits.js';
@@ -70,3 +70,6 @@ export const projectRepositoryFields: Pick<ProjectResolvers, 'repository' | 'com
   repository: (project) => ({ project: project.id }),
   ...projectCommitReferenceFields,
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Project: projectRepositoryFields, Repository };

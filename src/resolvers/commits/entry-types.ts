@@ -1,7 +1,7 @@
 // GitLab's tree entry types (Types::Tree::TreeEntryType, BlobType, SubmoduleType) over REST's tree
 // entries (tree-entries.ts). Entry IDs are GitLab's: the global ID of the entry representation
 // with the object's SHA.
-import type { BlobResolvers, EntryResolvers, SubmoduleResolvers, TreeEntryResolvers } from '../../__generated__/resolvers-types.js';
+import type { BlobResolvers, EntryResolvers, SubmoduleResolvers, TreeEntryResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import type { BlobSchema } from '../../datasources/commits.js';
 import type { TreeEntryRecord } from '../../records/commits.js';
 import { nullWhenNotFound } from '../lookups.js';
@@ -52,3 +52,6 @@ export const Submodule: SubmoduleResolvers = {
   webUrl: (entry) => entry.links?.webUrl ?? null,
   treeUrl: (entry) => entry.links?.treeUrl ?? null,
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Blob, Entry, Submodule, TreeEntry };

@@ -1,4 +1,4 @@
-import type { CommitReferencesResolvers, ProjectResolvers, RepositoryResolvers, TreeResolvers } from '../../__generated__/resolvers-types.js';
+import type { CommitReferencesResolvers, ProjectResolvers, RepositoryResolvers, TreeResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import type { ProjectKey } from '../../datasources/commits.js';
 import { everyPage } from '../../datasources/every-page.js';
 import { MAX_PER_PAGE } from '../../datasources/pagination.js';
@@ -131,3 +131,6 @@ export const projectCommitReferenceFields: Pick<ProjectResolvers, 'commitReferen
     return commit ? { project: project.id, sha: commit.id } : null;
   },
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { CommitReferences, Tree };

@@ -2,7 +2,7 @@
 // BlobPresenter presents it, over REST's `GET .../repository/files/:file_path` (one call per path
 // and request, the repositoryFile loader). GitLab reads every path from Gitaly at once and skips
 // the ones that name no blob; REST answers 404 for those, and they are left out the same way.
-import type { RepositoryBlobResolvers, RepositoryResolvers } from '../../__generated__/resolvers-types.js';
+import type { RepositoryBlobResolvers, RepositoryResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { arrayConnection } from '../../connections/connection.js';
 import type { RepositoryFileSchema } from '../../datasources/commits.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
@@ -97,3 +97,6 @@ export const RepositoryBlob: RepositoryBlobResolvers = {
   ...blobWebIdeFields,
   ...blobForkPathFields,
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { RepositoryBlob };

@@ -13,7 +13,7 @@
 // page asked for is probed for a single directory inside it (the first two entries of its listing,
 // one call per level; TreeEntry.flatPath).
 import type { GraphQLResolveInfo } from 'graphql';
-import type { TreeResolvers } from '../../__generated__/resolvers-types.js';
+import type { TreeResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { arrayConnection } from '../../connections/connection.js';
 import type { TreeObjectSchema } from '../../datasources/commits.js';
 import type { GatewayContext } from '../../server/context.js';
@@ -179,3 +179,6 @@ export const treeEntryFields: Pick<TreeResolvers, 'trees' | 'blobs' | 'submodule
     return arrayConnection(args, wantsLinks ? await withSubmoduleLinks(tree, submodules, context) : submodules);
   },
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Tree: treeEntryFields };

@@ -1,8 +1,4 @@
-import type {
-  CommitSignatureResolvers,
-  CommitStatusResolvers,
-  X509CertificateResolvers,
-} from '../../__generated__/resolvers-types.js';
+import type { CommitSignatureResolvers, CommitStatusResolvers, X509CertificateResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { toGlobalId } from '../global-id.js';
 
 // Every other field of these types reads its REST field as it is.
@@ -30,3 +26,6 @@ export const X509Certificate: X509CertificateResolvers = {
   // Beyond 2^53 the data source keeps the digits as a string; a small serial arrives as a number.
   serialNumber: (certificate) => (certificate.serial_number === undefined ? null : String(certificate.serial_number)),
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { CommitSignature, CommitStatus, X509Certificate };

@@ -1,4 +1,4 @@
-import type { EnterpriseUserSshKeyResolvers } from '../../__generated__/resolvers-types.js';
+import type { EnterpriseUserSshKeyResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { toGlobalId } from '../global-id.js';
 import { ownerOf } from './owner.js';
 
@@ -7,3 +7,6 @@ export const EnterpriseUserSshKey: EnterpriseUserSshKeyResolvers = {
   id: (key) => toGlobalId('Key', key.id),
   user: ownerOf,
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { EnterpriseUserSshKey };

@@ -1,4 +1,4 @@
-import type { GroupResolvers } from '../../__generated__/resolvers-types.js';
+import type { GroupResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { restConnection } from '../../connections/connection.js';
 import type {
   AccessTokenFilters,
@@ -34,3 +34,6 @@ export const groupCredentialsInventoryFields: Pick<
   managedResourceAccessTokens: listField(resourceAccessTokenList, (pages, args) => restConnection(args, pages)),
   managedSshKeys: listField(sshKeyList, (pages, args) => restConnection(args, pages)),
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Group: groupCredentialsInventoryFields };

@@ -1,4 +1,4 @@
-import type { ResourceAccessTokenResolvers } from '../../__generated__/resolvers-types.js';
+import type { ResourceAccessTokenResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { toGlobalId } from '../global-id.js';
 import { ownerOf } from './owner.js';
 
@@ -10,3 +10,6 @@ export const ResourceAccessToken: ResourceAccessTokenResolvers = {
   group: (token) => (token.resource_type === 'group' && typeof token.resource_id === 'number' ? { id: token.resource_id } : null),
   project: (token) => (token.resource_type === 'project' && typeof token.resource_id === 'number' ? { id: token.resource_id } : null),
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { ResourceAccessToken };

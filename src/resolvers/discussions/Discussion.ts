@@ -1,6 +1,6 @@
 import { arrayConnection } from '../../connections/connection.js';
 import type { DiscussionSchema, NoteSchema } from '../../datasources/notes.js';
-import type { DiscussionResolvers } from '../../__generated__/resolvers-types.js';
+import type { DiscussionResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import type { GatewayContext } from '../../server/context.js';
 import { toGlobalId } from '../global-id.js';
 import { notesOfDiscussion } from './note-discussion.js';
@@ -54,3 +54,6 @@ export const Discussion: DiscussionResolvers = {
   resolvedAt: (discussion) => lastResolvedNote(discussion)?.resolved_at ?? null,
   resolvedBy: (discussion) => lastResolvedNote(discussion)?.resolved_by ?? null,
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Discussion };

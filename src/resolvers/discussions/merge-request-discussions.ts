@@ -4,7 +4,7 @@
 // merge request (`PUT .../discussions/:discussion_id?resolved=`). GitLab names the discussion by its
 // DiscussionID alone; the merge request is the one the gateway served the discussion from to the
 // same credential (served-discussions.ts).
-import type { MergeRequestResolvers, MutationResolvers } from '../../__generated__/resolvers-types.js';
+import type { MergeRequestResolvers, MutationResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { arrayConnection } from '../../connections/connection.js';
 import type { MergeRequestSchema } from '../../datasources/merge-requests.js';
 import type { DiscussionSchema, NoteSchema } from '../../datasources/notes.js';
@@ -60,3 +60,6 @@ export const discussionMutations: Pick<MutationResolvers, 'discussionToggleResol
     }
   },
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Mutation: discussionMutations, MergeRequest: mergeRequestDiscussionFields };

@@ -3,7 +3,7 @@
 // note of an issue or merge request is looked up in every page of its discussions, read once per
 // issue or merge request and request through the `issueDiscussions` or `mergeRequestDiscussions`
 // loader, which their `userDiscussionsCount` share.
-import type { IssueResolvers, NoteResolvers } from '../../__generated__/resolvers-types.js';
+import type { IssueResolvers, NoteResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import type { IssueKey } from '../../datasources/issues.js';
 import type { DiscussionSchema, NoteSchema } from '../../datasources/notes.js';
 import type { GatewayContext } from '../../server/context.js';
@@ -54,3 +54,6 @@ export const noteDiscussionFields: Pick<NoteResolvers, 'discussion'> = {
 export const issueDiscussionCountFields: Pick<IssueResolvers, 'userDiscussionsCount'> = {
   userDiscussionsCount: async (issue, _args, { loaders }) => userDiscussionsCount(await loaders.issueDiscussions.load(issueKeyOf(issue))),
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Note: noteDiscussionFields };

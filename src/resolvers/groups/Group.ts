@@ -1,5 +1,5 @@
 import type { FieldNode } from 'graphql';
-import type { GroupResolvers, SharedWithGroupResolvers } from '../../__generated__/resolvers-types.js';
+import type { GroupResolvers, SharedWithGroupResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { restConnection, type PageFetcher } from '../../connections/connection.js';
 import type { ConnectionArgs } from '../../connections/window.js';
 import type { GatewayContext } from '../../server/context.js';
@@ -144,3 +144,6 @@ export const SharedWithGroup: SharedWithGroupResolvers = {
     return group;
   },
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Group, SharedWithGroup };

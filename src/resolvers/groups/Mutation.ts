@@ -1,4 +1,4 @@
-import type { GroupCreateInput, GroupUpdateInput, MutationResolvers } from '../../__generated__/resolvers-types.js';
+import type { GroupCreateInput, GroupUpdateInput, MutationResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import type { GroupSchema, GroupSettings } from '../../datasources/groups.js';
 import type { FileUpload } from '../../datasources/file-upload.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
@@ -115,3 +115,6 @@ export const groupMutations: Pick<MutationResolvers, 'groupCreate' | 'groupUpdat
     }
   },
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Mutation: groupMutations };

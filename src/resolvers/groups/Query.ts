@@ -1,4 +1,4 @@
-import type { QueryResolvers } from '../../__generated__/resolvers-types.js';
+import type { QueryResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { restConnection } from '../../connections/connection.js';
 import { lookAhead } from '../lookahead.js';
 import { nullWhenNotFound } from '../lookups.js';
@@ -17,3 +17,6 @@ export const groupQueries: Pick<QueryResolvers, 'group' | 'groups'> = {
     return restConnection(args, (page) => api.groups.all(filters, page));
   },
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Query: groupQueries };

@@ -1,11 +1,4 @@
-import type {
-  AccessLevelResolvers,
-  GroupMemberRelation,
-  GroupMemberResolvers,
-  MemberInterfaceResolvers,
-  ProjectMemberRelation,
-  ProjectMemberResolvers,
-} from '../../__generated__/resolvers-types.js';
+import type { AccessLevelResolvers, GroupMemberRelation, GroupMemberResolvers, MemberInterfaceResolvers, ProjectMemberRelation, ProjectMemberResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { restConnection } from '../../connections/connection.js';
 import type { ConnectionArgs } from '../../connections/window.js';
 import type { MemberListKind, MemberRecord, MemberSource } from '../../datasources/members.js';
@@ -94,3 +87,6 @@ export const AccessLevel: AccessLevelResolvers = {
   // Codegen types enum results by their GraphQL names; the value is REST's integer (enum-values.ts).
   stringValue: ((level: number) => level) as unknown as AccessLevelResolvers['stringValue'],
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { AccessLevel, GroupMember, MemberInterface, ProjectMember };

@@ -1,4 +1,4 @@
-import type { GroupPermissionsResolvers } from '../../__generated__/resolvers-types.js';
+import type { GroupPermissionsResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import type { GroupSchema } from '../../datasources/groups.js';
 import type { GroupAbilities } from '../../records/groups.js';
 import type { GatewayContext } from '../../server/context.js';
@@ -34,3 +34,6 @@ export const GroupPermissions: GroupPermissionsResolvers = {
   },
   createCustomEmoji: ({ level }) => level >= DEVELOPER,
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { GroupPermissions };

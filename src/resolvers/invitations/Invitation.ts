@@ -1,4 +1,4 @@
-import type { InvitationResolvers } from '../../__generated__/resolvers-types.js';
+import type { InvitationResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { toGlobalId } from '../global-id.js';
 
 export const Invitation: InvitationResolvers = {
@@ -6,3 +6,6 @@ export const Invitation: InvitationResolvers = {
   id: (invitation) =>
     invitation.id === undefined ? null : toGlobalId(invitation.source_kind === 'group' ? 'GroupMember' : 'ProjectMember', invitation.id),
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Invitation };

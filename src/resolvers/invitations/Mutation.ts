@@ -1,4 +1,4 @@
-import type { AccessLevelEnum, MutationResolvers } from '../../__generated__/resolvers-types.js';
+import type { AccessLevelEnum, MutationResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import type { InvitationChanges, InvitationCreateResultSchema, InvitationSource } from '../../datasources/invitations.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
 import { invitationRecord } from '../../records/invitations.js';
@@ -98,3 +98,6 @@ export const invitationMutations: Pick<MutationResolvers, 'invitationCreate' | '
     return { clientMutationId: input.clientMutationId ?? null, errors: [] };
   },
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Mutation: invitationMutations };

@@ -1,4 +1,4 @@
-import type { IssueResolvers } from '../../__generated__/resolvers-types.js';
+import type { IssueResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { arrayConnection, restConnection } from '../../connections/connection.js';
 import type { TimeStatsSchema } from '../../datasources/issuable-schemas.js';
 import type { IssueLinksSchema, IssueSchema } from '../../datasources/issues.js';
@@ -107,3 +107,6 @@ export const Issue: IssueResolvers = {
   },
 };
 
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Issue };

@@ -1,4 +1,4 @@
-import type { MergeRequestAssigneeResolvers, MergeRequestParticipantResolvers, MergeRequestResolvers, MergeRequestReviewerResolvers } from '../../__generated__/resolvers-types.js';
+import type { MergeRequestAssigneeResolvers, MergeRequestParticipantResolvers, MergeRequestResolvers, MergeRequestReviewerResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { arrayConnection } from '../../connections/connection.js';
 import type { MergeRequestSchema } from '../../datasources/merge-requests.js';
 import type { PipelineSchema } from '../../datasources/pipelines.js';
@@ -77,3 +77,6 @@ const userOfMergeRequest = {
 export const MergeRequestAssignee: MergeRequestAssigneeResolvers = userOfMergeRequest;
 export const MergeRequestReviewer: MergeRequestReviewerResolvers = userOfMergeRequest;
 export const MergeRequestParticipant: MergeRequestParticipantResolvers = userOfMergeRequest;
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { MergeRequest, MergeRequestAssignee, MergeRequestParticipant, MergeRequestReviewer };

@@ -1,4 +1,4 @@
-import type { MutationResolvers } from '../../__generated__/resolvers-types.js';
+import type { MutationResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import type { IssueKey } from '../../datasources/issues.js';
 import type { TimeStatsSchema } from '../../datasources/issuable-schemas.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
@@ -107,3 +107,6 @@ export const issueMutations: Pick<MutationResolvers, 'todoCreate' | 'promoteToEp
     return { clientMutationId: input.clientMutationId ?? null, errors: [] };
   },
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Mutation: issueMutations };

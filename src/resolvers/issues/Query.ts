@@ -1,4 +1,4 @@
-import type { QueryResolvers } from '../../__generated__/resolvers-types.js';
+import type { QueryResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { restConnection } from '../../connections/connection.js';
 import { idFromGlobalId } from '../global-id.js';
 import { nullWhenNotFound } from '../lookups.js';
@@ -18,3 +18,6 @@ export const issueQueries: Pick<QueryResolvers, 'issues' | 'issue'> = {
     return issue;
   },
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Query: issueQueries };

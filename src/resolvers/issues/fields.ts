@@ -1,4 +1,4 @@
-import type { GroupResolvers, ProjectResolvers } from '../../__generated__/resolvers-types.js';
+import type { GroupResolvers, ProjectResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { restConnection } from '../../connections/connection.js';
 import type { IssueListFilters, IssueSchema } from '../../datasources/issues.js';
 import { listField, type ParentList } from '../lookahead.js';
@@ -36,3 +36,6 @@ export const projectIssueFields: Pick<ProjectResolvers, 'issues' | 'issue'> = {
 export const groupIssueFields: Pick<GroupResolvers, 'issues'> = {
   issues: listField(groupIssueList, (pages, args) => restConnection(args, pages)),
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Group: groupIssueFields, Project: projectIssueFields };

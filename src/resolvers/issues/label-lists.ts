@@ -1,4 +1,4 @@
-import type { GroupResolvers, ProjectResolvers } from '../../__generated__/resolvers-types.js';
+import type { GroupResolvers, ProjectResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { restConnection } from '../../connections/connection.js';
 import type { PageRequest } from '../../datasources/pagination.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
@@ -50,3 +50,6 @@ export const groupLabelFields: Pick<GroupResolvers, 'labels' | 'milestones'> = {
     return needsWholeMilestoneList(args) ? wholeMilestoneConnection(args, fetchPage) : restConnection(args, fetchPage);
   },
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Group: groupLabelFields, Project: projectLabelFields };

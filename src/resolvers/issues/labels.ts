@@ -1,5 +1,5 @@
 import { GraphQLError, Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
-import type { LabelResolvers, MilestoneResolvers } from '../../__generated__/resolvers-types.js';
+import type { LabelResolvers, MilestoneResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import type { LabelSchema } from '../../datasources/issues.js';
 import type { MilestoneSchema } from '../../datasources/issuable-schemas.js';
 import type { GatewayContext } from '../../server/context.js';
@@ -124,3 +124,6 @@ export const Milestone: MilestoneResolvers = {
   expired: (milestone) => milestone.expired ?? (milestone.web_url === undefined && milestone.due_date === undefined ? null : milestoneExpired(milestone)),
   webPath: (milestone) => pathOfWebUrl(milestone.web_url),
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Label, Milestone };

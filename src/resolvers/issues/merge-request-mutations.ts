@@ -1,4 +1,4 @@
-import type { MergeRequestNewState, MutationOperationMode, MutationResolvers } from '../../__generated__/resolvers-types.js';
+import type { MergeRequestNewState, MutationOperationMode, MutationResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import type { MergeRequestKey, MergeRequestSchema, MergeRequestWriteBody } from '../../datasources/merge-requests.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
 import type { GatewayContext } from '../../server/context.js';
@@ -121,3 +121,6 @@ export const mergeRequestMutations: Pick<MutationResolvers, MergeRequestMutation
     });
   },
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Mutation: mergeRequestMutations };

@@ -1,7 +1,7 @@
 // `Note.maxAccessLevelOfAuthor`: GitLab's `Note#human_max_access`, the author's highest access level
 // in the note's project (inherited and shared memberships included) in words, through
 // `Gitlab::Access.human_access`, which names the roles and nothing else: no access is nil.
-import type { NoteResolvers } from '../../__generated__/resolvers-types.js';
+import type { NoteResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 
 /**
  * GitLab's role names by REST `access_level`. Minimal Access (5) is left out on purpose: it grants
@@ -29,3 +29,6 @@ export const noteAuthorAccessFields: Pick<NoteResolvers, 'maxAccessLevelOfAuthor
     return humanAccessLevel(member?.access_level);
   },
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Note: noteAuthorAccessFields };

@@ -1,4 +1,4 @@
-import type { MergeRequestSort, ProjectMergeRequestsArgs, ProjectResolvers } from '../../__generated__/resolvers-types.js';
+import type { MergeRequestSort, ProjectMergeRequestsArgs, ProjectResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
 import { restConnection } from '../../connections/connection.js';
 import type { MergeRequestListFilters } from '../../datasources/merge-requests.js';
@@ -51,3 +51,6 @@ export const projectMergeRequestFields: Pick<ProjectResolvers, 'mergeRequests' |
   // REST's single read, through the loader that fields needing the whole record share.
   mergeRequest: (project, { iid }, { loaders }) => nullWhenNotFound(loaders.mergeRequest.load({ project: project.id, iid: checkIid(iid) })),
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Project: projectMergeRequestFields };

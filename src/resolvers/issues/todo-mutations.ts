@@ -1,5 +1,5 @@
 // GitLab's `todosMarkAllDone`, over REST's to-do list and its two ways of marking to-dos done.
-import type { MutationResolvers } from '../../__generated__/resolvers-types.js';
+import type { MutationResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { everyPage } from '../../datasources/every-page.js';
 import { MOST_PENDING_TO_DO_PAGES, type TodoSchema } from '../../datasources/todos.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
@@ -34,3 +34,6 @@ export const todoMutations: Pick<MutationResolvers, 'todosMarkAllDone'> = {
     return { clientMutationId: input.clientMutationId ?? null, errors: [], todos };
   },
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Mutation: todoMutations };

@@ -1,12 +1,4 @@
-import type {
-  EpicResolvers,
-  IterationResolvers,
-  MetricImageResolvers,
-  NoteResolvers,
-  TodoableResolvers,
-  TodoResolvers,
-  UserAgentDetailResolvers,
-} from '../../__generated__/resolvers-types.js';
+import type { EpicResolvers, IterationResolvers, MetricImageResolvers, NoteResolvers, TodoableResolvers, TodoResolvers, UserAgentDetailResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { toGlobalId } from '../global-id.js';
 import { renderMarkdown } from '../projects/markdown.js';
 import { notePermissions } from './note-permissions.js';
@@ -72,3 +64,6 @@ export const Todo: TodoResolvers = {
 export const Todoable: TodoableResolvers = {
   __resolveType: (record) => ('source_branch' in record ? 'MergeRequest' : 'Issue'),
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Epic, Iteration, MetricImage, Note, Todo, Todoable, UserAgentDetail };

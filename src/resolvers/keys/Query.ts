@@ -1,4 +1,4 @@
-import type { QueryResolvers } from '../../__generated__/resolvers-types.js';
+import type { QueryResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
 import { idFromGlobalId } from '../global-id.js';
 import { nullWhenNotFound } from '../lookups.js';
@@ -17,3 +17,6 @@ export const keyQueries: Pick<QueryResolvers, 'key' | 'keyByFingerprint'> = {
     return nullWhenNotFound(api.keys.findByFingerprint(normalized));
   },
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Query: keyQueries };

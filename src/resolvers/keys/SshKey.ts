@@ -1,4 +1,4 @@
-import type { DeployKeysProjectResolvers, SshKeyResolvers } from '../../__generated__/resolvers-types.js';
+import type { DeployKeysProjectResolvers, SshKeyResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { toGlobalId } from '../global-id.js';
 import { nullWhenNotFound } from '../lookups.js';
 import { md5Fingerprint, sha256Fingerprint } from './fingerprints.js';
@@ -15,3 +15,6 @@ export const DeployKeysProject: DeployKeysProjectResolvers = {
   deployKeyId: (link) => (link.deploy_key_id === undefined ? null : toGlobalId('Key', link.deploy_key_id)),
   project: (link, _args, { loaders }) => (link.project_id === undefined ? null : nullWhenNotFound(loaders.project.load(link.project_id))),
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { DeployKeysProject, SshKey };

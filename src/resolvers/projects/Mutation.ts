@@ -1,4 +1,4 @@
-import type { MutationResolvers } from '../../__generated__/resolvers-types.js';
+import type { MutationResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import type { GroupSchema } from '../../datasources/groups.js';
 import type { ProjectSchema } from '../../datasources/projects.js';
 import { refusalReasons } from '../refusals.js';
@@ -46,3 +46,6 @@ export const projectMutations: Pick<MutationResolvers, 'projectTransfer'> = {
     return { clientMutationId, errors: [], project, group: body };
   },
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Mutation: projectMutations };

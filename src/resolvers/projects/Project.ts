@@ -1,4 +1,4 @@
-import type { NamespaceResolvers, ProjectResolvers, ProjectStatisticsResolvers } from '../../__generated__/resolvers-types.js';
+import type { NamespaceResolvers, ProjectResolvers, ProjectStatisticsResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import type { GroupSchema } from '../../datasources/groups.js';
 import { restConnection } from '../../connections/connection.js';
 import { FULL_RECORD_LOADERS } from '../full-records.js';
@@ -82,3 +82,6 @@ export const ProjectStatistics: ProjectStatisticsResolvers = {
   // REST's name for the job artifacts' size; GitLab's GraphQL keeps the older "build".
   buildArtifactsSize: (statistics) => statistics.job_artifacts_size ?? 0,
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Namespace, Project, ProjectStatistics };

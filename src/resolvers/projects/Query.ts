@@ -1,4 +1,4 @@
-import type { QueryResolvers } from '../../__generated__/resolvers-types.js';
+import type { QueryResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
 import { lookAhead } from '../lookahead.js';
 import { nullWhenNotFound } from '../lookups.js';
@@ -20,3 +20,6 @@ export const projectQueries: Pick<QueryResolvers, 'project' | 'projects'> = {
   },
   projects: (_parent, args, context, info) => projectConnection(args, context, info),
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Query: projectQueries };

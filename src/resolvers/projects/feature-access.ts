@@ -1,4 +1,4 @@
-import type { ProjectFeatureAccessResolvers } from '../../__generated__/resolvers-types.js';
+import type { ProjectFeatureAccessResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import type { ProjectFeatureAccessLevel } from '../../datasources/projects.js';
 
 /** GitLab's ProjectFeature levels as it stores them (ProjectFeature::DISABLED ... PUBLIC). */
@@ -19,3 +19,6 @@ export const ProjectFeatureAccess: ProjectFeatureAccessResolvers = {
   // under enumsAsTypes: the REST string is what the schema maps back to DISABLED ... PUBLIC.
   stringValue: (level) => (level in FEATURE_ACCESS_INTEGERS ? (level as never) : null),
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { ProjectFeatureAccess };

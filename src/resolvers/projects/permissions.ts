@@ -1,4 +1,4 @@
-import type { ProjectPermissionsResolvers } from '../../__generated__/resolvers-types.js';
+import type { ProjectPermissionsResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import type { ProjectFeatureAccessLevel, ProjectSchema } from '../../datasources/projects.js';
 import type { ProjectAbilities } from '../../records/projects.js';
 import type { GatewayContext } from '../../server/context.js';
@@ -130,3 +130,6 @@ export const ProjectPermissions: ProjectPermissionsResolvers = {
   archiveProject: owner,
   removeProject: owner,
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { ProjectPermissions };

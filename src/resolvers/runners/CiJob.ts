@@ -1,4 +1,4 @@
-import type { CiJobResolvers, CiRunnerManagerResolvers } from '../../__generated__/resolvers-types.js';
+import type { CiJobResolvers, CiRunnerManagerResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import type { JobSchema } from '../../datasources/artifacts.js';
 import type { GatewayContext } from '../../server/context.js';
 import { projectIdOfJob } from '../artifacts/artifact-files.js';
@@ -95,3 +95,6 @@ export const CiRunnerManager: CiRunnerManagerResolvers = {
   platformName: (manager) => manager.platform ?? null,
   architectureName: (manager) => manager.architecture ?? null,
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { CiJob, CiRunnerManager };

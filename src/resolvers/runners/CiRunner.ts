@@ -1,4 +1,4 @@
-import type { CiRunnerResolvers } from '../../__generated__/resolvers-types.js';
+import type { CiRunnerResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { arrayConnection, restConnection } from '../../connections/connection.js';
 import type { RunnerSchema } from '../../datasources/runners.js';
 import type { GatewayContext } from '../../server/context.js';
@@ -63,3 +63,6 @@ export const CiRunner: CiRunnerResolvers = {
   editAdminUrl: (runner, _args, context) => adminRunnerUrl(runner, context, '/edit'),
   ephemeralAuthenticationToken: (runner: CreatedRunner) => runner.ephemeralAuthenticationToken ?? null,
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { CiRunner };

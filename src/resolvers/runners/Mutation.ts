@@ -1,4 +1,4 @@
-import type { MutationResolvers, RunnerUpdateInput } from '../../__generated__/resolvers-types.js';
+import type { MutationResolvers, RunnerUpdateInput, Resolvers } from '../../__generated__/resolvers-types.js';
 import type { RunnerEdit } from '../../datasources/runners.js';
 import { RestError } from '../../datasources/rest-error.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
@@ -186,3 +186,6 @@ export const runnerMutations: Pick<
     return { clientMutationId, errors: [] };
   },
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Mutation: runnerMutations };

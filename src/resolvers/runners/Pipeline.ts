@@ -1,4 +1,4 @@
-import type { PipelineResolvers } from '../../__generated__/resolvers-types.js';
+import type { PipelineResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { UpstreamShapeError } from '../../errors/graphql-errors.js';
 import type { PipelineRecord } from '../../records/runners.js';
 import type { GatewayContext } from '../../server/context.js';
@@ -64,3 +64,6 @@ export const Pipeline: PipelineResolvers = {
     return typeof value === 'number' && Number.isFinite(value) ? value : null;
   },
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Pipeline };

@@ -1,4 +1,4 @@
-import type { QueryResolvers } from '../../__generated__/resolvers-types.js';
+import type { QueryResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { restConnection } from '../../connections/connection.js';
 import { RestError } from '../../datasources/rest-error.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
@@ -33,3 +33,6 @@ export const runnerQueries: Pick<QueryResolvers, 'runner' | 'runners' | 'ownedRu
     return restConnection(args, (page) => api.runners.allInstance(filters, page), runnerListOrder(args));
   },
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Query: runnerQueries };

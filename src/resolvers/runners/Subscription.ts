@@ -1,4 +1,4 @@
-import type { SubscriptionResolvers } from '../../__generated__/resolvers-types.js';
+import type { SubscriptionResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import type { RunnerSchema } from '../../datasources/runners.js';
 import { graphQLErrorFromRest } from '../../errors/graphql-errors.js';
 import { GraphQLError } from 'graphql';
@@ -23,3 +23,6 @@ export const runnerSubscriptions: Pick<SubscriptionResolvers, 'ciRunnerStatusUpd
     },
   },
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Subscription: runnerSubscriptions };

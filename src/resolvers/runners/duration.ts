@@ -1,5 +1,6 @@
 import { GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import { badUserInput, UpstreamShapeError } from '../../errors/graphql-errors.js';
+import type { Resolvers } from '../../__generated__/resolvers-types.js';
 
 function seconds(value: unknown): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
@@ -30,3 +31,6 @@ export const Duration = new GraphQLScalarType<number, number>({
 export function wholeSeconds(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? Math.trunc(value) : null;
 }
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Duration };

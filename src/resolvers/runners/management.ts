@@ -1,6 +1,6 @@
 // The runner mutations of GitLab's runner administration pages: creating a runner as a signed-in
 // user, deleting several at once, and replacing a registration token.
-import type { MutationResolvers, RunnerCreateInput } from '../../__generated__/resolvers-types.js';
+import type { MutationResolvers, RunnerCreateInput, Resolvers } from '../../__generated__/resolvers-types.js';
 import type { RunnerCreation, RunnerSchema } from '../../datasources/runners.js';
 import { RestError } from '../../datasources/rest-error.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
@@ -131,3 +131,6 @@ export const runnerManagementMutations: Pick<MutationResolvers, 'runnerCreate' |
     return { clientMutationId: input.clientMutationId ?? null, errors: [], token: reset.token ?? null };
   },
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Mutation: runnerManagementMutations };

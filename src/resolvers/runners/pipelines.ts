@@ -1,4 +1,4 @@
-import type { CommitPipelinesArgs, CommitResolvers, ProjectPipelinesArgs, ProjectResolvers } from '../../__generated__/resolvers-types.js';
+import type { CommitPipelinesArgs, CommitResolvers, ProjectPipelinesArgs, ProjectResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { restConnection } from '../../connections/connection.js';
 import type { PipelineListFilters } from '../../datasources/pipelines.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
@@ -59,3 +59,6 @@ export const commitPipelineFields: Pick<CommitResolvers, 'pipelines'> = {
     return restConnection(args, (page) => api.pipelines.all(commit.project_ref!, filters, page));
   },
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Commit: commitPipelineFields, Project: projectPipelineFields };

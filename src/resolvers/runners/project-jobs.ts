@@ -1,4 +1,4 @@
-import type { ProjectResolvers } from '../../__generated__/resolvers-types.js';
+import type { ProjectResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { restConnection } from '../../connections/connection.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
 
@@ -16,3 +16,6 @@ export const projectPipelineBySha: Pick<ProjectResolvers, 'pipeline'> = {
     return page.items[0] ?? null;
   },
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Project: { ...projectJobFields, ...projectPipelineBySha } };

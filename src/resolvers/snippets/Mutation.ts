@@ -1,4 +1,4 @@
-import type { MutationResolvers } from '../../__generated__/resolvers-types.js';
+import type { MutationResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
 import { refusalReasons } from '../refusals.js';
 import { snippetIdFromGlobalId } from './snippet-id.js';
@@ -31,3 +31,6 @@ export const snippetMutations: Pick<MutationResolvers, 'snippetRepositoryStorage
     return { clientMutationId: input.clientMutationId ?? null, errors: [], message };
   },
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Mutation: snippetMutations };

@@ -1,4 +1,4 @@
-import type { SnippetRepositoryStorageMoveResolvers, SnippetResolvers } from '../../__generated__/resolvers-types.js';
+import type { SnippetRepositoryStorageMoveResolvers, SnippetResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { toGlobalId } from '../global-id.js';
 import { nullWhenNotFound } from '../lookups.js';
 
@@ -11,3 +11,6 @@ export const Snippet: SnippetResolvers = {
   id: (snippet) => toGlobalId(snippet.project_id ? 'ProjectSnippet' : 'PersonalSnippet', snippet.id),
   project: (snippet, _args, { loaders }) => (snippet.project_id ? nullWhenNotFound(loaders.project.load(snippet.project_id)) : null),
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Snippet, SnippetRepositoryStorageMove };

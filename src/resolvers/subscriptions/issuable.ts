@@ -1,7 +1,7 @@
 // The issue sidebar's subscriptions (`issuableAssigneesUpdated`, `issuableLabelsUpdated`, ...):
 // each names an issue by its global ID and watches one aspect of it through the shared pollers.
 import { GraphQLError } from 'graphql';
-import type { IssuableResolvers, SubscriptionResolvers } from '../../__generated__/resolvers-types.js';
+import type { IssuableResolvers, SubscriptionResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import type { Credential } from '../../datasources/credentials.js';
 import type { IssueKey, IssueSchema } from '../../datasources/issues.js';
 import { RestError } from '../../datasources/rest-error.js';
@@ -115,3 +115,6 @@ export const Issuable: IssuableResolvers = {
     return 'source_branch' in record ? 'MergeRequest' : 'Issue';
   },
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Issuable, Subscription: issuableSubscriptions };

@@ -1,4 +1,4 @@
-import type { QueryResolvers } from '../../__generated__/resolvers-types.js';
+import type { QueryResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { userByIdOrUsername, userConnection } from './user-list.js';
 
 export const userQueries: Pick<QueryResolvers, 'currentUser' | 'user' | 'users'> = {
@@ -6,3 +6,6 @@ export const userQueries: Pick<QueryResolvers, 'currentUser' | 'user' | 'users'>
   user: (_parent, args, context) => userByIdOrUsername(args, context),
   users: (_parent, args, context) => userConnection(args, context),
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Query: userQueries };

@@ -1,4 +1,4 @@
-import type { UserCoreResolvers, UserResolvers } from '../../__generated__/resolvers-types.js';
+import type { UserCoreResolvers, UserResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { toGlobalId } from '../global-id.js';
 import { nullWhenNotFound } from '../lookups.js';
 import { pathOfWebUrl } from '../web-path.js';
@@ -21,3 +21,6 @@ export const UserCore: UserCoreResolvers = {
     return status?.availability ? status : null;
   },
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { User, UserCore };

@@ -1,7 +1,10 @@
-import type { UserCoreResolvers } from '../../__generated__/resolvers-types.js';
+import type { UserCoreResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { restConnection } from '../../connections/connection.js';
 
 export const userStarredProjectFields: Pick<UserCoreResolvers, 'starredProjects'> = {
   starredProjects: (user, { search, ...args }, { api }) =>
     restConnection(args, (page) => api.projects.starredBy(user.id, search?.trim() || undefined, page)),
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { UserCore: userStarredProjectFields };

@@ -1,4 +1,4 @@
-import type { MutationResolvers } from '../../__generated__/resolvers-types.js';
+import type { MutationResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import type { WikiPageChanges } from '../../datasources/wikis.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
 import { wikiPageRecord } from '../../records/wikis.js';
@@ -61,3 +61,6 @@ export const wikiMutations: Pick<MutationResolvers, 'wikiPageCreate' | 'wikiPage
     return { clientMutationId: input.clientMutationId ?? null, errors: [], attachment };
   },
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Mutation: wikiMutations };

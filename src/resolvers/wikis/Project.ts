@@ -1,4 +1,4 @@
-import type { ProjectResolvers } from '../../__generated__/resolvers-types.js';
+import type { ProjectResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { arrayConnection } from '../../connections/connection.js';
 import { wikiPageRecord } from '../../records/wikis.js';
 import { nullWhenNotFound } from '../lookups.js';
@@ -18,3 +18,6 @@ export const projectWikiFields: Pick<ProjectResolvers, 'wikiPages' | 'wikiPage'>
     return page ? wikiPageRecord(page, project.id) : null;
   },
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { Project: projectWikiFields };

@@ -1,4 +1,4 @@
-import type { WikiAttachmentResolvers, WikiPageResolvers } from '../../__generated__/resolvers-types.js';
+import type { WikiAttachmentResolvers, WikiPageResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 
 export const WikiPage: WikiPageResolvers = {
   // A page listed without `withContent` has no content: it costs its own GET, only when asked for.
@@ -10,3 +10,6 @@ export const WikiAttachment: WikiAttachmentResolvers = {
   url: (attachment) => attachment.link?.url ?? null,
   markdown: (attachment) => attachment.link?.markdown ?? null,
 };
+
+/** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
+export const resolvers: Resolvers = { WikiAttachment, WikiPage };

@@ -1,0 +1,64 @@
+import { readFileSync } from 'node:fs';
+import { GraphQLScalarType } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { RESOLVER_MODULES_FILE, resolverModulesSource } from '../scripts/resolver-modules.js';
+import { resolverModules } from '../src/__generated__/resolver-modules.js';
+import { assembleResolvers, resolvers } from '../src/resolvers/index.js';
+import { buildSchemaFromFiles } from '../src/schema/sdl.js';
+
+describe('resolver map assembled from the domain folders', () => {
+  it('lists every module that exports resolvers (run `npm run codegen` after adding or removing one)', () => {
+    expect(readFileSync(RESOLVER_MODULES_FILE, 'utf8'), `${RESOLVER_MODULES_FILE} is stale`).toBe(resolverModulesSource());
+  });
+
+  it('holds every field of every module, the same function', () => {
+    const map = resolvers as Record<string, Record<string, unknown>>;
+    for (const { path, resolvers: moduleMap } of resolverModules) {
+      for (const [typeName, typeResolvers] of Object.entries(moduleMap as Record<string, Record<string, unknown>>)) {
+        if (typeResolvers instanceof GraphQLScalarType) {
+          expect(map[typeName], `${typeName} from ${path}`).toBe(typeResolvers);
+          continue;
+        }
+        for (const [field, resolver] of Object.entries(typeResolvers))
+          expect(map[typeName]?.[field], `${typeName}.${field} from ${path}`).toBe(resolver);
+      }
+    }
+  });
+
+  it('resolves only types and fields the schema has', () => {
+    const schema = buildSchemaFromFiles();
+    const unknown = Object.entries(resolvers as Record<string, object>).flatMap(([typeName, typeResolvers]) => {
+      const type = schema.getType(typeName);
+      if (type === undefined || type === null) return [typeName];
+      if (typeResolvers instanceof GraphQLScalarType || !('getFields' in type)) return [];
+      const fields = type.getFields();
+      return Object.keys(typeResolvers)
+        .filter((field) => !field.startsWith('__') && !(field in fields))
+        .map((field) => `${typeName}.${field}`);
+    });
+    expect(unknown).toEqual([]);
+  });
+
+  it('refuses a field two modules define, naming both', () => {
+    const wikis = { path: 'wikis/Project.ts', resolvers: { Project: { wikiPage: () => null } } };
+    const other = { path: 'other/Project.ts', resolvers: { Project: { wikiPage: () => null } } };
+    expect(() => assembleResolvers([wikis, other])).toThrow(
+      'Project.wikiPage is resolved by both src/resolvers/wikis/Project.ts and src/resolvers/other/Project.ts',
+    );
+  });
+
+  it('refuses a scalar two modules define, and merges distinct fields of one type', () => {
+    const time = new GraphQLScalarType({ name: 'Time' });
+    expect(() =>
+      assembleResolvers([
+        { path: 'a.ts', resolvers: { Time: time } },
+        { path: 'b.ts', resolvers: { Time: time } },
+      ]),
+    ).toThrow('Time is resolved by both');
+    const merged = assembleResolvers([
+      { path: 'a.ts', resolvers: { Project: { wikiPage: () => null } } },
+      { path: 'b.ts', resolvers: { Project: { board: () => null } } },
+    ]) as Record<string, Record<string, unknown>>;
+    expect(Object.keys(merged.Project ?? {}).sort()).toEqual(['board', 'wikiPage']);
+  });
+});
