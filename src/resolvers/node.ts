@@ -35,7 +35,7 @@ async function resolveNode(fetcher: (typeof NODE_FETCHERS)[string], id: number, 
   return record ? ({ ...record, __typename: fetcher.typename } as NodeValue) : null;
 }
 
-export const nodeQueries: Pick<QueryResolvers, 'node' | 'nodes'> = {
+const nodeQueries: Pick<QueryResolvers, 'node' | 'nodes'> = {
   node(_parent, { id }, context) {
     const { fetcher, id: numericId } = fetcherFor(id, 'id');
     return resolveNode(fetcher, numericId, context);

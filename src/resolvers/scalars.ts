@@ -30,7 +30,7 @@ export const Time = stringScalar(
   '2016-01-04T15:31:51.081Z',
 );
 
-export const DateScalar = stringScalar(
+const DateScalar = stringScalar(
   'Date',
   'A calendar date without a time, `YYYY-MM-DD` (for example a due date or an expiry date).',
   ISO_DATE,

@@ -4,7 +4,7 @@ import { jobRecordWith } from '../runners/CiJob.js';
 import { artifactRecords, projectIdOfJob } from './artifact-files.js';
 
 /** The artifact fields of CiJob, spread into its resolvers; the others read the REST record. */
-export const ciJobArtifactFields: Pick<CiJobResolvers, 'artifactsDownload' | 'artifacts'> = {
+const ciJobArtifactFields: Pick<CiJobResolvers, 'artifactsDownload' | 'artifacts'> = {
   // Runner job lists embed the project, job records name it through their pipeline; the keep
   // answer of the documentation does neither (its payload has the paths).
   artifactsDownload: (job) => {

@@ -11,7 +11,7 @@ function jobLocation(input: { projectPath: string; jobId: string }): ArtifactsLo
   };
 }
 
-export const artifactMutations: Pick<MutationResolvers, 'jobArtifactsKeep' | 'jobArtifactsDestroy'> = {
+const artifactMutations: Pick<MutationResolvers, 'jobArtifactsKeep' | 'jobArtifactsDestroy'> = {
   async jobArtifactsKeep(_parent, { input }, { api }) {
     const location = jobLocation(input);
     try {

@@ -8,7 +8,7 @@ function checkName(value: string, argumentName: string): string {
 }
 
 /** The artifact fields of Project, spread into its resolvers: locations only, no REST call. */
-export const projectArtifactFields: Pick<ProjectResolvers, 'jobArtifacts' | 'refJobArtifacts'> = {
+const projectArtifactFields: Pick<ProjectResolvers, 'jobArtifacts' | 'refJobArtifacts'> = {
   jobArtifacts: (project, { jobId }) => ({ project: project.id, job: { kind: 'id', jobId: idFromGlobalId(jobId, 'Ci::Build', 'jobId') } }),
   refJobArtifacts: (project, { refName, jobName }) => ({
     project: project.id,

@@ -11,7 +11,7 @@ function wholeNumber(value: unknown): number {
 }
 
 /** GitLab's `BigInt`: a whole number that may exceed 32 bits, sent as a string (artifact sizes). */
-export const BigIntScalar = new GraphQLScalarType<number, string>({
+const BigIntScalar = new GraphQLScalarType<number, string>({
   name: 'BigInt',
   description: 'A whole number that may exceed 32 bits, sent as a string: GitLab\'s `BigInt` scalar.',
   serialize: (value) => {

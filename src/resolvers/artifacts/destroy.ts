@@ -22,7 +22,7 @@ function bulkKeys(ids: ReadonlyArray<string>, projectId: number): Array<{ id: st
   });
 }
 
-export const artifactDestroyMutations: Pick<MutationResolvers, 'artifactDestroy' | 'bulkDestroyJobArtifacts'> = {
+const artifactDestroyMutations: Pick<MutationResolvers, 'artifactDestroy' | 'bulkDestroyJobArtifacts'> = {
   async artifactDestroy(_parent, { input }, { api, loaders }) {
     const key = parseArtifactId(input.id, 'id');
     const location = { project: key.projectId, job: { kind: 'id' as const, jobId: key.jobId } };

@@ -44,7 +44,7 @@ function awardRefusal(error: unknown): string | null {
   return /^404 Award Emoji (.+) Not Found$/.exec(error.restMessage)?.[1] ?? null;
 }
 
-export const awardEmojiMutations: Pick<MutationResolvers, 'awardEmojiToggle'> = {
+const awardEmojiMutations: Pick<MutationResolvers, 'awardEmojiToggle'> = {
   async awardEmojiToggle(_parent, { input }, context) {
     const name = input.name.trim();
     if (!name) throw badUserInput('`name` must be an emoji name such as thumbsup.', 'name');

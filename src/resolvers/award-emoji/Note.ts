@@ -2,7 +2,7 @@ import type { NoteResolvers, Resolvers } from '../../__generated__/resolvers-typ
 import { restConnection } from '../../connections/connection.js';
 
 /** A note's reactions: REST lists them under the note's issue, so only issue notes have them here. */
-export const noteAwardEmojiFields: Pick<NoteResolvers, 'awardEmoji'> = {
+const noteAwardEmojiFields: Pick<NoteResolvers, 'awardEmoji'> = {
   awardEmoji: (note, args, { api }) => {
     if (note.noteable_type !== 'Issue' || typeof note.noteable_iid !== 'number' || typeof note.project_id !== 'number') return null;
     const issue = { project: note.project_id, iid: note.noteable_iid };

@@ -99,7 +99,7 @@ async function storedListRecord(key: BoardKey, listId: number, context: GatewayC
 
 type BoardMutations = 'createBoard' | 'updateBoard' | 'destroyBoard' | 'boardListCreate' | 'updateBoardList' | 'destroyBoardList';
 
-export const boardMutations: Pick<MutationResolvers, BoardMutations> = {
+const boardMutations: Pick<MutationResolvers, BoardMutations> = {
   // REST's create takes the name only: settings and scope follow in a PUT.
   async createBoard(_parent, { input }, { api }) {
     const parent = boardParentFromInput(input);

@@ -34,7 +34,7 @@ function boardsOf(parentOf: (idOrPath: number | string) => BoardParent): ParentL
 }
 
 /** `Project.boards` and `Project.board(id:)`, spread into the Project resolvers. */
-export const projectBoardFields: Pick<ProjectResolvers, 'boards' | 'board'> = {
+const projectBoardFields: Pick<ProjectResolvers, 'boards' | 'board'> = {
   boards: listField(boardsOf((project) => ({ project })), (pages, args, _filters, project: ProjectSchema) =>
     restConnection(args, async (page) => {
       const result = await pages(page);
@@ -48,7 +48,7 @@ export const projectBoardFields: Pick<ProjectResolvers, 'boards' | 'board'> = {
 };
 
 /** `Group.boards` and `Group.board(id:)`, spread into the Group resolvers. */
-export const groupBoardFields: Pick<GroupResolvers, 'boards' | 'board'> = {
+const groupBoardFields: Pick<GroupResolvers, 'boards' | 'board'> = {
   boards: listField(boardsOf((group) => ({ group })), (pages, args, _filters, group: GroupSchema) =>
     restConnection(args, async (page) => {
       const result = await pages(page);
@@ -62,7 +62,7 @@ export const groupBoardFields: Pick<GroupResolvers, 'boards' | 'board'> = {
 };
 
 /** `Query.boardList`: the board's record holds its lists, so one read of the board answers it. */
-export const boardListQuery: Pick<QueryResolvers, 'boardList'> = {
+const boardListQuery: Pick<QueryResolvers, 'boardList'> = {
   async boardList(_parent, args, { api, loaders }) {
     const { key, ref } = await locateList(args, args.id, 'id', api);
     const filters = boardIssueFilters(args.issueFilters);

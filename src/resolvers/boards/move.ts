@@ -114,7 +114,7 @@ async function findLists(plan: MovePlan, lists: { from: ListRef; to: ListRef }, 
   return { from, to };
 }
 
-export const issueMoveListMutation: Pick<MutationResolvers, 'issueMoveList'> = {
+const issueMoveListMutation: Pick<MutationResolvers, 'issueMoveList'> = {
   async issueMoveList(_parent, { input }, context) {
     const plan = await planOf(input, context.api);
     const { api, loaders } = context;

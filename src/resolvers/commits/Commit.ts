@@ -130,7 +130,7 @@ export const Commit: CommitResolvers = {
 };
 
 /** A runner job's commit belongs to the job's project, so its sub-resources can be asked for. */
-export const ciJobCommitFields: Pick<CiJobResolvers, 'commit'> = {
+const ciJobCommitFields: Pick<CiJobResolvers, 'commit'> = {
   commit: (job) => (job.commit ? commitRecord(job.commit, job.project?.id ?? null) : null),
 };
 

@@ -109,7 +109,7 @@ async function applyChange(change: Change, input: CommitCherryPickInput | Commit
   }
 }
 
-export const commitMutations: Pick<MutationResolvers, 'commitCreate' | 'commitCherryPick' | 'commitRevert' | 'commitStatusCreate' | 'commitCommentCreate' | 'submoduleUpdate'> = {
+const commitMutations: Pick<MutationResolvers, 'commitCreate' | 'commitCherryPick' | 'commitRevert' | 'commitStatusCreate' | 'commitCommentCreate' | 'submoduleUpdate'> = {
   async commitCreate(_parent, { input }, { api, loaders }) {
     const project = checkFullPath(input.projectPath, 'projectPath');
     const body = creationBody(input);

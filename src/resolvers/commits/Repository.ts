@@ -66,7 +66,7 @@ export const Repository: RepositoryResolvers = {
 };
 
 /** `Project.repository` and `Project.commitReferences`, spread into the Project resolvers. */
-export const projectRepositoryFields: Pick<ProjectResolvers, 'repository' | 'commitReferences'> = {
+const projectRepositoryFields: Pick<ProjectResolvers, 'repository' | 'commitReferences'> = {
   repository: (project) => ({ project: project.id }),
   ...projectCommitReferenceFields,
 };

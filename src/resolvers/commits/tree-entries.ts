@@ -156,7 +156,7 @@ async function withSubmoduleLinks(tree: TreeRecord, submodules: TreeEntryRecord[
   return submodules.map((entry) => ({ ...entry, links: submoduleLinks(urls.get(entry.path), entry.id, project) }));
 }
 
-export const treeEntryFields: Pick<TreeResolvers, 'trees' | 'blobs' | 'submodules' | 'permalinkPath'> = {
+const treeEntryFields: Pick<TreeResolvers, 'trees' | 'blobs' | 'submodules' | 'permalinkPath'> = {
   // TreePresenter#permalink_path: the directory at the SHA of the commit the ref names.
   async permalinkPath(tree, _args, { loaders }) {
     const [commit, project] = await Promise.all([

@@ -26,7 +26,7 @@ const sshKeyList: ParentList<SshKeyListArgs, SshKeyFilters, EnterpriseUserSshKey
 };
 
 /** The group's credentials inventory, spread into the Group resolvers. */
-export const groupCredentialsInventoryFields: Pick<
+const groupCredentialsInventoryFields: Pick<
   GroupResolvers,
   'managedPersonalAccessTokens' | 'managedResourceAccessTokens' | 'managedSshKeys'
 > = {

@@ -25,7 +25,7 @@ function splitSecret<T extends { token?: string }>(answer: T): { record: Omit<T,
   return { record, token: token ?? null };
 }
 
-export const credentialsInventoryMutations: Pick<
+const credentialsInventoryMutations: Pick<
   MutationResolvers,
   'managedPersonalAccessTokenRotate' | 'managedResourceAccessTokenRotate'
 > = {

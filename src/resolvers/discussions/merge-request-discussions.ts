@@ -21,7 +21,7 @@ function discussionsOf(mergeRequest: MergeRequestSchema, context: GatewayContext
 /** GitLab's order of a noteable's notes: by creation, then id. */
 const byCreation = (a: NoteSchema, b: NoteSchema): number => (a.created_at ?? '').localeCompare(b.created_at ?? '') || a.id - b.id;
 
-export const mergeRequestDiscussionFields: Pick<MergeRequestResolvers, 'discussions' | 'notes' | 'userDiscussionsCount'> = {
+const mergeRequestDiscussionFields: Pick<MergeRequestResolvers, 'discussions' | 'notes' | 'userDiscussionsCount'> = {
   discussions: async (mergeRequest, args, context) => arrayConnection(args, await discussionsOf(mergeRequest, context)),
   notes: async (mergeRequest, args, context) => arrayConnection(args, (await discussionsOf(mergeRequest, context)).flatMap(notesOfDiscussion).sort(byCreation)),
   userDiscussionsCount: async (mergeRequest, _args, context) => userDiscussionsCount(await discussionsOf(mergeRequest, context)),
@@ -37,7 +37,7 @@ function discussionIdOf(globalId: string): string {
 /** GitLab's refusal of a discussion that cannot be resolved (Mutations::Discussions::ToggleResolve). */
 const NOT_RESOLVABLE = "The resource that you are attempting to access does not exist or you don't have permission to perform this action";
 
-export const discussionMutations: Pick<MutationResolvers, 'discussionToggleResolve'> = {
+const discussionMutations: Pick<MutationResolvers, 'discussionToggleResolve'> = {
   async discussionToggleResolve(_parent, { input }, context) {
     const id = discussionIdOf(input.id);
     const served = context.credential ? await context.servedDiscussions.find(context.credential, id) : undefined;

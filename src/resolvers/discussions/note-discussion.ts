@@ -47,7 +47,7 @@ export function forgetIssueDiscussions(issue: IssueKey, context: GatewayContext)
   context.loaders.issueDiscussions.clear(issue);
 }
 
-export const noteDiscussionFields: Pick<NoteResolvers, 'discussion'> = {
+const noteDiscussionFields: Pick<NoteResolvers, 'discussion'> = {
   discussion: (note, _args, context) => discussionOfNote(note, context),
 };
 

@@ -77,7 +77,7 @@ export function forgetGroup(loaders: Loaders, group: Pick<GroupSchema, 'id' | 'f
   for (const loader of [loaders.group, loaders.groupWithProjects, loaders.groupWithCustomAttributes]) loader.clear(group);
 }
 
-export const groupMutations: Pick<MutationResolvers, 'groupCreate' | 'groupUpdate'> = {
+const groupMutations: Pick<MutationResolvers, 'groupCreate' | 'groupUpdate'> = {
   async groupCreate(_parent, { input }, { api, loaders }) {
     const { clientMutationId, name, path, parentId, ...shared } = input;
     const settings: GroupSettings = { name: checkNotBlank(name, 'name'), path: checkNotBlank(path, 'path'), ...sharedSettings(shared) };

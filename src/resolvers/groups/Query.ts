@@ -5,7 +5,7 @@ import { nullWhenNotFound } from '../lookups.js';
 import { checkFullPath } from '../projects/Query.js';
 import { groupListFilters } from './filters.js';
 
-export const groupQueries: Pick<QueryResolvers, 'group' | 'groups'> = {
+const groupQueries: Pick<QueryResolvers, 'group' | 'groups'> = {
   group(_parent, { fullPath }, context, info) {
     const path = checkFullPath(fullPath);
     // The group's lists in the selection (subgroups, projects, ...) start alongside its record.

@@ -59,7 +59,7 @@ function createPayload(clientMutationId: string | null, emails: string[], result
   return { clientMutationId, errors: [], invited: emails.filter((email) => !settled.has(email.toLowerCase())), failed, queued };
 }
 
-export const invitationMutations: Pick<MutationResolvers, 'invitationCreate' | 'invitationUpdate' | 'invitationDelete'> = {
+const invitationMutations: Pick<MutationResolvers, 'invitationCreate' | 'invitationUpdate' | 'invitationDelete'> = {
   async invitationCreate(_parent, { input }, { api }) {
     const source = invitationSource(input);
     const emails = checkEmails(input.emails);

@@ -54,7 +54,7 @@ const timeTrackingMutations: Pick<MutationResolvers, TimeTrackingMutation> = {
 const NOT_PROMOTED =
   'The issue was not promoted: REST did not run `/promote`. It needs GitLab PREMIUM, a project in a group, the Reporter role in that group, and an issue not promoted before.';
 
-export const issueMutations: Pick<MutationResolvers, 'todoCreate' | 'promoteToEpic' | 'metricImageUpload' | 'metricImageDelete' | TimeTrackingMutation> &
+const issueMutations: Pick<MutationResolvers, 'todoCreate' | 'promoteToEpic' | 'metricImageUpload' | 'metricImageDelete' | TimeTrackingMutation> &
   typeof sidebarMutations &
   typeof noteMutations = {
   ...sidebarMutations,

@@ -5,7 +5,7 @@ import { nullWhenNotFound } from '../lookups.js';
 import { issueListFilters } from './filters.js';
 import { issueKeyOf } from './key.js';
 
-export const issueQueries: Pick<QueryResolvers, 'issues' | 'issue'> = {
+const issueQueries: Pick<QueryResolvers, 'issues' | 'issue'> = {
   issues(_parent, args, { api }) {
     const filters = issueListFilters(args, 'instance');
     return restConnection(args, (page) => api.issues.all(filters, page));

@@ -18,7 +18,7 @@ const groupIssueList: ParentList<IssueListArgs, IssueListFilters, IssueSchema> =
 };
 
 /** `Project.issues` and `Project.issue(iid:)`, spread into the Project resolvers. */
-export const projectIssueFields: Pick<ProjectResolvers, 'issues' | 'issue'> = {
+const projectIssueFields: Pick<ProjectResolvers, 'issues' | 'issue'> = {
   issues: listField(projectIssueList, (pages, args) => restConnection(args, pages)),
   async issue(project, args, { api, loaders }) {
     const { iid, ...filters } = args;
@@ -33,7 +33,7 @@ export const projectIssueFields: Pick<ProjectResolvers, 'issues' | 'issue'> = {
 };
 
 /** `Group.issues`: the issues of the group's projects and its subgroups'. */
-export const groupIssueFields: Pick<GroupResolvers, 'issues'> = {
+const groupIssueFields: Pick<GroupResolvers, 'issues'> = {
   issues: listField(groupIssueList, (pages, args) => restConnection(args, pages)),
 };
 

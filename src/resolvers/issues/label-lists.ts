@@ -13,7 +13,7 @@ function searchTerm(value: string | null | undefined, argumentName: string): str
 const optional = <T>(value: T | null | undefined): T | undefined => (value === null ? undefined : value);
 
 /** `Project.labels` and `Project.milestones` (REST `GET /projects/:id/labels`, `.../milestones`; `sort`, `ids` and dates: milestone-whole-list.ts). */
-export const projectLabelFields: Pick<ProjectResolvers, 'labels' | 'milestones'> = {
+const projectLabelFields: Pick<ProjectResolvers, 'labels' | 'milestones'> = {
   labels: (project, args, { api }) => {
     // GitLab's project label list includes the ancestor groups' labels unless told otherwise.
     const filters = { search: searchTerm(args.searchTerm, 'searchTerm'), includeAncestorGroups: args.includeAncestorGroups ?? true };
@@ -28,7 +28,7 @@ export const projectLabelFields: Pick<ProjectResolvers, 'labels' | 'milestones'>
 };
 
 /** `Group.labels` and `Group.milestones` (REST `GET /groups/:id/labels`, `.../milestones`). */
-export const groupLabelFields: Pick<GroupResolvers, 'labels' | 'milestones'> = {
+const groupLabelFields: Pick<GroupResolvers, 'labels' | 'milestones'> = {
   labels: (group, args, { api }) => {
     const filters = {
       search: searchTerm(args.searchTerm, 'searchTerm'),

@@ -60,7 +60,7 @@ function checkNotBlank(value: string | null | undefined, argumentName: string): 
 type MergeRequestMutation = 'mergeRequestSetMilestone' | 'mergeRequestSetSubscription' | 'mergeRequestSetLabels' | 'mergeRequestSetLocked' | 'mergeRequestSetAssignees' | 'mergeRequestUpdate';
 
 /** GitLab's merge request sidebar writes, each one REST write (plus the look-ups its IDs and names need). */
-export const mergeRequestMutations: Pick<MutationResolvers, MergeRequestMutation> = {
+const mergeRequestMutations: Pick<MutationResolvers, MergeRequestMutation> = {
   mergeRequestSetMilestone(_parent, { input }, context) {
     const key = mergeRequestKeyFromInput(input);
     // REST takes 0 for "no milestone"; a null or absent milestoneId takes it away, as in GitLab.

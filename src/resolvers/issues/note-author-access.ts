@@ -21,7 +21,7 @@ export function humanAccessLevel(accessLevel: number | null | undefined): string
   return accessLevel === null || accessLevel === undefined ? null : (ROLE_NAMES.get(accessLevel) ?? null);
 }
 
-export const noteAuthorAccessFields: Pick<NoteResolvers, 'maxAccessLevelOfAuthor'> = {
+const noteAuthorAccessFields: Pick<NoteResolvers, 'maxAccessLevelOfAuthor'> = {
   maxAccessLevelOfAuthor: async (note, _args, { credential, loaders }) => {
     // REST's members API authenticates every request: an anonymous caller gets no answer from it.
     if (!credential || typeof note.project_id !== 'number' || typeof note.author?.id !== 'number') return null;

@@ -43,7 +43,7 @@ export function mergeRequestListFilters(args: ProjectMergeRequestsArgs): MergeRe
   };
 }
 
-export const projectMergeRequestFields: Pick<ProjectResolvers, 'mergeRequests' | 'mergeRequest'> = {
+const projectMergeRequestFields: Pick<ProjectResolvers, 'mergeRequests' | 'mergeRequest'> = {
   mergeRequests(project, args, { api }) {
     const filters = mergeRequestListFilters(args);
     return restConnection(args, (page) => api.mergeRequests.forProject(project.id, filters, page));

@@ -14,7 +14,7 @@ function targetOf(targetId: string): { type: 'Issue' | 'MergeRequest'; id: numbe
   return { type: className, id };
 }
 
-export const todoMutations: Pick<MutationResolvers, 'todosMarkAllDone'> = {
+const todoMutations: Pick<MutationResolvers, 'todosMarkAllDone'> = {
   /**
    * GitLab answers the to-dos it marked; REST's mark-all answers none (204), so the pending ones are
    * read first. Without a target, REST marks them all at once; with one, REST cannot mark a target's

@@ -4,7 +4,7 @@ import { idFromGlobalId } from '../global-id.js';
 import { nullWhenNotFound } from '../lookups.js';
 import { normalizeFingerprint } from './fingerprints.js';
 
-export const keyQueries: Pick<QueryResolvers, 'key' | 'keyByFingerprint'> = {
+const keyQueries: Pick<QueryResolvers, 'key' | 'keyByFingerprint'> = {
   key: (_parent, { id }, { api }) => nullWhenNotFound(api.keys.show(idFromGlobalId(id, 'Key', 'id'))),
   keyByFingerprint(_parent, { fingerprint }, { api }) {
     const normalized = normalizeFingerprint(fingerprint);

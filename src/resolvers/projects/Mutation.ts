@@ -18,7 +18,7 @@ function groupOfNamespace(project: ProjectSchema): GroupSchema | null {
   return group;
 }
 
-export const projectMutations: Pick<MutationResolvers, 'projectTransfer'> = {
+const projectMutations: Pick<MutationResolvers, 'projectTransfer'> = {
   async projectTransfer(_parent, { input }, { api, loaders }) {
     const projectPath = checkFullPath(input.projectPath, 'projectPath');
     const groupPath = checkFullPath(input.groupPath, 'groupPath');

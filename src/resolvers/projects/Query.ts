@@ -12,7 +12,7 @@ export function checkFullPath(fullPath: string, argumentName = 'fullPath'): stri
   return fullPath;
 }
 
-export const projectQueries: Pick<QueryResolvers, 'project' | 'projects'> = {
+const projectQueries: Pick<QueryResolvers, 'project' | 'projects'> = {
   project(_parent, { fullPath }, context, info) {
     const path = checkFullPath(fullPath);
     // The project's lists in the selection (issues, runners, ...) start alongside its record.

@@ -46,7 +46,7 @@ function isOnlyProjectRefusal(error: unknown): error is RestError {
   return error instanceof RestError && error.status === 403 && /only one project/i.test(error.reason);
 }
 
-export const runnerMutations: Pick<
+const runnerMutations: Pick<
   MutationResolvers,
   | 'runnerUpdate'
   | 'runnerDelete'

@@ -5,7 +5,7 @@ import { badUserInput } from '../../errors/graphql-errors.js';
 import { idFromGlobalId } from '../global-id.js';
 import { runnerListFilters, runnerListOrder } from './filters.js';
 
-export const runnerQueries: Pick<QueryResolvers, 'runner' | 'runners' | 'ownedRunners' | 'ciJobRouterDiscovery'> = {
+const runnerQueries: Pick<QueryResolvers, 'runner' | 'runners' | 'ownedRunners' | 'ciJobRouterDiscovery'> = {
   async runner(_parent, { id }, { loaders }) {
     const runnerId = idFromGlobalId(id, 'Ci::Runner', 'id');
     try {

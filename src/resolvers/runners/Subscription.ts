@@ -5,7 +5,7 @@ import { GraphQLError } from 'graphql';
 import { watchRunnerStatus, type RunnerStatusEvent } from '../../subscriptions/runner-status.js';
 import { idFromGlobalId } from '../global-id.js';
 
-export const runnerSubscriptions: Pick<SubscriptionResolvers, 'ciRunnerStatusUpdated'> = {
+const runnerSubscriptions: Pick<SubscriptionResolvers, 'ciRunnerStatusUpdated'> = {
   ciRunnerStatusUpdated: {
     async subscribe(_parent, { runnerId }, { credential, pollers }) {
       const id = idFromGlobalId(runnerId, 'Ci::Runner', 'runnerId');

@@ -62,7 +62,7 @@ function bulkDeleteErrors(refused: Map<number, unknown>, ignored: number): strin
   return errors;
 }
 
-export const runnerManagementMutations: Pick<MutationResolvers, 'runnerCreate' | 'bulkRunnerDelete' | 'runnerBulkPause' | 'runnersRegistrationTokenReset'> = {
+const runnerManagementMutations: Pick<MutationResolvers, 'runnerCreate' | 'bulkRunnerDelete' | 'runnerBulkPause' | 'runnersRegistrationTokenReset'> = {
   async runnerCreate(_parent, { input }, { api, loaders }) {
     const creation = runnerCreation(input);
     const clientMutationId = input.clientMutationId ?? null;

@@ -44,7 +44,7 @@ function listFilters(args: ProjectPipelinesArgs | CommitPipelinesArgs): Pipeline
 }
 
 /** `Project.pipelines`: REST's list with its filters. */
-export const projectPipelineFields: Pick<ProjectResolvers, 'pipelines'> = {
+const projectPipelineFields: Pick<ProjectResolvers, 'pipelines'> = {
   pipelines(project, args, { api }) {
     const filters = { ...listFilters(args), sha: args.sha ?? undefined };
     return restConnection(args, (page) => api.pipelines.all(project.id, filters, page));
@@ -52,7 +52,7 @@ export const projectPipelineFields: Pick<ProjectResolvers, 'pipelines'> = {
 };
 
 /** `Commit.pipelines`: the project's pipelines of the commit's SHA; null when the commit names no project. */
-export const commitPipelineFields: Pick<CommitResolvers, 'pipelines'> = {
+const commitPipelineFields: Pick<CommitResolvers, 'pipelines'> = {
   pipelines(commit, args, { api }) {
     const filters = { ...listFilters(args), sha: commit.id };
     if (commit.project_ref === null) return null;

@@ -3,12 +3,12 @@ import { restConnection } from '../../connections/connection.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
 
 /** `Project.jobs`: REST's project job list, one page per window. */
-export const projectJobFields: Pick<ProjectResolvers, 'jobs'> = {
+const projectJobFields: Pick<ProjectResolvers, 'jobs'> = {
   jobs: (project, args, { api }) => restConnection(args, (page) => api.projectJobs.forProject(project.id, args.statuses ?? [], page)),
 };
 
 /** `Project.pipeline(sha:)`: the newest pipeline of the SHA, REST's list being newest first. */
-export const projectPipelineBySha: Pick<ProjectResolvers, 'pipeline'> = {
+const projectPipelineBySha: Pick<ProjectResolvers, 'pipeline'> = {
   async pipeline(project, { sha }, { api }) {
     // GitLab's resolver asks for one of iid or SHA; only the SHA has a REST filter.
     if (!sha) throw badUserInput('`sha` is required: the pipeline is found by its commit SHA.', 'sha');

@@ -9,7 +9,7 @@ function storageName(value: string | null | undefined, argumentName: string): st
   return value;
 }
 
-export const snippetMutations: Pick<MutationResolvers, 'snippetRepositoryStorageMoveCreate' | 'snippetRepositoryStorageMoveScheduleAll'> = {
+const snippetMutations: Pick<MutationResolvers, 'snippetRepositoryStorageMoveCreate' | 'snippetRepositoryStorageMoveScheduleAll'> = {
   async snippetRepositoryStorageMoveCreate(_parent, { input }, { api }) {
     const snippetId = snippetIdFromGlobalId(input.snippetId, 'snippetId');
     const destination = storageName(input.destinationStorageName, 'destinationStorageName');

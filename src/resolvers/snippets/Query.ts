@@ -4,7 +4,7 @@ import { idFromGlobalId } from '../global-id.js';
 import { nullWhenNotFound } from '../lookups.js';
 import { snippetIdFromGlobalId } from './snippet-id.js';
 
-export const snippetQueries: Pick<QueryResolvers, 'snippetRepositoryStorageMoves' | 'snippetRepositoryStorageMove'> = {
+const snippetQueries: Pick<QueryResolvers, 'snippetRepositoryStorageMoves' | 'snippetRepositoryStorageMove'> = {
   snippetRepositoryStorageMoves(_parent, args, { api }) {
     const snippetId = args.snippetId ? snippetIdFromGlobalId(args.snippetId, 'snippetId') : undefined;
     return restConnection(args, (page) =>

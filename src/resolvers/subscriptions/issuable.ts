@@ -77,7 +77,7 @@ function resolveIssuableEvent(event: IssuableEvent): IssueOfIssuable {
   return { ...event.record, __typename: 'Issue' };
 }
 
-export const issuableSubscriptions: Pick<SubscriptionResolvers, IssuableSubscriptionField> = {
+const issuableSubscriptions: Pick<SubscriptionResolvers, IssuableSubscriptionField> = {
   issuableAssigneesUpdated: {
     subscribe: (_parent, { issuableId }, context) => subscribeToIssuable('issuableAssigneesUpdated', issuableId, context),
     resolve: (event: IssuableEvent) => resolveIssuableEvent(event),

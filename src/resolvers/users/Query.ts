@@ -1,7 +1,7 @@
 import type { QueryResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { userByIdOrUsername, userConnection } from './user-list.js';
 
-export const userQueries: Pick<QueryResolvers, 'currentUser' | 'user' | 'users'> = {
+const userQueries: Pick<QueryResolvers, 'currentUser' | 'user' | 'users'> = {
   currentUser: (_parent, _args, { credential, loaders }) => (credential ? loaders.currentUser() : null),
   user: (_parent, args, context) => userByIdOrUsername(args, context),
   users: (_parent, args, context) => userConnection(args, context),

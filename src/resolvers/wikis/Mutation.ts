@@ -12,7 +12,7 @@ function checkTitle(title: string): string {
   return title;
 }
 
-export const wikiMutations: Pick<MutationResolvers, 'wikiPageCreate' | 'wikiPageUpdate' | 'wikiPageDelete' | 'wikiAttachmentUpload'> = {
+const wikiMutations: Pick<MutationResolvers, 'wikiPageCreate' | 'wikiPageUpdate' | 'wikiPageDelete' | 'wikiAttachmentUpload'> = {
   async wikiPageCreate(_parent, { input }, { api }) {
     const project = checkFullPath(input.projectPath, 'projectPath');
     const page = { title: checkTitle(input.title), content: input.content, ...(input.format ? { format: input.format } : {}) };

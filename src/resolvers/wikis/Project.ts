@@ -5,7 +5,7 @@ import { nullWhenNotFound } from '../lookups.js';
 import { checkSlug } from './slug.js';
 
 /** The wiki fields of Project, spread into its resolvers. */
-export const projectWikiFields: Pick<ProjectResolvers, 'wikiPages' | 'wikiPage'> = {
+const projectWikiFields: Pick<ProjectResolvers, 'wikiPages' | 'wikiPage'> = {
   async wikiPages(project, args, { api }) {
     const pages = await api.wikis.all(project.id, args.withContent === true);
     return arrayConnection(
