@@ -4,9 +4,9 @@ import { gatewayOverSimulator } from '../support/harness.js';
 
 /**
  * The GraphQL over HTTP spec's server audits (graphql-http), run against the gateway as it serves
- * callers. Every MUST passes. The SHOULD and MAY audits listed here fail by decision (README,
+ * callers. Every MUST passes. The SHOULD and MAY audits listed here fail by decision (docs/security.md,
  * "Conformance"); any other that fails, or one of these that starts to pass, fails this file, so
- * the list and the README stay true.
+ * the list and that page stay true.
  */
 const EXPECTED_FAILURES: Readonly<Record<string, string>> = {
   // Apollo Server answers 400 for a document that does not parse or validate and for variables

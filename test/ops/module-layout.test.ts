@@ -3,7 +3,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-// The layering the README's Layout section promises, held by a test so that it cannot drift:
+// The layering docs/development.md's Layout section promises, held by a test so that it cannot drift:
 // every file's layer is its folder, no module imports another that imports it back (directly or
 // round a longer loop, through the generated resolver types too), the records those types import
 // stand on the data sources alone, and the data sources stay free of GraphQL.
