@@ -143,8 +143,8 @@ const MAX_ANSWER_HEADER_BYTES = 64 * 1024;
 
 /**
  * Connections to the upstream by default: enough for a 100-row page's second wave (two calls a row)
- * in one round of the upstream's latency over HTTP/1.1; 128 took two (the README's Performance
- * section, "Pool size", has the measurements). The pool is shared by every operation of the process
+ * in one round of the upstream's latency over HTTP/1.1; 128 took two (docs/performance.md,
+ * "Pool size", has the measurements). The pool is shared by every operation of the process
  * through the fair scheduler, so it bounds what the gateway asks of GitLab at once, however many
  * pages are open.
  */

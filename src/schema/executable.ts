@@ -34,7 +34,7 @@ export function createExecutableSchema(extension?: SchemaExtension): GraphQLSche
   // written (buildSchemaFromFiles, in the schema tests and codegen), so a start does not validate
   // it again: a quarter of the schema's garbage. An extension's SDL is validated, with the gateway's.
   // Building a schema first only to read its enums cost some 2 MB more garbage at start, which
-  // RSS kept (README, Performance, "Memory").
+  // RSS kept (docs/performance.md, "Memory").
   const document = gatewayDocument();
   const extraResolvers = extension?.resolvers ?? [];
   const schema = makeExecutableSchema({

@@ -10,7 +10,7 @@ import { DEFAULT_REDIS_KEY_PREFIX, MIN_KEY_SECRET_LENGTH } from '../shared-state
 
 /**
  * The gateway's settings: ONE table, from which the environment and the command line are read,
- * every value checked, `--help` printed and the README's settings table generated, so none of
+ * every value checked, `--help` printed and the settings table of docs/operations.md generated, so none of
  * them can drift from the others. This module is the only reader of `process.env`.
  *
  * Every setting is an environment variable (`UPSTREAM_TIMEOUT_MS`) and a command-line option
@@ -24,7 +24,7 @@ interface Setting<T> {
   env: string;
   /** What the value looks like in `--help`: `<n>`, `<url>`, `<on|off>`. */
   placeholder: string;
-  /** The default as `--help` and the README show it. */
+  /** The default as `--help` and docs/operations.md show it. */
   shown: string;
   meaning: string;
   fallback: T;
@@ -181,7 +181,7 @@ function redisUrl(env: string, meaning: string): Setting<string | undefined> {
 
 const L = DEFAULT_QUERY_LIMITS;
 
-/** Every setting, in the order `--help` and the README list them. The keys are GatewayConfig's fields. */
+/** Every setting, in the order `--help` and docs/operations.md list them. The keys are GatewayConfig's fields. */
 export const SETTINGS = {
   port: integer('PORT', 4000, 0, 65_535, 'Port for HTTP and WebSocket (`0` picks a free one).'),
   host: text('HOST', '127.0.0.1', 'Interface to listen on.', '<address>'),
@@ -560,7 +560,7 @@ export function helpText(): string {
   ].join('\n');
 }
 
-/** The README's settings table, generated from the same table (a test keeps the README in step). */
+/** docs/operations.md's settings table, generated from the same table (a test keeps the page in step). */
 export function settingsMarkdownTable(): string {
   const rows = settingList().map(
     ([, setting]) =>

@@ -30,7 +30,7 @@ export interface AttachedWebSocketServer {
  * graphql-ws on the HTTP server's port and path. The WebSocket server (ws, graphql-ws and the
  * operation cache, ./websocket-server.ts) is loaded at the first upgrade to that path, not at start:
  * a gateway that serves HTTP alone never needs it, and loading it at start grew the young
- * generation V8 keeps after start by some 6 MB of RSS (README, Performance, "Memory"). Upgrades
+ * generation V8 keeps after start by some 6 MB of RSS (docs/performance.md, "Memory"). Upgrades
  * that arrive while it loads wait for it and are then served like any other.
  */
 export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema, createContext: ContextFactory, options: WebSocketOptions): AttachedWebSocketServer {
