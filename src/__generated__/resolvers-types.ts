@@ -658,7 +658,12 @@ export type CiJob = {
   finishedAt?: Maybe<Scalars['Time']['output']>;
   /** Global ID of the job, `gid://gitlab/Ci::Build/<id>` (jobs are fetched through their runner or project, not by ID alone). */
   id?: Maybe<Scalars['JobID']['output']>;
-  /** IP address of the runner when it ran the job (REST only). */
+  /**
+   * IP address of the runner when it ran the job, where REST's job record carries it (`ip_address`).
+   * GitLab's job entities (JobBasic and its kin) no longer send it, so it is null against current
+   * GitLab and the embedded v4 server.
+   * @deprecated GitLab's REST job records no longer carry the runner's IP address: always null there.
+   */
   ipAddress?: Maybe<Scalars['String']['output']>;
   /** Name of the job. */
   name?: Maybe<Scalars['String']['output']>;

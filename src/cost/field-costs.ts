@@ -18,7 +18,6 @@ import {
   PROJECT_IN_GROUP_DETAIL,
   PROJECT_LOADED,
   PROJECT_OF_BOARD,
-  PROJECT_OF_JOB,
   PROJECT_REFERENCE,
   RUNNER_DETAIL,
   RUNNER_LOADED,
@@ -416,7 +415,11 @@ const runners: Record<string, FieldCost> = {
   'CiJob.artifacts': { reads: ['artifacts'], loader: 'job', items: 'window' },
   'CiJob.runner': embedded(RUNNER_SUMMARY),
   'CiJob.user': embedded(USER_SUMMARY),
-  'CiJob.project': embedded(PROJECT_OF_JOB),
+  // A runner's job list embeds the project's identity (PROJECT_OF_JOB), a project's or pipeline's job
+  // list only its ID (GitLab 16+'s JobBasic): the resolver then answers `{ id }` and every other
+  // field reads the project's record. The estimate cannot tell the lists apart here, so it takes
+  // the ID-only form, the upper bound: identity fields of a runner's jobs are counted as reads.
+  'CiJob.project': embedded(ID_ONLY),
   'CiJob.commit': embedded(COMMIT_OF_JOB),
 };
 

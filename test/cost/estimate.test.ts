@@ -40,6 +40,13 @@ const CASES: Case[] = [
       managers { nodes { systemId status } } } } }`,
     token: maintainer,
   },
+  {
+    // A project's job list names each job's project by ID only (GitLab 16+'s JobBasic): its
+    // identity fields are read from the project's record, which the estimate must count.
+    name: 'a project\'s jobs with their project\'s identity',
+    query: '{ project(fullPath: "gitlab-org/gitlab-runner") { jobs(first: 5) { nodes { id project { fullPath name } } } } }',
+    token: maintainer,
+  },
   { name: 'a runner\'s last jobs (last without before)', query: `{ runner(id: "${runner(1)}") { jobs(last: 5) { count nodes { id name } } } }` },
   {
     name: 'a window over two REST pages, from a cursor',
