@@ -3500,7 +3500,7 @@ export type InvitationUpdatePayload = {
 
 /**
  * An issue or a merge request: what the issuable subscriptions push. GitLab's union also holds epics
- * and work items, which the gateway does not model (README, "GitLab's GraphQL dialect").
+ * and work items, which the gateway does not model (docs/dialect.md, "GitLab's GraphQL dialect").
  */
 export type Issuable = Issue | MergeRequest;
 
@@ -7329,7 +7329,7 @@ export type ProjectMemberRelation =
  * wiki pages, Maintainers administer the project, Owners and administrators remove, archive, rename
  * and move it. Public and internal projects grant reading to non-members; a feature that is off grants
  * nothing of it. Abilities of features the REST API does not model (pages, designs, environments, path
- * locks, mirrors, ...) are not served (README, "GitLab's GraphQL dialect").
+ * locks, mirrors, ...) are not served (docs/dialect.md, "GitLab's GraphQL dialect").
  */
 export type ProjectPermissions = {
   __typename?: 'ProjectPermissions';
