@@ -97,6 +97,11 @@ export class Router {
     });
   }
 
+  /** Every route as `METHOD /pattern`, as GitLab's documentation and the gateway's field declarations write them. */
+  names(): string[] {
+    return this.routes.map((route) => `${route.method} ${route.pattern}`);
+  }
+
   /** Finds the route for a raw path; a literal segment beats a `:param` (`/runners/all` before `/runners/:id`). */
   match(method: string, rawPath: string): RouteMatch | undefined {
     const wanted = method === 'HEAD' ? 'GET' : method;

@@ -21,7 +21,9 @@ import {
 import { FULL_RECORD_LOADERS } from '../resolvers/full-records.js';
 import { resolvers } from '../resolvers/index.js';
 import { gatewayDocument } from '../schema/sdl.js';
-import { FIELD_COSTS, UNBOUNDED_ARRAY_ITEMS, type Count, type FieldArgs, type FieldCost } from './field-costs.js';
+import { declarationOf } from '../fields/declaration.js';
+import { FIELD_COSTS } from './field-costs.js';
+import { UNBOUNDED_ARRAY_ITEMS, type Count, type FieldArgs, type FieldCost } from './field-cost.js';
 import { ID_ONLY, type RecordShape } from './shapes.js';
 import { windowCost } from './window-cost.js';
 
@@ -396,12 +398,18 @@ function cachedCostOf(type: GraphQLObjectType, field: GraphQLField<unknown, unkn
 export function costOf(type: GraphQLObjectType, field: GraphQLField<unknown, unknown>): FieldCost {
   // A field an embedder added (GatewayOptions.extend) has a resolver the estimate cannot see into.
   if (!isGatewayField(type.name, field.name)) return mayCall(field);
-  const reviewed = FIELD_COSTS[`${type.name}.${field.name}`];
   const resolver = ownResolver(type.name, field.name);
-  if (resolver !== undefined) return reviewed ?? (mayCallRest(resolver) ? mayCall(field) : {});
+  const declaration = declarationOf(resolver);
+  const reviewed = declaredCost(type.name, field.name);
+  if (resolver !== undefined && !declaration?.readsRecord) return reviewed ?? (mayCallRest(resolver) ? mayCall(field) : {});
   // The REST reading of record-fields.ts; a reviewed entry adds what the record holds.
   const reading: FieldCost = FULL_RECORD_TYPES.has(type.name) ? { reads: [snakeCase(field.name)] } : {};
   return { ...reading, ...reviewed };
+}
+
+/** What a gateway field declares it costs (src/fields/), or its entry in FIELD_COSTS while that list is moved out. */
+export function declaredCost(typeName: string, fieldName: string): FieldCost | undefined {
+  return declarationOf(ownResolver(typeName, fieldName))?.cost ?? FIELD_COSTS[`${typeName}.${fieldName}`];
 }
 
 /** A call per parent, or a whole window for a connection. */

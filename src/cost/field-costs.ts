@@ -46,48 +46,11 @@ import { MOST_PENDING_TO_DO_PAGES } from '../datasources/todos.js';
 import { MAX_PROJECT_IDS } from '../resolvers/projects/project-list.js';
 import { MAX_NAMED_USERS } from '../resolvers/users/user-list.js';
 import { MAX_WINDOW_CALLS, windowCost } from './window-cost.js';
+import { embedded, oneCall, restList, UNBOUNDED_ARRAY_ITEMS, type FieldArgs, type FieldCost } from './field-cost.js';
 import { BULK_DELETE_LIMIT } from '../resolvers/runners/management.js';
 import { BULK_DESTROY_LIMIT } from '../resolvers/artifacts/destroy.js';
 import { MAX_SORTED_MILESTONE_PAGES, needsWholeMilestoneList } from '../resolvers/issues/milestone-whole-list.js';
 
-export type FieldArgs = Readonly<Record<string, unknown>>;
-
-/** A count of REST calls or items: fixed, from the arguments, or that of the field's connection window. */
-export type Count = number | 'window' | ((args: FieldArgs) => number);
-
-/**
- * What resolving one field costs, per parent object. Reviewed against its resolver (the comment on
- * each entry says what the resolver does); test/cost/field-costs.test.ts fails when a resolver that
- * can reach the REST session has no entry here, or when a field returning records whose form
- * matters has none.
- */
-export interface FieldCost {
-  /** REST calls the resolver itself makes. */
-  calls?: Count;
-  /** The calls are made only when the parent record lacks this key (otherwise it answers from it). */
-  unlessParentHas?: string;
-  /**
-   * Keys of the parent the resolver reads, fetching a fuller record through a loader when the
-   * parent lacks one. Reads of one parent through one loader share a single call with batching on.
-   */
-  reads?: readonly string[];
-  /** The loader those reads go through; default the parent type's own full-record loader. */
-  loader?: string;
-  /** Most items of a list or connection result. */
-  items?: Count;
-  /** REST calls per item of the result (a list of look-ups). */
-  callsPerItem?: number;
-  /** The form of the records the field returns: what their own fields may cost. */
-  returns?: RecordShape | ((args: FieldArgs) => RecordShape) | Readonly<Record<string, RecordShape>>;
-}
-
-/**
- * How many items a REST array holds that is neither paginated nor bounded by REST (a commit's
- * parents, a deploy key's projects): REST's default page size. This is the estimate's one
- * assumption rather than a bound; the per-request cap on concurrent REST calls and the request
- * deadline still hold an operation that meets a longer array.
- */
-export const UNBOUNDED_ARRAY_ITEMS = 20;
 /** GitLab's limit on the assignees of an issue (Issuable::MAX_NUMBER_OF_ASSIGNEES_OR_REVIEWERS). */
 const MAX_ASSIGNEES = 200;
 /** rest-v4-api.md "Limits": projects embedded in a group's detail. */
@@ -97,13 +60,6 @@ const MAX_NODE_IDS = 100;
 
 /** The paths `Repository.blobs` reads, one REST call each. */
 const blobPathCount = (args: FieldArgs): number => Math.min(Array.isArray(args['paths']) ? args['paths'].length : 1, MAX_BLOB_PATHS);
-
-/** A paginated REST list as a connection: the window's pages, its items. */
-const restList = (returns?: RecordShape | ((args: FieldArgs) => RecordShape)): FieldCost => ({ calls: 'window', items: 'window', ...(returns ? { returns } : {}) });
-/** One REST call (a single read or a write). */
-const oneCall = (returns?: FieldCost['returns']): FieldCost => ({ calls: 1, ...(returns ? { returns } : {}) });
-/** A field that only points at an embedded record: no call of its own. */
-const embedded = (returns: RecordShape): FieldCost => ({ returns });
 
 /**
  * A runner list: the window's pages, or newest first (`sort: CREATED_DESC`, read from the list's end)
@@ -513,9 +469,6 @@ const groups: Record<string, FieldCost> = {
   'Group.userPermissions': { reads: ['project_creation_level'], calls: 2 },
   'Group.groupMembers': restList(USER_SUMMARY),
   'Group.issues': restList(ISSUE_RECORD),
-  'Group.managedPersonalAccessTokens': restList(),
-  'Group.managedResourceAccessTokens': restList(),
-  'Group.managedSshKeys': restList(),
   'SharedWithGroup.group': embedded(GROUP_OF_SHARE),
   // The owner of a token or key: the user loader.
   'PersonalAccessToken.user': oneCall(USER_LOADED),

@@ -1,7 +1,6 @@
 // The group credentials inventory of GitLab.com (doc/api/groups.md "Credentials inventory
 // management", ee/lib/api/manage/groups.rb): `/groups/:id/manage/...`, for the group's Owners.
 // Not to be confused with credentials.ts, the caller's own credential.
-import type { Page, PageRequest } from './pagination.js';
 import { restPath } from './path.js';
 import type { RestSession } from './rest-client.js';
 
@@ -67,21 +66,9 @@ export interface SshKeyFilters {
 /** A group's numeric id or its full path (the mutations name groups by path). */
 type GroupRef = number | string;
 
-/** REST `/groups/:id/manage/{personal_access_tokens,resource_access_tokens,ssh_keys}`. */
+/** REST `/groups/:id/manage/.../rotate` (the lists are declared by their fields: resolvers/credentials-inventory/Group.ts). */
 export class CredentialsInventoryApi {
   constructor(private readonly rest: RestSession) {}
-
-  allPersonalAccessTokens(group: GroupRef, filters: AccessTokenFilters, page: PageRequest): Promise<Page<PersonalAccessTokenSchema>> {
-    return this.rest.getPage(restPath`/groups/${group}/manage/personal_access_tokens`, page, { ...filters });
-  }
-
-  allResourceAccessTokens(group: GroupRef, filters: AccessTokenFilters, page: PageRequest): Promise<Page<ResourceAccessTokenSchema>> {
-    return this.rest.getPage(restPath`/groups/${group}/manage/resource_access_tokens`, page, { ...filters });
-  }
-
-  allSshKeys(group: GroupRef, filters: SshKeyFilters, page: PageRequest): Promise<Page<EnterpriseUserSshKeySchema>> {
-    return this.rest.getPage(restPath`/groups/${group}/manage/ssh_keys`, page, { ...filters });
-  }
 
   /** Revokes the token and creates its successor; `expiresAt` (`YYYY-MM-DD`) defaults to one week. */
   async rotatePersonalAccessToken(

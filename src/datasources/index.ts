@@ -25,6 +25,7 @@ import { KeysApi } from './keys.js';
 import { SnippetsApi } from './snippets.js';
 import { WikisApi } from './wikis.js';
 import { CredentialsInventoryApi } from './credentials-inventory.js';
+import { RoutesApi } from './routes.js';
 
 /** Every REST resource module, bound to one caller's session. */
 export interface DataSources {
@@ -54,6 +55,8 @@ export interface DataSources {
   commitStatuses: CommitStatusesApi;
   submodules: SubmodulesApi;
   credentialsInventory: CredentialsInventoryApi;
+  /** Reads that fields declare by their REST route alone (src/fields/). */
+  routes: RoutesApi;
 }
 
 /** One request's data sources; `boardPlaces` outlive requests (board-locator.ts). */
@@ -85,5 +88,6 @@ export function createDataSources(rest: RestSession, boardPlaces: BoardPlaces): 
     commitStatuses: new CommitStatusesApi(rest),
     submodules: new SubmodulesApi(rest),
     credentialsInventory: new CredentialsInventoryApi(rest),
+    routes: new RoutesApi(rest),
   };
 }

@@ -1,4 +1,5 @@
 import { defaultFieldResolver, isObjectType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import { declarationOf } from '../fields/declaration.js';
 import type { GatewayContext } from '../server/context.js';
 
 /** Loads the full REST record of an object whose embedded record lacks a field. */
@@ -33,7 +34,8 @@ export async function readRecordField(
  * Gives every field without an explicit resolver the REST reading: `fooBar` reads `foo_bar` from
  * the parent record, or `fooBar` when the parent is one of the gateway's own objects (payloads,
  * connections). Types listed in `fullRecords` fetch their full record when the parent lacks the
- * field. Snake_case never reaches the schema, and no resolver maps fields by hand.
+ * field. A field declared with `recordField` (src/fields/patterns.ts) reads the same way: its
+ * resolver only carried its cost. Snake_case never reaches the schema, and no resolver maps fields by hand.
  */
 export function installRecordFieldResolvers(
   schema: GraphQLSchema,
@@ -43,7 +45,7 @@ export function installRecordFieldResolvers(
     if (!isObjectType(type) || type.name.startsWith('__')) continue;
     const loadFull = fullRecords[type.name];
     for (const field of Object.values(type.getFields())) {
-      if (field.resolve && field.resolve !== defaultFieldResolver) continue;
+      if (field.resolve && field.resolve !== defaultFieldResolver && !declarationOf(field.resolve)?.readsRecord) continue;
       const key = snakeCase(field.name);
       const resolve: GraphQLFieldResolver<Record<string, unknown>, GatewayContext> = (parent, _args, context) => {
         if (own(parent, key)) return parent[key];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getNamedType, isObjectType, type GraphQLNamedType, type GraphQLObjectType } from 'graphql';
-import { costOf, mayCallRest, ownResolver } from '../../src/cost/estimate.js';
+import { costOf, declaredCost, mayCallRest, ownResolver } from '../../src/cost/estimate.js';
+import { declarationOf } from '../../src/fields/declaration.js';
 import { FIELD_COSTS } from '../../src/cost/field-costs.js';
 import { FULL_RECORD_LOADERS } from '../../src/resolvers/full-records.js';
 import { createExecutableSchema } from '../../src/schema/executable.js';
@@ -22,7 +23,7 @@ describe('the reviewed REST costs of fields', () => {
   it('has an entry for every resolver that can reach the REST session', () => {
     const unreviewed = fields.filter(({ type, field, key }) => {
       const resolver = ownResolver(type.name, field.name);
-      return resolver !== undefined && mayCallRest(resolver) && FIELD_COSTS[key] === undefined;
+      return resolver !== undefined && mayCallRest(resolver) && declaredCost(type.name, field.name) === undefined;
     });
     expect(unreviewed.map(({ key }) => key)).toEqual([]);
   });
@@ -30,12 +31,18 @@ describe('the reviewed REST costs of fields', () => {
   it('says what records come back wherever their form decides what their fields cost', () => {
     // Types whose fields read a fuller record when the one at hand lacks a key.
     const formSensitive = new Set(Object.keys(FULL_RECORD_LOADERS));
-    for (const [key, cost] of Object.entries(FIELD_COSTS)) {
-      if (cost.reads || cost.unlessParentHas) formSensitive.add(key.split('.')[0]!);
+    for (const { type, field } of fields) {
+      const cost = declaredCost(type.name, field.name);
+      if (cost?.reads || cost?.unlessParentHas) formSensitive.add(type.name);
     }
-    const unsaid = fields.filter(({ field, key }) => formSensitive.has(itemType(getNamedType(field.type)).name) && FIELD_COSTS[key]?.returns === undefined);
+    const unsaid = fields.filter(({ type, field }) => formSensitive.has(itemType(getNamedType(field.type)).name) && declaredCost(type.name, field.name)?.returns === undefined);
     // Connections' own `nodes` and `edges.node` pass on the form their field said.
     expect(unsaid.map(({ key }) => key).filter((key) => !/Connection\.nodes$|Edge\.node$/.test(key))).toEqual([]);
+  });
+
+  it('has each cost said once: a field that declares its own has no entry in FIELD_COSTS', () => {
+    const twice = fields.filter(({ type, field, key }) => declarationOf(ownResolver(type.name, field.name)) !== undefined && FIELD_COSTS[key] !== undefined);
+    expect(twice.map(({ key }) => key)).toEqual([]);
   });
 
   it('names only fields the schema has', () => {
