@@ -8,6 +8,12 @@ import { loneSurrogate } from './unsendable.js';
 export const restPathTemplates = new Set<TemplateStringsArray>();
 
 /**
+ * The names routes declared as GitLab documents them give their templates (rest-route.ts):
+ * `/projects/:id/issues/:issue_iid` rather than a placeholder per value.
+ */
+export const declaredTemplateNames = new WeakMap<TemplateStringsArray, string>();
+
+/**
  * Builds a REST path with every interpolated value URL-encoded as one segment, so that a project
  * path such as `gitlab-org/gitlab` becomes `gitlab-org%2Fgitlab` and no value can reach another
  * REST route (rest-conventions §2). The only way data sources build paths.

@@ -1,4 +1,4 @@
-import { restPath } from './path.js';
+import { declaredTemplateNames, restPath } from './path.js';
 
 export type RestMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -35,6 +35,8 @@ export function restRoute(name: string): RestRoute {
   // so that the path is built, encoded and named in the metrics exactly as a data source's is.
   const literals = template.split(PLACEHOLDER).filter((_part, index) => index % 2 === 0);
   const strings = Object.freeze(Object.assign([...literals], { raw: Object.freeze([...literals]) })) as TemplateStringsArray;
+  // EXPLAIN and the metrics name the endpoint by this template.
+  declaredTemplateNames.set(strings, template);
   return Object.freeze({
     method: match[1] as RestMethod,
     template,

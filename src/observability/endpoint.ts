@@ -1,4 +1,4 @@
-import { restPathTemplates } from '../datasources/path.js';
+import { declaredTemplateNames, restPathTemplates } from '../datasources/path.js';
 
 /**
  * Names the REST endpoint of a concrete path, for metric labels: `/projects/gitlab-org%2Fgitlab/issues/7`
@@ -40,7 +40,7 @@ function compile(): void {
   const templates = [...restPathTemplates].map((strings): CompiledTemplate => {
     const pattern = strings.map(escape).join(VALUE);
     return {
-      name: strings.join(':id'),
+      name: declaredTemplateNames.get(strings) ?? strings.join(':id'),
       exact: new RegExp(`^${pattern}$`),
       prefix: new RegExp(`^${pattern}/`),
       weight: strings.join('').length,

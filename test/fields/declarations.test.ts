@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ID_ONLY } from '../../src/cost/shapes.js';
 import { restRoute } from '../../src/datasources/rest-route.js';
+import { endpointOf } from '../../src/observability/endpoint.js';
 import { declared, declarationOf } from '../../src/fields/declaration.js';
 import { recordField, restListField } from '../../src/fields/patterns.js';
 import { declaredFields, restFieldsPage } from '../../src/fields/rest-fields-page.js';
@@ -49,6 +50,11 @@ describe('field declarations', () => {
     expect(route.path({ id: 'gitlab-org/gitlab', issue_iid: 7 })).toBe('/projects/gitlab-org%2Fgitlab/issues/7/notes');
     expect(route.path({ id: '..', issue_iid: 1 })).toBe('/projects/%2E%2E/issues/1/notes');
     expect(() => route.path({ id: 1 })).toThrow(/needs :issue_iid/);
+  });
+
+  it('name the endpoint in EXPLAIN and the metrics by the declared template', () => {
+    const route = restRoute('GET /projects/:id/merge_requests/:merge_request_iid/closes_issues');
+    expect(endpointOf(route.path({ id: 'a/b', merge_request_iid: 3 }))).toBe('/projects/:id/merge_requests/:merge_request_iid/closes_issues');
   });
 
   it('let a record field carry its cost without a resolver of its own', () => {
