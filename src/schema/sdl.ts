@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSchema, parse, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { expandConnectionDeclarations } from './connections.js';
 
 /** The folder of SDL files, one per domain (DESIGN.md "Layout"). */
 export const SCHEMA_DIR = fileURLToPath(new URL('../../schema/', import.meta.url));
@@ -13,10 +15,13 @@ export function schemaFiles(): string[] {
     .map((name) => SCHEMA_DIR + name);
 }
 
-/** The whole schema as one SDL document. */
+/**
+ * The whole schema as one SDL document, each file's `@connection` declarations expanded into their
+ * Connection and Edge types (connections.ts): the text every reader of the SDL gets, never the files'.
+ */
 export function readTypeDefs(): string {
   return schemaFiles()
-    .map((file) => readFileSync(file, 'utf8'))
+    .map((file) => expandConnectionDeclarations(readFileSync(file, 'utf8'), `schema/${basename(file)}`))
     .join('\n');
 }
 
