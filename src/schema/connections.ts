@@ -232,7 +232,15 @@ export function expandConnectionDeclarations(text: string, source: string): stri
     expanded += text.slice(copiedUpTo, start) + (isDirectiveDefinition ? '' : expandDeclaration(definition, fail));
     copiedUpTo = end;
   }
-  return expanded + text.slice(copiedUpTo);
+  expanded += text.slice(copiedUpTo);
+  // A declaration in a form the head pattern does not know (`type X implements Y @connection`)
+  // would reach the running gateway as an unknown directive, which it builds with assumeValidSDL:
+  // refuse it here instead, where every reader of the SDL passes.
+  const missed = /^[^#\n]*@connection\b/m.exec(expanded);
+  if (missed) {
+    throw new ConnectionDeclarationError(`${source}:${lineOf(expanded, missed.index)}: @${CONNECTION_DIRECTIVE} where no declaration can stand: write it as \`type XConnection @${CONNECTION_DIRECTIVE}(...)\` at the start of a line`);
+  }
+  return expanded;
 }
 
 /** A Connection type of the schema, its Edge, and the node type both carry. */

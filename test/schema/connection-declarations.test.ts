@@ -74,6 +74,12 @@ type BoardListConnection @connection(items: "lists", item: "list", anItem: "a bo
     );
   });
 
+  it('refuse a declaration in a form the expander does not find, rather than leave the directive to the running gateway', () => {
+    expect(() => expand('"A page."\ntype FooConnection implements Bar @connection(items: "foos", item: "foo")\n')).toThrow(/schema\/test.graphql:2: @connection where no declaration can stand/);
+    // Comments may name it.
+    expect(expand('# Written by hand, not @connection: its edge has more.\ntype A { id: ID! }\n')).toContain('not @connection');
+  });
+
   it('refuse a declaration without the description its Connection type needs', () => {
     expect(() => expand('type BoardConnection @connection(items: "boards", item: "board")')).toThrow(/schema\/test\.graphql:1: .*description/);
   });
