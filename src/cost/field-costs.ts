@@ -80,15 +80,6 @@ const milestoneList: FieldCost = {
   items: 'window',
 };
 
-const NODE_SHAPES: Readonly<Record<string, RecordShape>> = {
-  CiRunner: RUNNER_LOADED,
-  Project: PROJECT_LOADED,
-  Group: GROUP_LOADED,
-  UserCore: USER_LOADED,
-  // GET /issues/:id answers a whole record (with `_links`).
-  Issue: ISSUE_RECORD,
-};
-
 /** How many projects `runnerUpdate`'s `associatedProjects` lists; null when it sets none. */
 const associatedProjectsOf = (args: FieldArgs): number | null => {
   const ids = (args['input'] as { associatedProjects?: unknown } | undefined)?.associatedProjects;
@@ -130,18 +121,6 @@ const userListOrNamed: FieldCost = {
 };
 
 const queries: Record<string, FieldCost> = {
-  // A loader read per ID (node.ts).
-  'Query.node': oneCall(NODE_SHAPES),
-  'Query.nodes': { items: idsOf, callsPerItem: 1, returns: NODE_SHAPES },
-  // GET /user, primed into the user loader.
-  'Query.currentUser': oneCall(USER_LOADED),
-  'Query.users': userListOrNamed,
-  // GET /users/:id through the user loader, or one GET /users?username=.
-  'Query.user': oneCall((args) => (args['id'] ? USER_LOADED : USER_SUMMARY)),
-  'Query.runner': oneCall(RUNNER_LOADED),
-  'Query.runners': runnerList,
-  'Query.ownedRunners': restList(RUNNER_SUMMARY),
-  'Query.ciJobRouterDiscovery': oneCall(),
   'Query.project': oneCall(PROJECT_LOADED),
   // With `personal`, the caller's GET /user names the namespace whose list is read.
   'Query.projects': {
@@ -150,60 +129,17 @@ const queries: Record<string, FieldCost> = {
   },
   'Query.group': oneCall(GROUP_LOADED),
   'Query.groups': restList(GROUP_RECORD),
-  'Query.snippetRepositoryStorageMoves': restList(),
-  'Query.snippetRepositoryStorageMove': oneCall(),
-  'Query.key': oneCall(),
-  'Query.keyByFingerprint': oneCall(),
   'Query.issues': restList(ISSUE_RECORD),
   'Query.issue': oneCall(ISSUE_RECORD),
-  // The first poll of the runner (shared when others watch it); events carry GET /runners/:id records.
-  'Subscription.ciRunnerStatusUpdated': oneCall(RUNNER_DETAIL),
-  // GET /issues/:id when the issue was not served to the caller before, then the first poll of the
-  // issue (shared with every subscription to it); events carry GET /projects/:id/issues/:iid records.
-  ...Object.fromEntries(
-    ['Assignees', 'Labels', 'Milestone', 'Dates', 'Title', 'Description', 'TimeTracking'].map((aspect) => [`Subscription.issuable${aspect}Updated`, { calls: 2, returns: ISSUE_RECORD }]),
-  ),
 };
 
 /** Every mutation is one REST write unless its entry says otherwise. */
 const mutations: Record<string, FieldCost> = {
-  // PUT /runners/:id; with associatedProjects, also the runner's detail, an enable for each project
-  // asked for, a disable for each project the runner leaves (at most its current ones), and the detail again.
-  'Mutation.runnerUpdate': { calls: (args) => (associatedProjectsOf(args) === null ? 1 : 3 + associatedProjectsOf(args)! + UNBOUNDED_ARRAY_ITEMS) },
-  'Mutation.runnerDelete': oneCall(),
-  'Mutation.runnerRegister': oneCall(),
-  'Mutation.runnerUnregister': oneCall(),
-  'Mutation.runnerVerify': oneCall(),
-  'Mutation.runnerResetAuthenticationToken': oneCall(),
-  'Mutation.runnerAssignToProject': oneCall(),
-  'Mutation.runnerUnassignFromProject': oneCall(),
-  // POST /user/runners, then GET /runners/:id for the payload's runner.
-  'Mutation.runnerCreate': { calls: 2 },
-  // DELETE /runners/:id for each ID, at most 50.
-  'Mutation.bulkRunnerDelete': { calls: (args) => Math.min(inputIdsOf(args), BULK_DELETE_LIMIT) },
-  // PUT /runners/:id for each ID, at most 50.
-  'Mutation.runnerBulkPause': { calls: (args) => Math.min(inputIdsOf(args), BULK_DELETE_LIMIT) },
-  'Mutation.runnersRegistrationTokenReset': oneCall(),
   'Mutation.groupCreate': oneCall(),
   // By full path it looks the group up first (PUT takes the numeric id only).
   'Mutation.groupUpdate': { calls: (args) => ((args['input'] as { fullPath?: unknown } | undefined)?.fullPath ? 2 : 1) },
   // When REST answers with the group instead of the project, the project is looked up at its new path.
   'Mutation.projectTransfer': { calls: 2 },
-  'Mutation.invitationCreate': oneCall(),
-  'Mutation.invitationUpdate': oneCall(),
-  'Mutation.invitationDelete': oneCall(),
-  'Mutation.wikiPageCreate': oneCall(),
-  'Mutation.wikiPageUpdate': oneCall(),
-  'Mutation.wikiPageDelete': oneCall(),
-  'Mutation.wikiAttachmentUpload': oneCall(),
-  'Mutation.snippetRepositoryStorageMoveCreate': oneCall(),
-  'Mutation.snippetRepositoryStorageMoveScheduleAll': oneCall(),
-  'Mutation.jobArtifactsKeep': oneCall(),
-  'Mutation.jobArtifactsDestroy': oneCall(),
-  // GET /projects/:id/jobs/:job_id for the payload's file, then the DELETE.
-  'Mutation.artifactDestroy': { calls: 2 },
-  // One DELETE per job the files belong to, at most one per ID.
-  'Mutation.bulkDestroyJobArtifacts': { calls: (args) => Math.min(inputIdsOf(args), BULK_DESTROY_LIMIT) },
   // GET /issues/:id (the target's project and iid), then the to-do.
   'Mutation.todoCreate': { calls: 2 },
   // PUT .../merge_requests/:merge_request_iid/discussions/:discussion_id, which answers the discussion.
@@ -320,62 +256,10 @@ const mutations: Record<string, FieldCost> = {
 };
 
 const runners: Record<string, FieldCost> = {
-  // The detail record's `projects`, windowed in the gateway.
-  'CiRunner.projects': { reads: ['projects'], items: 'window', returns: PROJECT_REFERENCE },
-  'CiRunner.jobs': restList(RUNNER_JOB),
-  'CiRunner.managers': restList(),
-  // Read from the detail record (its `runner_type` and `projects`, or `groups`).
-  'CiRunner.projectCount': { reads: ['runner_type', 'projects'] },
-  'CiRunner.ownerProject': { reads: ['runner_type', 'projects'], returns: PROJECT_REFERENCE },
-  // Embedded groups carry `id`, `name` and `web_url`; any other field reads the group.
-  'CiRunner.groups': { reads: ['groups'], items: 'window', returns: ID_ONLY },
-  // The X-Total of a one-job page of GET /runners/:id/jobs.
-  'CiRunner.jobCount': oneCall(),
-  // GET /user (once per request) and the detail record: reading it is what owning the runner is.
-  'CiRunner.userPermissions': { calls: 1, reads: ['projects', 'locked'] },
-  // GET /user (once per request, shared with userPermissions): the caller's flag and web address.
-  'CiRunner.adminUrl': oneCall(),
-  'CiRunner.editAdminUrl': oneCall(),
-  // GET /projects/:id/jobs/:job_id through the job loader, which runner job lists need.
-  'CiJob.tags': { reads: ['tag_list'], loader: 'job' },
-  // The same job record's `erased_at`, which runner job lists lack too.
-  'CiJob.erasedAt': { reads: ['erased_at'], loader: 'job' },
-  // For a completed job: its record's `archived` (the job loader for runner job lists) and its
-  // pipeline's latest jobs, every page of GET .../pipelines/:pipeline_id/jobs (one for up to 100
-  // jobs), once per pipeline and request through the latestPipelineJobIds loader.
-  'CiJob.retryable': { calls: 1, reads: ['archived'], loader: 'job' },
-  // A failed job's `failure_reason`, which runner job lists lack: the same job record.
-  'CiJob.failureMessage': { reads: ['failure_reason'], loader: 'job' },
-  // A job's pipeline lacks these; GET /projects/:id/pipelines/:pipeline_id through the pipeline loader.
-  'Pipeline.iid': { reads: ['iid'] },
-  'Pipeline.createdAt': { reads: ['created_at'] },
-  'Pipeline.updatedAt': { reads: ['updated_at'] },
-  // Listed pipelines lack these too (Entities::Ci::Pipeline has them): the same pipeline loader.
-  'Pipeline.beforeSha': { reads: ['before_sha'] },
-  'Pipeline.createdByTag': { reads: ['tag'] },
-  'Pipeline.yamlErrors': { reads: ['yaml_errors'] },
-  'Pipeline.yamlErrorMessages': { reads: ['yaml_errors'] },
+  // A job's pipeline and listed pipelines lack `user`: GET /projects/:id/pipelines/:pipeline_id through the pipeline loader.
   'Pipeline.user': { reads: ['user'], returns: USER_SUMMARY },
-  'Pipeline.startedAt': { reads: ['started_at'] },
-  'Pipeline.finishedAt': { reads: ['finished_at'] },
-  'Pipeline.committedAt': { reads: ['committed_at'] },
-  'Pipeline.duration': { reads: ['duration'] },
-  'Pipeline.queuedDuration': { reads: ['queued_duration'] },
-  'Pipeline.coverage': { reads: ['coverage'] },
-  'Pipeline.project': embedded(ID_ONLY),
-  // GET /projects/:id/pipelines, of the project or of the commit's SHA.
-  'Project.pipelines': restList(PIPELINE_LISTED),
-  'Commit.pipelines': restList(PIPELINE_LISTED),
-  'CiJob.pipeline': embedded(PIPELINE_OF_JOB),
-  // The same job record's `artifacts`, windowed in the gateway.
-  'CiJob.artifacts': { reads: ['artifacts'], loader: 'job', items: 'window' },
   'CiJob.runner': embedded(RUNNER_SUMMARY),
   'CiJob.user': embedded(USER_SUMMARY),
-  // A runner's job list embeds the project's identity (PROJECT_OF_JOB), a project's or pipeline's job
-  // list only its ID (GitLab 16+'s JobBasic): the resolver then answers `{ id }` and every other
-  // field reads the project's record. The estimate cannot tell the lists apart here, so it takes
-  // the ID-only form, the upper bound: identity fields of a runner's jobs are counted as reads.
-  'CiJob.project': embedded(ID_ONLY),
   'CiJob.commit': embedded(COMMIT_OF_JOB),
 };
 
@@ -388,9 +272,6 @@ const projects: Record<string, FieldCost> = {
   'Project.owner': embedded(USER_SUMMARY),
   'Project.links': { reads: ['_links'] },
   'Project.invitations': restList(),
-  // The whole list in one call, windowed in the gateway.
-  'Project.wikiPages': { calls: 1, items: 'window', returns: (args) => (args['withContent'] === true ? WIKI_PAGE : WIKI_PAGE_LISTED) },
-  'Project.wikiPage': oneCall(WIKI_PAGE),
   // POST /markdown of the description (in the project's context), once per distinct text.
   'Project.descriptionHtml': { reads: ['description', 'path_with_namespace'], calls: 1 },
   // GET /user once per request, and GET /projects/:id for the caller's `permissions` (list records lack them).
@@ -417,9 +298,6 @@ const projects: Record<string, FieldCost> = {
   'Project.mergeRequests': restList(MERGE_REQUEST_LISTED),
   // GET /projects/:id/merge_requests/:merge_request_iid through the mergeRequest loader: the whole record.
   'Project.mergeRequest': oneCall(MERGE_REQUEST_RECORD),
-  'Project.jobs': restList(PROJECT_JOB),
-  // The first pipeline of the SHA's list.
-  'Project.pipeline': oneCall(PIPELINE_LISTED),
   'Project.issue': oneCall(ISSUE_RECORD),
   'Project.boards': restList(BOARD),
   'Project.board': oneCall(BOARD),
@@ -427,12 +305,7 @@ const projects: Record<string, FieldCost> = {
   'Group.board': oneCall(BOARD),
   // The board's record holds its lists (one page of .../lists when it does not).
   'Query.boardList': { calls: 2 },
-  'WikiPage.content': { calls: 1, unlessParentHas: 'content' },
-  'Snippet.project': oneCall(PROJECT_LOADED),
-  'DeployKeysProject.project': oneCall(PROJECT_LOADED),
   'SshKey.user': embedded(USER_FULL),
-  'SshKey.deployKeysProjects': { items: UNBOUNDED_ARRAY_ITEMS },
-  'CiJobArtifactsDownload.textFile': oneCall(),
 };
 
 const groups: Record<string, FieldCost> = {
@@ -459,8 +332,6 @@ const groups: Record<string, FieldCost> = {
   'Group.descendantGroups': restList(GROUP_RECORD),
   'Group.projects': projectListOrIds(PROJECT_LOADED),
   'Group.sharedProjects': restList(PROJECT_LOADED),
-  'UserCore.starredProjects': restList(PROJECT_LOADED),
-  'UserCore.contributedProjects': restList(PROJECT_LOADED),
   'Group.runners': runnerList,
   'Group.invitations': restList(),
   // POST /markdown of the description.
@@ -533,8 +404,6 @@ const issues: Record<string, FieldCost> = {
   'Project.milestones': milestoneList,
   'Group.labels': restList(LABEL_LISTED),
   'Group.milestones': milestoneList,
-  // GET /users/:id/status, once per user and request.
-  'UserCore.status': oneCall(),
   'MergeRequest.project': embedded(ID_ONLY),
   'MergeRequest.sourceProject': embedded(ID_ONLY),
   'MergeRequest.targetProject': embedded(ID_ONLY),

@@ -225,10 +225,6 @@ export class RunnersApi {
     return (await this.rest.post<RunnerTokenSchema>(path)).body;
   }
 
-  managers(id: number, page: PageRequest): Promise<Page<RunnerManagerSchema>> {
-    return this.rest.getPage<RunnerManagerSchema>(restPath`/runners/${id}/managers`, page);
-  }
-
   /** A new authentication token for a runner the caller may manage. */
   async resetToken(id: number): Promise<RunnerTokenSchema> {
     return (await this.rest.post<RunnerTokenSchema>(restPath`/runners/${id}/reset_authentication_token`)).body;

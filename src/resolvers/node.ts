@@ -1,5 +1,8 @@
 import type { NodeResolvers, QueryResolvers, ResolversTypes, Resolvers } from '../__generated__/resolvers-types.js';
 import type { GatewayContext } from '../server/context.js';
+import { oneCall, type FieldArgs } from '../cost/field-cost.js';
+import { GROUP_LOADED, ISSUE_RECORD, PROJECT_LOADED, RUNNER_LOADED, USER_LOADED, type RecordShape } from '../cost/shapes.js';
+import { declared } from '../fields/declaration.js';
 import { badUserInput } from '../errors/graphql-errors.js';
 import { parseGlobalId } from './global-id.js';
 import { nullWhenNotFound } from './lookups.js';
@@ -20,6 +23,29 @@ const NODE_FETCHERS: Readonly<Record<string, { typename: string; load: (id: numb
 
 const MAX_NODES = 100;
 
+/** What a fetched node costs its own fields, per object type. */
+const NODE_SHAPES: Readonly<Record<string, RecordShape>> = {
+  CiRunner: RUNNER_LOADED,
+  Project: PROJECT_LOADED,
+  Group: GROUP_LOADED,
+  UserCore: USER_LOADED,
+  // GET /issues/:id answers a whole record (with `_links`).
+  Issue: ISSUE_RECORD,
+};
+
+/** The REST reads behind NODE_FETCHERS, one per class. */
+const NODE_ROUTES = [
+  'GET /runners/:id',
+  'GET /projects/:id',
+  'GET /groups/:id',
+  'GET /users/:id',
+  'GET /snippet_repository_storage_moves/:repository_storage_id',
+  'GET /keys/:id',
+  'GET /issues/:id',
+];
+
+const idsOf = (args: FieldArgs) => Math.min(Array.isArray(args['ids']) ? args['ids'].length : 0, MAX_NODES);
+
 function fetcherFor(globalId: string, argumentName: string) {
   const { className, id } = parseGlobalId(globalId, argumentName);
   const fetcher = NODE_FETCHERS[className];
@@ -36,16 +62,17 @@ async function resolveNode(fetcher: (typeof NODE_FETCHERS)[string], id: number, 
 }
 
 const nodeQueries: Pick<QueryResolvers, 'node' | 'nodes'> = {
-  node(_parent, { id }, context) {
+  // A loader read per ID.
+  node: declared({ ...oneCall(NODE_SHAPES), rest: NODE_ROUTES }, (_parent, { id }, context) => {
     const { fetcher, id: numericId } = fetcherFor(id, 'id');
     return resolveNode(fetcher, numericId, context);
-  },
-  nodes(_parent, { ids }, context) {
+  }),
+  nodes: declared({ items: idsOf, callsPerItem: 1, returns: NODE_SHAPES, rest: NODE_ROUTES }, (_parent, { ids }, context) => {
     if (ids.length > MAX_NODES) throw badUserInput(`\`ids\` holds at most ${MAX_NODES} IDs; got ${ids.length}.`, 'ids');
     // All IDs are checked before the first REST call; then each entry succeeds or fails alone.
     const targets = ids.map((id) => fetcherFor(id, 'ids'));
     return targets.map(({ fetcher, id }) => resolveNode(fetcher, id, context)) as unknown as Array<NodeValue | null>;
-  },
+  }),
 };
 
 export const Node: NodeResolvers = {

@@ -4,14 +4,19 @@ import { artifactsDownloadPath } from '../../transport/artifacts-download.js';
 import { artifactsRestTarget, encodeArtifactPath } from '../../datasources/artifacts.js';
 import { abandonBody } from '../../datasources/rest-client.js';
 import { RestError } from '../../datasources/rest-error.js';
+import { oneCall } from '../../cost/field-cost.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
+import { declared } from '../../fields/declaration.js';
 import { explainArtifactFailure, refuseInvalidPath } from './location.js';
 import { checkMaxBytes, readTextFile } from './text-file.js';
 
 export const CiJobArtifactsDownload: CiJobArtifactsDownloadResolvers = {
   archivePath: (location) => artifactsDownloadPath(location),
   filePath: (location, { path }) => refuseInvalidPath(() => artifactsDownloadPath(location, path)),
-  async textFile(location, { path, maxBytes }, { api }) {
+  // One GET of the file, by job (`.../jobs/:job_id/artifacts/*artifact_path`) or by ref
+  // (`.../jobs/artifacts/:ref_name/raw/*artifact_path`): routes ending in a `*` wildcard, which a
+  // declared route cannot name (rest-route.ts), so the data source builds them (datasources/artifacts.ts).
+  textFile: declared(oneCall(), async (location, { path, maxBytes }, { api }) => {
     const limit = checkMaxBytes(maxBytes);
     refuseInvalidPath(() => encodeArtifactPath(path));
     const downloadPath = artifactsDownloadPath(location, path);
@@ -39,7 +44,7 @@ export const CiJobArtifactsDownload: CiJobArtifactsDownloadResolvers = {
         cause: error,
       });
     }
-  },
+  }),
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */

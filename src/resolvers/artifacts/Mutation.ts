@@ -1,5 +1,7 @@
 import type { MutationResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
+import { oneCall } from '../../cost/field-cost.js';
 import type { ArtifactsLocation } from '../../datasources/artifacts.js';
+import { declared } from '../../fields/declaration.js';
 import { idFromGlobalId } from '../global-id.js';
 import { checkFullPath } from '../projects/Query.js';
 import { explainArtifactFailure } from './location.js';
@@ -12,25 +14,31 @@ function jobLocation(input: { projectPath: string; jobId: string }): ArtifactsLo
 }
 
 const artifactMutations: Pick<MutationResolvers, 'jobArtifactsKeep' | 'jobArtifactsDestroy'> = {
-  async jobArtifactsKeep(_parent, { input }, { api }) {
-    const location = jobLocation(input);
-    try {
-      const job = await api.artifacts.keep(location.project, location.job.jobId);
-      return { clientMutationId: input.clientMutationId ?? null, errors: [], job, artifactsDownload: location };
-    } catch (error) {
-      throw explainArtifactFailure(error, location);
-    }
-  },
+  jobArtifactsKeep: declared(
+    { ...oneCall(), rest: ['POST /projects/:id/jobs/:job_id/artifacts/keep'] },
+    async (_parent, { input }, { api }) => {
+      const location = jobLocation(input);
+      try {
+        const job = await api.artifacts.keep(location.project, location.job.jobId);
+        return { clientMutationId: input.clientMutationId ?? null, errors: [], job, artifactsDownload: location };
+      } catch (error) {
+        throw explainArtifactFailure(error, location);
+      }
+    },
+  ),
 
-  async jobArtifactsDestroy(_parent, { input }, { api }) {
-    const location = jobLocation(input);
-    try {
-      await api.artifacts.remove(location.project, location.job.jobId);
-    } catch (error) {
-      throw explainArtifactFailure(error, location);
-    }
-    return { clientMutationId: input.clientMutationId ?? null, errors: [] };
-  },
+  jobArtifactsDestroy: declared(
+    { ...oneCall(), rest: ['DELETE /projects/:id/jobs/:job_id/artifacts'] },
+    async (_parent, { input }, { api }) => {
+      const location = jobLocation(input);
+      try {
+        await api.artifacts.remove(location.project, location.job.jobId);
+      } catch (error) {
+        throw explainArtifactFailure(error, location);
+      }
+      return { clientMutationId: input.clientMutationId ?? null, errors: [] };
+    },
+  ),
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */

@@ -2,14 +2,22 @@
 // (`DELETE /projects/:id/jobs/:job_id/artifacts`, Maintainer or higher), which removes every
 // erasable file of the job together.
 import type { MutationResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
+import type { FieldArgs } from '../../cost/field-cost.js';
 import { RestError } from '../../datasources/rest-error.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
+import { declared } from '../../fields/declaration.js';
 import { idFromGlobalId } from '../global-id.js';
 import { artifactRecords, parseArtifactId, type ArtifactKey } from './artifact-files.js';
 import { explainArtifactFailure } from './location.js';
 
 /** GitLab's Ci::JobArtifacts::BulkDeleteByProjectService limit on one call. */
 export const BULK_DESTROY_LIMIT = 100;
+
+/** How many `ids` a mutation's `input` lists. */
+const inputIdsOf = (args: FieldArgs) => {
+  const ids = (args['input'] as { ids?: unknown } | undefined)?.ids;
+  return Array.isArray(ids) ? ids.length : 0;
+};
 
 /** The artifact keys of a bulk deletion, all of the named project, checked before any REST call. */
 function bulkKeys(ids: ReadonlyArray<string>, projectId: number): Array<{ id: string; key: ArtifactKey }> {
@@ -23,7 +31,8 @@ function bulkKeys(ids: ReadonlyArray<string>, projectId: number): Array<{ id: st
 }
 
 const artifactDestroyMutations: Pick<MutationResolvers, 'artifactDestroy' | 'bulkDestroyJobArtifacts'> = {
-  async artifactDestroy(_parent, { input }, { api, loaders }) {
+  // GET /projects/:id/jobs/:job_id for the payload's file, then the DELETE.
+  artifactDestroy: declared({ calls: 2, rest: ['GET /projects/:id/jobs/:job_id', 'DELETE /projects/:id/jobs/:job_id/artifacts'] }, async (_parent, { input }, { api, loaders }) => {
     const key = parseArtifactId(input.id, 'id');
     const location = { project: key.projectId, job: { kind: 'id' as const, jobId: key.jobId } };
     const clientMutationId = input.clientMutationId ?? null;
@@ -38,9 +47,10 @@ const artifactDestroyMutations: Pick<MutationResolvers, 'artifactDestroy' | 'bul
     } catch (error) {
       throw explainArtifactFailure(error, location);
     }
-  },
+  }),
 
-  async bulkDestroyJobArtifacts(_parent, { input }, { api, loaders }) {
+  // One DELETE per job the files belong to, at most one per ID.
+  bulkDestroyJobArtifacts: declared({ calls: (args) => Math.min(inputIdsOf(args), BULK_DESTROY_LIMIT), rest: ['DELETE /projects/:id/jobs/:job_id/artifacts'] }, async (_parent, { input }, { api, loaders }) => {
     const projectId = idFromGlobalId(input.projectId, 'Project', 'projectId');
     const keys = bulkKeys(input.ids, projectId);
     const jobIds = [...new Set(keys.map(({ key }) => key.jobId))];
@@ -60,7 +70,7 @@ const artifactDestroyMutations: Pick<MutationResolvers, 'artifactDestroy' | 'bul
     });
     const destroyedIds = keys.filter(({ key }) => destroyedJobs.has(key.jobId)).map(({ id }) => id);
     return { clientMutationId: input.clientMutationId ?? null, errors, destroyedCount: destroyedIds.length, destroyedIds };
-  },
+  }),
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */

@@ -1,6 +1,8 @@
 import type { AccessLevelEnum, MutationResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import type { InvitationChanges, InvitationCreateResultSchema, InvitationSource } from '../../datasources/invitations.js';
+import { oneCall } from '../../cost/field-cost.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
+import { declared } from '../../fields/declaration.js';
 import { invitationRecord } from '../../records/invitations.js';
 import { refusalReasons } from '../refusals.js';
 import { explainInvitationError } from './errors.js';
@@ -60,15 +62,15 @@ function createPayload(clientMutationId: string | null, emails: string[], result
 }
 
 const invitationMutations: Pick<MutationResolvers, 'invitationCreate' | 'invitationUpdate' | 'invitationDelete'> = {
-  async invitationCreate(_parent, { input }, { api }) {
+  invitationCreate: declared({ ...oneCall(), rest: ['POST /groups/:id/invitations', 'POST /projects/:id/invitations'] }, async (_parent, { input }, { api }) => {
     const source = invitationSource(input);
     const emails = checkEmails(input.emails);
     const accessLevel = checkRole(input.accessLevel, source);
     const result = await api.invitations.create(source, { emails, accessLevel, expiresAt: input.expiresAt ?? undefined });
     return createPayload(input.clientMutationId ?? null, emails, result);
-  },
+  }),
 
-  async invitationUpdate(_parent, { input }, { api }) {
+  invitationUpdate: declared({ ...oneCall(), rest: ['PUT /groups/:id/invitations/:email', 'PUT /projects/:id/invitations/:email'] }, async (_parent, { input }, { api }) => {
     const source = invitationSource(input);
     const email = checkEmail(input.email, 'email');
     const changes: InvitationChanges = {};
@@ -85,9 +87,9 @@ const invitationMutations: Pick<MutationResolvers, 'invitationCreate' | 'invitat
       if (reasons) return { clientMutationId, errors: reasons, invitation: null };
       throw explainInvitationError(error, source, email);
     }
-  },
+  }),
 
-  async invitationDelete(_parent, { input }, { api }) {
+  invitationDelete: declared({ ...oneCall(), rest: ['DELETE /groups/:id/invitations/:email', 'DELETE /projects/:id/invitations/:email'] }, async (_parent, { input }, { api }) => {
     const source = invitationSource(input);
     const email = checkEmail(input.email, 'email');
     try {
@@ -96,7 +98,7 @@ const invitationMutations: Pick<MutationResolvers, 'invitationCreate' | 'invitat
       throw explainInvitationError(error, source, email);
     }
     return { clientMutationId: input.clientMutationId ?? null, errors: [] };
-  },
+  }),
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */

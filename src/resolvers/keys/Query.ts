@@ -1,12 +1,16 @@
 import type { QueryResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
+import { oneCall } from '../../cost/field-cost.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
+import { declared } from '../../fields/declaration.js';
 import { idFromGlobalId } from '../global-id.js';
 import { nullWhenNotFound } from '../lookups.js';
 import { normalizeFingerprint } from './fingerprints.js';
 
 const keyQueries: Pick<QueryResolvers, 'key' | 'keyByFingerprint'> = {
-  key: (_parent, { id }, { api }) => nullWhenNotFound(api.keys.show(idFromGlobalId(id, 'Key', 'id'))),
-  keyByFingerprint(_parent, { fingerprint }, { api }) {
+  key: declared({ ...oneCall(), rest: ['GET /keys/:id'] }, (_parent, { id }, { api }) =>
+    nullWhenNotFound(api.keys.show(idFromGlobalId(id, 'Key', 'id'))),
+  ),
+  keyByFingerprint: declared({ ...oneCall(), rest: ['GET /keys'] }, (_parent, { fingerprint }, { api }) => {
     const normalized = normalizeFingerprint(fingerprint);
     if (!normalized) {
       throw badUserInput(
@@ -15,7 +19,7 @@ const keyQueries: Pick<QueryResolvers, 'key' | 'keyByFingerprint'> = {
       );
     }
     return nullWhenNotFound(api.keys.findByFingerprint(normalized));
-  },
+  }),
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */

@@ -1,5 +1,8 @@
 import type { CiJobResolvers, CiRunnerManagerResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
+import { embedded } from '../../cost/field-cost.js';
+import { ID_ONLY, PIPELINE_OF_JOB } from '../../cost/shapes.js';
 import type { JobSchema } from '../../datasources/artifacts.js';
+import { declared } from '../../fields/declaration.js';
 import type { GatewayContext } from '../../server/context.js';
 import { projectIdOfJob } from '../artifacts/artifact-files.js';
 import { toGlobalId } from '../global-id.js';
@@ -14,6 +17,9 @@ import { browseArtifactsPath, commitPath, jobPath, pipelinePath, refPath, shaOfJ
  * answer), else the job's full record (`GET /projects/:id/jobs/:job_id`, once per job and request),
  * which runner job lists need. Null when the parent names no project to ask.
  */
+/** The job loader's read: the full record runner job lists lack. */
+const JOB_RECORD = 'GET /projects/:id/jobs/:job_id';
+
 export function jobRecordWith(job: JobRecord, key: keyof JobSchema, context: GatewayContext): Promise<JobSchema | null> {
   if (key in job) return Promise.resolve(job as JobSchema);
   const project = job.project?.id;
@@ -59,14 +65,21 @@ export const CiJob: CiJobResolvers = {
   duration: (job) => wholeSeconds(job.duration),
   queuedDuration: (job) => job.queued_duration ?? null,
   queuedAt: (job) => jobQueuedAt(job, new Date()),
-  async erasedAt(job, _args, context) {
-    return (await jobRecordWith(job, 'erased_at', context))?.erased_at ?? null;
-  },
+  // The same job record's `erased_at`, which runner job lists lack too.
+  erasedAt: declared({ reads: ['erased_at'], loader: 'job', rest: [JOB_RECORD] }, async (job, _args, context) =>
+    (await jobRecordWith(job, 'erased_at', context))?.erased_at ?? null,
+  ),
   active: (job) => jobIsActive(job.status),
   cancelable: (job) => jobIsCancelable(job.status),
   scheduled: (job) => jobIsScheduled(job.status),
-  retryable: (job, _args, context) => jobRetryable(job, context),
-  failureMessage: (job, _args, context) => jobFailureMessageOf(job, context),
+  // For a completed job: its record's `archived` (the job loader for runner job lists) and its
+  // pipeline's latest jobs, every page of GET .../pipelines/:pipeline_id/jobs (one for up to 100
+  // jobs), once per pipeline and request through the latestPipelineJobIds loader.
+  retryable: declared({ calls: 1, reads: ['archived'], loader: 'job', rest: [JOB_RECORD, 'GET /projects/:id/pipelines/:pipeline_id/jobs'] }, (job, _args, context) =>
+    jobRetryable(job, context),
+  ),
+  // A failed job's `failure_reason`, which runner job lists lack: the same job record.
+  failureMessage: declared({ reads: ['failure_reason'], loader: 'job', rest: [JOB_RECORD] }, (job, _args, context) => jobFailureMessageOf(job, context)),
   detailedStatus: (job) => {
     const record: Partial<JobSchema> = job;
     return jobDetailedStatus({ id: job.id, status: job.status, allowFailure: record.allow_failure, failureReason: record.failure_reason }, jobPath(job));
@@ -75,19 +88,24 @@ export const CiJob: CiJobResolvers = {
   commitPath: (job) => commitPath(job),
   refPath: (job) => refPath(job),
   browseArtifactsPath: (job) => browseArtifactsPath(job),
-  async tags(job, _args, context) {
-    return (await jobRecordWith(job, 'tag_list', context))?.tag_list ?? null;
-  },
+  // GET /projects/:id/jobs/:job_id through the job loader, which runner job lists need.
+  tags: declared({ reads: ['tag_list'], loader: 'job', rest: [JOB_RECORD] }, async (job, _args, context) =>
+    (await jobRecordWith(job, 'tag_list', context))?.tag_list ?? null,
+  ),
   // The job's project is the pipeline's: its other fields are read from it (full-records.ts).
-  pipeline: (job) => (job.pipeline ? { project_id: job.project?.id, ...job.pipeline, path: pipelinePath(job, job.pipeline.id) } : null),
+  pipeline: declared(embedded(PIPELINE_OF_JOB), (job) =>
+    job.pipeline ? { project_id: job.project?.id, ...job.pipeline, path: pipelinePath(job, job.pipeline.id) } : null,
+  ),
   // A runner job list's `project` is the project's identity; a project's job record's (GitLab 16+,
   // Entities::Ci::JobBasic) holds only `ci_job_token_scope_enabled`, so the project is then the one
-  // its pipeline names, its fields read from its record (full-records.ts).
-  project: (job) => {
+  // its pipeline names, its fields read from its record (full-records.ts). The estimate cannot tell
+  // the lists apart here, so it takes the ID-only form, the upper bound: identity fields of a
+  // runner's jobs are counted as reads.
+  project: declared(embedded(ID_ONLY), (job) => {
     if (job.project?.id !== undefined) return job.project;
     const id = projectIdOfJob(job);
     return id === null ? null : { id };
-  },
+  }),
 };
 
 export const CiRunnerManager: CiRunnerManagerResolvers = {

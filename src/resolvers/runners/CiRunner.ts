@@ -1,6 +1,10 @@
 import type { CiRunnerResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { arrayConnection, restConnection } from '../../connections/connection.js';
+import { oneCall, restList } from '../../cost/field-cost.js';
+import { ID_ONLY, PROJECT_REFERENCE, RUNNER_JOB } from '../../cost/shapes.js';
 import type { RunnerSchema } from '../../datasources/runners.js';
+import { declared } from '../../fields/declaration.js';
+import { restListField } from '../../fields/patterns.js';
 import type { GatewayContext } from '../../server/context.js';
 import { toGlobalId } from '../global-id.js';
 import { runnerDetail } from './detail.js';
@@ -30,37 +34,50 @@ export const CiRunner: CiRunnerResolvers = {
   status: (runner, { legacyMode }) => graphqlRunnerStatus(runner, legacyMode) as never,
   active: (runner) => runner.active ?? !runnerIsPaused(runner),
   // GitLab answers the projects of project runners only; REST lists none for the others anyway.
-  async projects(runner, args, context) {
-    checkProjectSort(args.sort);
-    if ((await runnerType(runner, context)) !== 'project_type') return null;
-    return arrayConnection(args, searchAndSortProjects((await runnerDetail(runner, context)).projects ?? [], args.search, args.sort));
-  },
-  async projectCount(runner, _args, context) {
+  // The detail record's `projects`, windowed in the gateway.
+  projects: declared(
+    { reads: ['projects'], items: 'window', returns: PROJECT_REFERENCE, rest: ['GET /runners/:id'] },
+    async (runner, args, context) => {
+      checkProjectSort(args.sort);
+      if ((await runnerType(runner, context)) !== 'project_type') return null;
+      return arrayConnection(args, searchAndSortProjects((await runnerDetail(runner, context)).projects ?? [], args.search, args.sort));
+    },
+  ),
+  // Read from the detail record (its `runner_type` and `projects`, or `groups`).
+  projectCount: declared({ reads: ['runner_type', 'projects'], rest: ['GET /runners/:id'] }, async (runner, _args, context) => {
     if ((await runnerType(runner, context)) !== 'project_type') return null;
     return (await runnerDetail(runner, context)).projects?.length ?? 0;
-  },
+  }),
   // Ci::Runner#owner_project: the first project the runner was enabled in, which REST lists first.
-  async ownerProject(runner, _args, context) {
-    if ((await runnerType(runner, context)) !== 'project_type') return null;
-    return (await runnerDetail(runner, context)).projects?.[0] ?? null;
-  },
-  async groups(runner, args, context) {
+  ownerProject: declared(
+    { reads: ['runner_type', 'projects'], returns: PROJECT_REFERENCE, rest: ['GET /runners/:id'] },
+    async (runner, _args, context) => {
+      if ((await runnerType(runner, context)) !== 'project_type') return null;
+      return (await runnerDetail(runner, context)).projects?.[0] ?? null;
+    },
+  ),
+  // Embedded groups carry `id`, `name` and `web_url`; any other field reads the group.
+  groups: declared({ reads: ['groups'], items: 'window', returns: ID_ONLY, rest: ['GET /runners/:id'] }, async (runner, args, context) => {
     // The embedded groups are partial records: Group's fields they lack come from the group loader.
     return arrayConnection(args, (await runnerDetail(runner, context)).groups ?? []);
-  },
-  jobs(runner, args, { api }) {
+  }),
+  jobs: declared({ ...restList(RUNNER_JOB), rest: ['GET /runners/:id/jobs'] }, (runner, args, { api }) => {
     const filters = { status: runnerJobStatusFilter(args.statuses), sort: args.sort ?? undefined };
     return restConnection(args, (page) => api.runners.jobs(runner.id, filters, page));
-  },
-  jobCount(runner, args, { api }) {
+  }),
+  // The X-Total of a one-job page of GET /runners/:id/jobs.
+  jobCount: declared({ ...oneCall(), rest: ['GET /runners/:id/jobs'] }, (runner, args, { api }) => {
     return api.runners.jobCount(runner.id, runnerJobStatusFilter(args.statuses));
-  },
-  managers(runner, args, { api }) {
-    return restConnection(args, (page) => api.runners.managers(runner.id, page));
-  },
-  userPermissions: (runner, _args, context) => runnerPermissions(runner, context),
-  adminUrl: (runner, _args, context) => adminRunnerUrl(runner, context, ''),
-  editAdminUrl: (runner, _args, context) => adminRunnerUrl(runner, context, '/edit'),
+  }),
+  managers: restListField('GET /runners/:id/managers'),
+  // GET /user (once per request) and the detail record: reading it is what owning the runner is.
+  userPermissions: declared(
+    { calls: 1, reads: ['projects', 'locked'], rest: ['GET /user', 'GET /runners/:id'] },
+    (runner, _args, context) => runnerPermissions(runner, context),
+  ),
+  // GET /user (once per request, shared with userPermissions): the caller's flag and web address.
+  adminUrl: declared({ ...oneCall(), rest: ['GET /user'] }, (runner, _args, context) => adminRunnerUrl(runner, context, '')),
+  editAdminUrl: declared({ ...oneCall(), rest: ['GET /user'] }, (runner, _args, context) => adminRunnerUrl(runner, context, '/edit')),
   ephemeralAuthenticationToken: (runner: CreatedRunner) => runner.ephemeralAuthenticationToken ?? null,
 };
 

@@ -1,7 +1,9 @@
 import type { MutationResolvers, RunnerUpdateInput, Resolvers } from '../../__generated__/resolvers-types.js';
+import { oneCall, UNBOUNDED_ARRAY_ITEMS, type FieldArgs } from '../../cost/field-cost.js';
 import type { RunnerEdit } from '../../datasources/runners.js';
 import { RestError } from '../../datasources/rest-error.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
+import { declared } from '../../fields/declaration.js';
 import { idFromGlobalId, toGlobalId } from '../global-id.js';
 import { refusalReasons } from '../refusals.js';
 import { setAssociatedProjects } from './associated-projects.js';
@@ -41,6 +43,12 @@ function checkProjectPath(path: string): string {
   return path;
 }
 
+/** How many projects `runnerUpdate`'s `associatedProjects` lists; null when it sets none. */
+const associatedProjectsOf = (args: FieldArgs): number | null => {
+  const ids = (args['input'] as { associatedProjects?: unknown } | undefined)?.associatedProjects;
+  return Array.isArray(ids) ? ids.length : null;
+};
+
 /** REST refuses to disable a runner in its only project with a 403 that is an outcome, not a denial. */
 function isOnlyProjectRefusal(error: unknown): error is RestError {
   return error instanceof RestError && error.status === 403 && /only one project/i.test(error.reason);
@@ -57,39 +65,47 @@ const runnerMutations: Pick<
   | 'runnerUnassignFromProject'
   | 'runnerResetAuthenticationToken'
 > = {
-  async runnerUpdate(_parent, { input }, context) {
-    const { api, loaders } = context;
-    const runnerId = idFromGlobalId(input.id, 'Ci::Runner', 'id');
-    const changes = runnerSettings(input);
-    const associated = input.associatedProjects?.map((id) => idFromGlobalId(id, 'Project', 'associatedProjects'));
-    if (Object.keys(changes).length === 0 && associated === undefined) {
-      throw badUserInput('Give at least one field to change.', 'input');
-    }
-    const clientMutationId = input.clientMutationId ?? null;
-    try {
-      let runner = Object.keys(changes).length > 0 ? await api.runners.edit(runnerId, changes) : null;
-      if (runner) loaders.runner.clear(runnerId).prime(runnerId, runner);
-      if (associated !== undefined) {
-        const errors = await setAssociatedProjects(runnerId, associated, context);
-        runner = await loaders.runner.load(runnerId);
-        return { clientMutationId, errors, runner };
+  // PUT /runners/:id; with associatedProjects, also the runner's detail, an enable for each project
+  // asked for, a disable for each project the runner leaves (at most its current ones), and the detail again.
+  runnerUpdate: declared(
+    {
+      calls: (args) => (associatedProjectsOf(args) === null ? 1 : 3 + associatedProjectsOf(args)! + UNBOUNDED_ARRAY_ITEMS),
+      rest: ['PUT /runners/:id', 'GET /runners/:id', 'POST /projects/:id/runners', 'DELETE /projects/:id/runners/:runner_id'],
+    },
+    async (_parent, { input }, context) => {
+      const { api, loaders } = context;
+      const runnerId = idFromGlobalId(input.id, 'Ci::Runner', 'id');
+      const changes = runnerSettings(input);
+      const associated = input.associatedProjects?.map((id) => idFromGlobalId(id, 'Project', 'associatedProjects'));
+      if (Object.keys(changes).length === 0 && associated === undefined) {
+        throw badUserInput('Give at least one field to change.', 'input');
       }
-      return { clientMutationId, errors: [], runner };
-    } catch (error) {
-      const reasons = refusalReasons(error);
-      if (reasons) return { clientMutationId, errors: reasons, runner: null };
-      throw error;
-    }
-  },
+      const clientMutationId = input.clientMutationId ?? null;
+      try {
+        let runner = Object.keys(changes).length > 0 ? await api.runners.edit(runnerId, changes) : null;
+        if (runner) loaders.runner.clear(runnerId).prime(runnerId, runner);
+        if (associated !== undefined) {
+          const errors = await setAssociatedProjects(runnerId, associated, context);
+          runner = await loaders.runner.load(runnerId);
+          return { clientMutationId, errors, runner };
+        }
+        return { clientMutationId, errors: [], runner };
+      } catch (error) {
+        const reasons = refusalReasons(error);
+        if (reasons) return { clientMutationId, errors: reasons, runner: null };
+        throw error;
+      }
+    },
+  ),
 
-  async runnerDelete(_parent, { input }, { api, loaders }) {
+  runnerDelete: declared({ ...oneCall(), rest: ['DELETE /runners/:id'] }, async (_parent, { input }, { api, loaders }) => {
     const runnerId = idFromGlobalId(input.id, 'Ci::Runner', 'id');
     await api.runners.remove(runnerId);
     loaders.runner.clear(runnerId);
     return { clientMutationId: input.clientMutationId ?? null, errors: [] };
-  },
+  }),
 
-  async runnerRegister(_parent, { input }, { api }) {
+  runnerRegister: declared({ ...oneCall(), rest: ['POST /runners'] }, async (_parent, { input }, { api }) => {
     if (!input.registrationToken.trim()) throw badUserInput('`registrationToken` must not be empty.', 'registrationToken');
     const { registrationToken, info, clientMutationId, ...settings } = input;
     const registration = {
@@ -112,15 +128,15 @@ const runnerMutations: Pick<
       token: registered.token ?? null,
       tokenExpiresAt: registered.token_expires_at ?? null,
     };
-  },
+  }),
 
-  async runnerUnregister(_parent, { input }, { api }) {
+  runnerUnregister: declared({ ...oneCall(), rest: ['DELETE /runners'] }, async (_parent, { input }, { api }) => {
     if (!input.token.trim()) throw badUserInput('`token` must not be empty.', 'token');
     await api.runners.removeByToken(input.token);
     return { clientMutationId: input.clientMutationId ?? null, errors: [] };
-  },
+  }),
 
-  async runnerVerify(_parent, { input }, { api }) {
+  runnerVerify: declared({ ...oneCall(), rest: ['POST /runners/verify'] }, async (_parent, { input }, { api }) => {
     if (!input.token.trim()) throw badUserInput('`token` must not be empty.', 'token');
     const clientMutationId = input.clientMutationId ?? null;
     try {
@@ -139,24 +155,27 @@ const runnerMutations: Pick<
       }
       throw error;
     }
-  },
+  }),
 
-  async runnerResetAuthenticationToken(_parent, { input }, { api }) {
-    const byId = input.id !== null && input.id !== undefined;
-    const byToken = input.token !== null && input.token !== undefined && input.token.trim() !== '';
-    if (byId === byToken) throw badUserInput('Give exactly one of `id` and `token`.', 'input');
-    const reset = byId
-      ? await api.runners.resetToken(idFromGlobalId(input.id!, 'Ci::Runner', 'id'))
-      : await api.runners.resetTokenByToken(input.token!);
-    return {
-      clientMutationId: input.clientMutationId ?? null,
-      errors: [],
-      token: reset.token ?? null,
-      tokenExpiresAt: reset.token_expires_at ?? null,
-    };
-  },
+  runnerResetAuthenticationToken: declared(
+    { ...oneCall(), rest: ['POST /runners/:id/reset_authentication_token', 'POST /runners/reset_authentication_token'] },
+    async (_parent, { input }, { api }) => {
+      const byId = input.id !== null && input.id !== undefined;
+      const byToken = input.token !== null && input.token !== undefined && input.token.trim() !== '';
+      if (byId === byToken) throw badUserInput('Give exactly one of `id` and `token`.', 'input');
+      const reset = byId
+        ? await api.runners.resetToken(idFromGlobalId(input.id!, 'Ci::Runner', 'id'))
+        : await api.runners.resetTokenByToken(input.token!);
+      return {
+        clientMutationId: input.clientMutationId ?? null,
+        errors: [],
+        token: reset.token ?? null,
+        tokenExpiresAt: reset.token_expires_at ?? null,
+      };
+    },
+  ),
 
-  async runnerAssignToProject(_parent, { input }, { api, loaders }) {
+  runnerAssignToProject: declared({ ...oneCall(), rest: ['POST /projects/:id/runners'] }, async (_parent, { input }, { api, loaders }) => {
     const runnerId = idFromGlobalId(input.runnerId, 'Ci::Runner', 'runnerId');
     const projectPath = checkProjectPath(input.projectPath);
     const clientMutationId = input.clientMutationId ?? null;
@@ -170,21 +189,24 @@ const runnerMutations: Pick<
       if (reasons) return { clientMutationId, errors: reasons, runner: null };
       throw error;
     }
-  },
+  }),
 
-  async runnerUnassignFromProject(_parent, { input }, { api, loaders }) {
-    const runnerId = idFromGlobalId(input.runnerId, 'Ci::Runner', 'runnerId');
-    const projectPath = checkProjectPath(input.projectPath);
-    const clientMutationId = input.clientMutationId ?? null;
-    try {
-      await api.runners.disableInProject(projectPath, runnerId);
-    } catch (error) {
-      if (isOnlyProjectRefusal(error)) return { clientMutationId, errors: [error.reason] };
-      throw error;
-    }
-    loaders.runner.clear(runnerId);
-    return { clientMutationId, errors: [] };
-  },
+  runnerUnassignFromProject: declared(
+    { ...oneCall(), rest: ['DELETE /projects/:id/runners/:runner_id'] },
+    async (_parent, { input }, { api, loaders }) => {
+      const runnerId = idFromGlobalId(input.runnerId, 'Ci::Runner', 'runnerId');
+      const projectPath = checkProjectPath(input.projectPath);
+      const clientMutationId = input.clientMutationId ?? null;
+      try {
+        await api.runners.disableInProject(projectPath, runnerId);
+      } catch (error) {
+        if (isOnlyProjectRefusal(error)) return { clientMutationId, errors: [error.reason] };
+        throw error;
+      }
+      loaders.runner.clear(runnerId);
+      return { clientMutationId, errors: [] };
+    },
+  ),
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */

@@ -1,5 +1,8 @@
 import type { PipelineResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
+import { embedded } from '../../cost/field-cost.js';
+import { ID_ONLY } from '../../cost/shapes.js';
 import { UpstreamShapeError } from '../../errors/graphql-errors.js';
+import { declared } from '../../fields/declaration.js';
 import type { PipelineRecord } from '../../records/runners.js';
 import type { GatewayContext } from '../../server/context.js';
 import { FULL_RECORD_LOADERS } from '../full-records.js';
@@ -37,32 +40,35 @@ function commitPathOf(pipeline: PipelineRecord): string | null {
 /** A key of the pipeline's own record: from the record at hand, else `GET .../pipelines/:pipeline_id` once per request. */
 const recordKey = (pipeline: PipelineRecord, key: string, context: GatewayContext) => readRecordField(pipeline, key, context, FULL_RECORD_LOADERS['Pipeline']);
 
+// Listed pipelines lack these keys too (Entities::Ci::Pipeline has them): the same pipeline loader.
+const PIPELINE_RECORD = 'GET /projects/:id/pipelines/:pipeline_id';
+
 export const Pipeline: PipelineResolvers = {
   id: (pipeline) => toGlobalId('Ci::Pipeline', pipeline.id),
   detailedStatus: (pipeline) => pipelineDetailedStatus({ id: pipeline.id, status: statusOf(pipeline) }, pathOfPipeline(pipeline)),
   path: (pipeline) => pathOfPipeline(pipeline),
   commitPath: (pipeline) => commitPathOf(pipeline),
-  project: (pipeline) => (typeof pipeline.project_id === 'number' ? { id: pipeline.project_id } : null),
+  project: declared(embedded(ID_ONLY), (pipeline) => (typeof pipeline.project_id === 'number' ? { id: pipeline.project_id } : null)),
   active: (pipeline) => ACTIVE_PIPELINE_STATUSES.has(statusOf(pipeline)),
   complete: (pipeline) => COMPLETED_PIPELINE_STATUSES.has(statusOf(pipeline)),
-  createdByTag: async (pipeline, _args, context) => (await recordKey(pipeline, 'tag', context)) === true,
+  createdByTag: declared({ reads: ['tag'], rest: [PIPELINE_RECORD] }, async (pipeline, _args, context) => (await recordKey(pipeline, 'tag', context)) === true),
   // GitLab's `yamlErrors` says whether there are any; `yamlErrorMessages` holds REST's text.
-  yamlErrors: async (pipeline, _args, context) => {
+  yamlErrors: declared({ reads: ['yaml_errors'], rest: [PIPELINE_RECORD] }, async (pipeline, _args, context) => {
     const errors = await recordKey(pipeline, 'yaml_errors', context);
     return typeof errors === 'string' && errors !== '';
-  },
-  yamlErrorMessages: async (pipeline, _args, context) => {
+  }),
+  yamlErrorMessages: declared({ reads: ['yaml_errors'], rest: [PIPELINE_RECORD] }, async (pipeline, _args, context) => {
     const errors = await recordKey(pipeline, 'yaml_errors', context);
     return typeof errors === 'string' && errors !== '' ? errors : null;
-  },
+  }),
   // REST sends whole seconds (a column of integers); a fraction would be truncated as GitLab's Int is.
-  duration: async (pipeline, _args, context) => wholeSeconds(await recordKey(pipeline, 'duration', context)),
+  duration: declared({ reads: ['duration'], rest: [PIPELINE_RECORD] }, async (pipeline, _args, context) => wholeSeconds(await recordKey(pipeline, 'duration', context))),
   // REST's decimal string ("46.68") as GitLab's Float.
-  coverage: async (pipeline, _args, context) => {
+  coverage: declared({ reads: ['coverage'], rest: [PIPELINE_RECORD] }, async (pipeline, _args, context) => {
     const coverage = await recordKey(pipeline, 'coverage', context);
     const value = typeof coverage === 'string' ? Number.parseFloat(coverage) : coverage;
     return typeof value === 'number' && Number.isFinite(value) ? value : null;
-  },
+  }),
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */

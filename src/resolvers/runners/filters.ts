@@ -1,5 +1,8 @@
 import type { CiJobStatus, CiRunnerScope, CiRunnerSort, CiRunnerStatus, CiRunnerType } from '../../__generated__/resolvers-types.js';
 import type { ListOrder } from '../../connections/connection.js';
+import type { FieldCost } from '../../cost/field-cost.js';
+import { RUNNER_SUMMARY } from '../../cost/shapes.js';
+import { MAX_WINDOW_CALLS, windowCost } from '../../cost/window-cost.js';
 import type { RunnerListFilters } from '../../datasources/runners.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
 
@@ -83,3 +86,13 @@ export function runnerListOrder(args: { sort?: CiRunnerSort | null }): ListOrder
   if (args.sort === 'created_desc') return { reversed: true };
   throw badUserInput(`\`sort\` ${args.sort.toUpperCase()} is not served: REST lists runners by creation (id) only, without the contact or token expiry times and job counts it would need; use CREATED_ASC or CREATED_DESC.`, 'sort');
 }
+
+/**
+ * What a runner list costs: the window's pages, or newest first (`sort: CREATED_DESC`, read from the
+ * list's end) the head page that gives the total and up to two pages of the mirrored range.
+ */
+export const runnerList: FieldCost = {
+  calls: (args) => (String(args['sort']).toLowerCase() === 'created_desc' ? MAX_WINDOW_CALLS : windowCost(args).calls),
+  items: 'window',
+  returns: RUNNER_SUMMARY,
+};

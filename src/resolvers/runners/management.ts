@@ -1,9 +1,11 @@
 // The runner mutations of GitLab's runner administration pages: creating a runner as a signed-in
 // user, deleting several at once, and replacing a registration token.
 import type { MutationResolvers, RunnerCreateInput, Resolvers } from '../../__generated__/resolvers-types.js';
+import { oneCall, type FieldArgs } from '../../cost/field-cost.js';
 import type { RunnerCreation, RunnerSchema } from '../../datasources/runners.js';
 import { RestError } from '../../datasources/rest-error.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
+import { declared } from '../../fields/declaration.js';
 import { idFromGlobalId, toGlobalId } from '../global-id.js';
 import { refusalReasons } from '../refusals.js';
 import type { CreatedRunner } from './CiRunner.js';
@@ -11,6 +13,12 @@ import { runnerSettings } from './Mutation.js';
 
 /** GitLab's Ci::Runners::BulkDeleteRunnersService::RUNNER_LIMIT, which bulk pausing shares. */
 export const BULK_DELETE_LIMIT = 50;
+
+/** How many `ids` a mutation's `input` lists. */
+const inputIdsOf = (args: FieldArgs) => {
+  const ids = (args['input'] as { ids?: unknown } | undefined)?.ids;
+  return Array.isArray(ids) ? ids.length : 0;
+};
 
 /** The REST body of `POST /user/runners`: the type, the owner it needs, and the settings. */
 function runnerCreation(input: RunnerCreateInput): RunnerCreation {
@@ -62,8 +70,16 @@ function bulkDeleteErrors(refused: Map<number, unknown>, ignored: number): strin
   return errors;
 }
 
+/** The instance's, a group's or a project's registration token reset, by the runner type. */
+const REGISTRATION_TOKEN_RESETS = [
+  'POST /runners/reset_registration_token',
+  'POST /groups/:id/runners/reset_registration_token',
+  'POST /projects/:id/runners/reset_registration_token',
+];
+
 const runnerManagementMutations: Pick<MutationResolvers, 'runnerCreate' | 'bulkRunnerDelete' | 'runnerBulkPause' | 'runnersRegistrationTokenReset'> = {
-  async runnerCreate(_parent, { input }, { api, loaders }) {
+  // POST /user/runners, then GET /runners/:id for the payload's runner.
+  runnerCreate: declared({ calls: 2, rest: ['POST /user/runners', 'GET /runners/:id'] }, async (_parent, { input }, { api, loaders }) => {
     const creation = runnerCreation(input);
     const clientMutationId = input.clientMutationId ?? null;
     let created;
@@ -77,9 +93,10 @@ const runnerManagementMutations: Pick<MutationResolvers, 'runnerCreate' | 'bulkR
     if (created.id === undefined) return { clientMutationId, errors: [], runner: null };
     const runner: CreatedRunner = { ...(await loaders.runner.load(created.id)), ephemeralAuthenticationToken: created.token ?? null };
     return { clientMutationId, errors: [], runner };
-  },
+  }),
 
-  async bulkRunnerDelete(_parent, { input }, { api, loaders }) {
+  // DELETE /runners/:id for each ID, at most 50.
+  bulkRunnerDelete: declared({ calls: (args) => Math.min(inputIdsOf(args), BULK_DELETE_LIMIT), rest: ['DELETE /runners/:id'] }, async (_parent, { input }, { api, loaders }) => {
     const ids = bulkDeleteIds(input.ids ?? []);
     const chosen = ids.slice(0, BULK_DELETE_LIMIT);
     const outcomes = await Promise.allSettled(chosen.map((id) => api.runners.remove(id)));
@@ -102,9 +119,10 @@ const runnerManagementMutations: Pick<MutationResolvers, 'runnerCreate' | 'bulkR
       deletedIds: deleted.map((id) => toGlobalId('Ci::Runner', id)),
       errors: bulkDeleteErrors(refused, ids.length - chosen.length),
     };
-  },
+  }),
 
-  async runnerBulkPause(_parent, { input }, { api, loaders }) {
+  // PUT /runners/:id for each ID, at most 50.
+  runnerBulkPause: declared({ calls: (args) => Math.min(inputIdsOf(args), BULK_DELETE_LIMIT), rest: ['PUT /runners/:id'] }, async (_parent, { input }, { api, loaders }) => {
     const ids = bulkDeleteIds(input.ids);
     if (ids.length > BULK_DELETE_LIMIT) throw badUserInput(`\`ids\` takes at most ${BULK_DELETE_LIMIT} runners; got ${ids.length}.`, 'ids');
     // `active` is what every REST version reads (`paused` arrived later); the negation of `paused`.
@@ -123,13 +141,13 @@ const runnerManagementMutations: Pick<MutationResolvers, 'runnerCreate' | 'bulkR
       }
     });
     return { clientMutationId: input.clientMutationId ?? null, errors, updatedCount: updatedRunners.length, updatedRunners };
-  },
+  }),
 
-  async runnersRegistrationTokenReset(_parent, { input }, { api }) {
+  runnersRegistrationTokenReset: declared({ ...oneCall(), rest: REGISTRATION_TOKEN_RESETS }, async (_parent, { input }, { api }) => {
     const owner = registrationTokenOwner(input.type, input.id);
     const reset = await api.runners.resetRegistrationToken(owner);
     return { clientMutationId: input.clientMutationId ?? null, errors: [], token: reset.token ?? null };
-  },
+  }),
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */

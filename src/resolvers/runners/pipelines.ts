@@ -1,7 +1,10 @@
 import type { CommitPipelinesArgs, CommitResolvers, ProjectPipelinesArgs, ProjectResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { restConnection } from '../../connections/connection.js';
+import { restList } from '../../cost/field-cost.js';
+import { PIPELINE_LISTED } from '../../cost/shapes.js';
 import type { PipelineListFilters } from '../../datasources/pipelines.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
+import { declared } from '../../fields/declaration.js';
 
 /**
  * Ci::Pipeline.sources: the values REST's `source` takes. GitLab's GraphQL takes any string and
@@ -43,21 +46,24 @@ function listFilters(args: ProjectPipelinesArgs | CommitPipelinesArgs): Pipeline
   };
 }
 
+// GET /projects/:id/pipelines, of the project or of the commit's SHA.
+const PIPELINE_LIST = { ...restList(PIPELINE_LISTED), rest: ['GET /projects/:id/pipelines'] };
+
 /** `Project.pipelines`: REST's list with its filters. */
 const projectPipelineFields: Pick<ProjectResolvers, 'pipelines'> = {
-  pipelines(project, args, { api }) {
+  pipelines: declared(PIPELINE_LIST, (project, args, { api }) => {
     const filters = { ...listFilters(args), sha: args.sha ?? undefined };
     return restConnection(args, (page) => api.pipelines.all(project.id, filters, page));
-  },
+  }),
 };
 
 /** `Commit.pipelines`: the project's pipelines of the commit's SHA; null when the commit names no project. */
 const commitPipelineFields: Pick<CommitResolvers, 'pipelines'> = {
-  pipelines(commit, args, { api }) {
+  pipelines: declared(PIPELINE_LIST, (commit, args, { api }) => {
     const filters = { ...listFilters(args), sha: commit.id };
     if (commit.project_ref === null) return null;
     return restConnection(args, (page) => api.pipelines.all(commit.project_ref!, filters, page));
-  },
+  }),
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */

@@ -1,20 +1,26 @@
 import type { ProjectResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { restConnection } from '../../connections/connection.js';
+import { oneCall, restList } from '../../cost/field-cost.js';
+import { PIPELINE_LISTED, PROJECT_JOB } from '../../cost/shapes.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
+import { declared } from '../../fields/declaration.js';
 
 /** `Project.jobs`: REST's project job list, one page per window. */
 const projectJobFields: Pick<ProjectResolvers, 'jobs'> = {
-  jobs: (project, args, { api }) => restConnection(args, (page) => api.projectJobs.forProject(project.id, args.statuses ?? [], page)),
+  jobs: declared({ ...restList(PROJECT_JOB), rest: ['GET /projects/:id/jobs'] }, (project, args, { api }) =>
+    restConnection(args, (page) => api.projectJobs.forProject(project.id, args.statuses ?? [], page)),
+  ),
 };
 
 /** `Project.pipeline(sha:)`: the newest pipeline of the SHA, REST's list being newest first. */
 const projectPipelineBySha: Pick<ProjectResolvers, 'pipeline'> = {
-  async pipeline(project, { sha }, { api }) {
+  // The first pipeline of the SHA's list.
+  pipeline: declared({ ...oneCall(PIPELINE_LISTED), rest: ['GET /projects/:id/pipelines'] }, async (project, { sha }, { api }) => {
     // GitLab's resolver asks for one of iid or SHA; only the SHA has a REST filter.
     if (!sha) throw badUserInput('`sha` is required: the pipeline is found by its commit SHA.', 'sha');
     const page = await api.pipelines.all(project.id, { sha }, { page: 1, perPage: 1 });
     return page.items[0] ?? null;
-  },
+  }),
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */

@@ -2,10 +2,12 @@
 // each names an issue by its global ID and watches one aspect of it through the shared pollers.
 import { GraphQLError } from 'graphql';
 import type { IssuableResolvers, SubscriptionResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
+import { ISSUE_RECORD } from '../../cost/shapes.js';
 import type { Credential } from '../../datasources/credentials.js';
 import type { IssueKey, IssueSchema } from '../../datasources/issues.js';
 import { RestError } from '../../datasources/rest-error.js';
 import { badUserInput, graphQLErrorFromRest } from '../../errors/graphql-errors.js';
+import { declared, type DeclarationSpec } from '../../fields/declaration.js';
 import type { GatewayContext } from '../../server/context.js';
 import { watchIssuable, type IssuableAspect, type IssuableEvent } from '../../subscriptions/issuable-updates.js';
 import { parseGlobalId } from '../global-id.js';
@@ -77,33 +79,39 @@ function resolveIssuableEvent(event: IssuableEvent): IssueOfIssuable {
   return { ...event.record, __typename: 'Issue' };
 }
 
+/**
+ * GET /issues/:id when the issue was not served to the caller before, then the first poll of the
+ * issue (shared with every subscription to it); events carry GET /projects/:id/issues/:iid records.
+ */
+const WATCHING_AN_ISSUE: DeclarationSpec = { calls: 2, returns: ISSUE_RECORD, rest: ['GET /issues/:id', 'GET /projects/:id/issues/:issue_iid'] };
+
 const issuableSubscriptions: Pick<SubscriptionResolvers, IssuableSubscriptionField> = {
   issuableAssigneesUpdated: {
-    subscribe: (_parent, { issuableId }, context) => subscribeToIssuable('issuableAssigneesUpdated', issuableId, context),
+    subscribe: declared(WATCHING_AN_ISSUE, (_parent, { issuableId }, context) => subscribeToIssuable('issuableAssigneesUpdated', issuableId, context)),
     resolve: (event: IssuableEvent) => resolveIssuableEvent(event),
   },
   issuableLabelsUpdated: {
-    subscribe: (_parent, { issuableId }, context) => subscribeToIssuable('issuableLabelsUpdated', issuableId, context),
+    subscribe: declared(WATCHING_AN_ISSUE, (_parent, { issuableId }, context) => subscribeToIssuable('issuableLabelsUpdated', issuableId, context)),
     resolve: (event: IssuableEvent) => resolveIssuableEvent(event),
   },
   issuableMilestoneUpdated: {
-    subscribe: (_parent, { issuableId }, context) => subscribeToIssuable('issuableMilestoneUpdated', issuableId, context),
+    subscribe: declared(WATCHING_AN_ISSUE, (_parent, { issuableId }, context) => subscribeToIssuable('issuableMilestoneUpdated', issuableId, context)),
     resolve: (event: IssuableEvent) => resolveIssuableEvent(event),
   },
   issuableDatesUpdated: {
-    subscribe: (_parent, { issuableId }, context) => subscribeToIssuable('issuableDatesUpdated', issuableId, context),
+    subscribe: declared(WATCHING_AN_ISSUE, (_parent, { issuableId }, context) => subscribeToIssuable('issuableDatesUpdated', issuableId, context)),
     resolve: (event: IssuableEvent) => resolveIssuableEvent(event),
   },
   issuableTitleUpdated: {
-    subscribe: (_parent, { issuableId }, context) => subscribeToIssuable('issuableTitleUpdated', issuableId, context),
+    subscribe: declared(WATCHING_AN_ISSUE, (_parent, { issuableId }, context) => subscribeToIssuable('issuableTitleUpdated', issuableId, context)),
     resolve: (event: IssuableEvent) => resolveIssuableEvent(event),
   },
   issuableDescriptionUpdated: {
-    subscribe: (_parent, { issuableId }, context) => subscribeToIssuable('issuableDescriptionUpdated', issuableId, context),
+    subscribe: declared(WATCHING_AN_ISSUE, (_parent, { issuableId }, context) => subscribeToIssuable('issuableDescriptionUpdated', issuableId, context)),
     resolve: (event: IssuableEvent) => resolveIssuableEvent(event),
   },
   issuableTimeTrackingUpdated: {
-    subscribe: (_parent, { issuableId }, context) => subscribeToIssuable('issuableTimeTrackingUpdated', issuableId, context),
+    subscribe: declared(WATCHING_AN_ISSUE, (_parent, { issuableId }, context) => subscribeToIssuable('issuableTimeTrackingUpdated', issuableId, context)),
     resolve: (event: IssuableEvent) => resolveIssuableEvent(event),
   },
 };

@@ -1,4 +1,6 @@
 import type { UserCoreResolvers, UserResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
+import { oneCall } from '../../cost/field-cost.js';
+import { declared } from '../../fields/declaration.js';
 import { toGlobalId } from '../global-id.js';
 import { nullWhenNotFound } from '../lookups.js';
 import { pathOfWebUrl } from '../web-path.js';
@@ -16,10 +18,10 @@ export const UserCore: UserCoreResolvers = {
   // GET /users/:id/status, once per user and request. A user who never set one gets every field
   // null from REST (`user.status || {}`), where GitLab's GraphQL answers no status at all; a user
   // REST no longer knows has none either.
-  status: async (user, _args, { loaders }) => {
+  status: declared({ ...oneCall(), rest: ['GET /users/:user_id/status'] }, async (user, _args, { loaders }) => {
     const status = await nullWhenNotFound(loaders.userStatus.load(user.id));
     return status?.availability ? status : null;
-  },
+  }),
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */

@@ -4,6 +4,9 @@
 import type { QueryUserArgs, QueryUsersArgs } from '../../__generated__/resolvers-types.js';
 import { arrayConnection, restConnection, type Connection } from '../../connections/connection.js';
 import { windowFor } from '../../connections/window.js';
+import type { FieldArgs, FieldCost } from '../../cost/field-cost.js';
+import { USER_LOADED, USER_SUMMARY } from '../../cost/shapes.js';
+import { windowCost } from '../../cost/window-cost.js';
 import type { UserListFilters, UserSchema } from '../../datasources/users.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
 import type { GatewayContext } from '../../server/context.js';
@@ -12,6 +15,22 @@ import { nullWhenNotFound } from '../lookups.js';
 
 /** At most this many `ids` or `usernames`: each is one REST read. */
 export const MAX_NAMED_USERS = 100;
+
+/** How many users `Query.users` names by `usernames` or `ids`; null when it lists instead. */
+const namedUsersOf = (args: FieldArgs): number | null => {
+  const named = Array.isArray(args['usernames']) ? args['usernames'] : Array.isArray(args['ids']) ? args['ids'] : null;
+  return named === null ? null : Math.min(named.length, MAX_NAMED_USERS);
+};
+
+/**
+ * `Query.users`: GET /users?username= per username, GET /users/:id per id (the user loader), or the
+ * REST list's window of summaries.
+ */
+export const userListOrNamed: FieldCost = {
+  calls: (args) => namedUsersOf(args) ?? windowCost(args).calls,
+  items: (args) => namedUsersOf(args) ?? windowCost(args).items,
+  returns: (args) => (Array.isArray(args['ids']) ? USER_LOADED : USER_SUMMARY),
+};
 
 /** An empty search asks REST for every user, which is not what a client typing nothing means by it. */
 function searchText(search: string | null | undefined): string | undefined {

@@ -1,11 +1,12 @@
 import type { MutationResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import type { WikiPageChanges } from '../../datasources/wikis.js';
+import { oneCall } from '../../cost/field-cost.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
+import { declared } from '../../fields/declaration.js';
 import { wikiPageRecord } from '../../records/wikis.js';
 import { refusalReasons } from '../refusals.js';
 import { checkFullPath } from '../projects/Query.js';
 import { checkSlug } from './slug.js';
-
 
 function checkTitle(title: string): string {
   if (!title.trim()) throw badUserInput('`title` must not be blank.', 'title');
@@ -13,7 +14,7 @@ function checkTitle(title: string): string {
 }
 
 const wikiMutations: Pick<MutationResolvers, 'wikiPageCreate' | 'wikiPageUpdate' | 'wikiPageDelete' | 'wikiAttachmentUpload'> = {
-  async wikiPageCreate(_parent, { input }, { api }) {
+  wikiPageCreate: declared({ ...oneCall(), rest: ['POST /projects/:id/wikis'] }, async (_parent, { input }, { api }) => {
     const project = checkFullPath(input.projectPath, 'projectPath');
     const page = { title: checkTitle(input.title), content: input.content, ...(input.format ? { format: input.format } : {}) };
     const clientMutationId = input.clientMutationId ?? null;
@@ -24,9 +25,9 @@ const wikiMutations: Pick<MutationResolvers, 'wikiPageCreate' | 'wikiPageUpdate'
       if (reasons) return { clientMutationId, errors: reasons, wikiPage: null };
       throw error;
     }
-  },
+  }),
 
-  async wikiPageUpdate(_parent, { input }, { api }) {
+  wikiPageUpdate: declared({ ...oneCall(), rest: ['PUT /projects/:id/wikis/:slug'] }, async (_parent, { input }, { api }) => {
     const project = checkFullPath(input.projectPath, 'projectPath');
     const slug = checkSlug(input.slug);
     // rest-v4-api.md: "content (required if title absent), title (required if content absent)".
@@ -45,21 +46,21 @@ const wikiMutations: Pick<MutationResolvers, 'wikiPageCreate' | 'wikiPageUpdate'
       if (reasons) return { clientMutationId, errors: reasons, wikiPage: null };
       throw error;
     }
-  },
+  }),
 
-  async wikiPageDelete(_parent, { input }, { api }) {
+  wikiPageDelete: declared({ ...oneCall(), rest: ['DELETE /projects/:id/wikis/:slug'] }, async (_parent, { input }, { api }) => {
     await api.wikis.remove(checkFullPath(input.projectPath, 'projectPath'), checkSlug(input.slug));
     return { clientMutationId: input.clientMutationId ?? null, errors: [] };
-  },
+  }),
 
-  async wikiAttachmentUpload(_parent, { input }, { api }) {
+  wikiAttachmentUpload: declared({ ...oneCall(), rest: ['POST /projects/:id/wikis/attachments'] }, async (_parent, { input }, { api }) => {
     const project = checkFullPath(input.projectPath, 'projectPath');
     if (input.branch !== null && input.branch !== undefined && !input.branch.trim()) {
       throw badUserInput("`branch` must name a branch; leave it out for the wiki's default branch.", 'branch');
     }
     const attachment = await api.wikis.uploadAttachment(project, input.file, input.branch ?? undefined);
     return { clientMutationId: input.clientMutationId ?? null, errors: [], attachment };
-  },
+  }),
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
