@@ -14,6 +14,9 @@ const config: CodegenConfig = {
   generates: {
     'examples/client/gql/': {
       preset: 'client',
+      // persisted-documents.json: each operation's text by its id (`sha256:<hex>` of the text), the
+      // manifest the gateway's TRUSTED_DOCUMENTS loads; each document carries its id (`__meta__.hash`).
+      presetConfig: { persistedDocuments: true },
       config: {
         // Operations as strings with their types attached: any fetch() can send them, no GraphQL client needed.
         documentMode: 'string',

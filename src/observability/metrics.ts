@@ -56,6 +56,9 @@ export class GatewayMetrics {
   private readonly responseCacheLookups: Counter<'result'>;
   private readonly redisFallbacks: Counter<'store'>;
   private readonly restCallSeriesByKey = new Map<string, RestCallSeries>();
+  private readonly trustedDocumentsLoaded: Gauge;
+  private readonly trustedDocumentReloadFailures: Counter;
+  private readonly trustedDocumentRefusals: Counter<'code'>;
 
   constructor(sources: GaugeSources) {
     const registers = [this.registry];
@@ -110,7 +113,38 @@ export class GatewayMetrics {
       labelNames: ['store'],
       registers,
     });
+    this.trustedDocumentsLoaded = new Gauge({
+      name: 'gateway_trusted_documents',
+      help: 'Documents in the trusted documents list in force (TRUSTED_DOCUMENTS); none when it is off.',
+      registers,
+    });
+    this.trustedDocumentReloadFailures = new Counter({
+      name: 'gateway_trusted_documents_reload_failures_total',
+      help: 'Trusted documents manifests refused on reload (unreadable, not JSON, an id that is not its text\'s SHA-256); the list in force stays.',
+      registers,
+    });
+    this.trustedDocumentRefusals = new Counter({
+      name: 'gateway_trusted_documents_refusals_total',
+      help: 'Operations refused by the trusted documents list, by code: PERSISTED_QUERY_NOT_IN_LIST, PERSISTED_QUERY_ID_REQUIRED, BAD_REQUEST.',
+      labelNames: ['code'],
+      registers,
+    });
     this.registerGauges(sources);
+  }
+
+  /** A trusted documents manifest put in force, with this many documents. */
+  trustedDocumentsInForce(documents: number): void {
+    this.trustedDocumentsLoaded.set(documents);
+  }
+
+  /** A trusted documents manifest refused on reload. */
+  trustedDocumentsReloadFailed(): void {
+    this.trustedDocumentReloadFailures.inc();
+  }
+
+  /** An operation refused by the trusted documents list. */
+  trustedDocumentRefused(code: string): void {
+    this.trustedDocumentRefusals.inc({ code });
   }
 
   /** The gauges read when /metrics is scraped, from what the pollers and the Redis link say then. */

@@ -1,15 +1,21 @@
 import type { GraphQLSchema } from 'graphql';
 import { checkOperation, checkQueryLength, checkRequestQueries, type OperationRequest, type QueryLimits } from './limits.js';
+import type { TrustedDocuments } from './trusted-documents.js';
 
 /**
  * The checks an operation passes before it runs: one pipeline, which every way in calls at the
  * same two points, so that HTTP (single and batched), a BFF's own mount of `apollo`, persisted
  * queries and WebSocket cannot drift apart (they did: batches skipped the text checks, issue 27).
  *
- * 1. `beforeParsing`: the query text as it arrived, its length and bracket nesting, and a batch's
- *    length: parsing a huge or deeply nested text is itself the cost, or the crash, to avoid.
+ * 1. `beforeParsing`: the operations as they arrived (an HTTP body's, a batch's, a GET's parameters,
+ *    a graphql-ws `subscribe` payload): a batch's length; with trusted documents
+ *    (trusted-documents.ts), each operation's id exchanged for the list's text, and any operation
+ *    the list lacks refused; then the query text's length and bracket nesting: parsing a huge or
+ *    deeply nested text is itself the cost, or the crash, to avoid. It returns the operations to
+ *    parse (the same objects unless a trusted document was put in place of an id).
  * 2. `beforeExecution`: the parsed and validated operation, before any resolver, so before any REST
  *    call: its text's length again (a persisted query's or a BFF mount's text never passed step 1),
+ *    with trusted documents its text held to the list (a BFF mount's),
  *    its shape (depth, aliases, directives), its introspection's size and its REST-call estimate,
  *    which it returns for the operation's budget to report.
  * What only one transport has stays with it: Apollo coerces HTTP's variables, the WebSocket server
@@ -17,7 +23,9 @@ import { checkOperation, checkQueryLength, checkRequestQueries, type OperationRe
  */
 export interface Admission {
   readonly limits: QueryLimits;
-  beforeParsing(queries: readonly unknown[], options?: { batched?: boolean }): void;
+  beforeParsing(operations: readonly unknown[], options?: { batched?: boolean }): readonly unknown[];
+  /** The trusted documents in force (their list is swapped when its file changes); undefined: any document may be sent. */
+  readonly trustedDocuments: TrustedDocuments | undefined;
   beforeExecution(operation: OperationToAdmit): number;
 }
 
@@ -28,14 +36,29 @@ export interface OperationToAdmit extends OperationRequest {
   authenticated: boolean;
 }
 
-export function createAdmission(schema: GraphQLSchema, limits: QueryLimits, options: { batching: boolean }): Admission {
+/** The query text of an operation as it arrived (a GET's, a body's, a payload's). */
+const queryOf = (operation: unknown) => (typeof operation === 'object' && operation !== null ? (operation as { query?: unknown }).query : undefined);
+
+export function createAdmission(
+  schema: GraphQLSchema,
+  limits: QueryLimits,
+  options: { batching: boolean; trustedDocuments?: TrustedDocuments | undefined },
+): Admission {
+  const { trustedDocuments } = options;
   return {
     limits,
-    beforeParsing(queries, { batched = false } = {}) {
-      checkRequestQueries(queries, batched, limits);
+    trustedDocuments,
+    beforeParsing(operations, { batched = false } = {}) {
+      // A batch's length first, before any of its operations is looked at.
+      if (batched && operations.length > limits.maxBatchOperations) checkRequestQueries(operations, batched, limits);
+      const toParse = trustedDocuments ? operations.map((operation) => trustedDocuments.resolve(operation)) : operations;
+      checkRequestQueries(toParse.map(queryOf), batched, limits);
+      return toParse;
     },
     beforeExecution({ source, authenticated, ...request }) {
       checkQueryLength(source, limits);
+      // A BFF's own mount of `apollo` never passed step 1: its text must be one of the list's too.
+      if (trustedDocuments && source !== undefined) trustedDocuments.checkText(source);
       return checkOperation(schema, request, { authenticated, batching: options.batching }, limits);
     },
   };

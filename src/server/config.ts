@@ -5,7 +5,7 @@ import { DEFAULT_QUERY_LIMITS } from '../policy/limits.js';
 import { LOG_LEVELS, type LogLevel } from '../observability/logger.js';
 import { restBaseUrl } from '../datasources/upstream-url.js';
 import { DEFAULT_CONNECTIONS, DEFAULT_MAX_RESPONSE_BYTES } from '../datasources/rest-client.js';
-import { GATEWAY_DEFAULTS as D } from './defaults.js';
+import { GATEWAY_DEFAULTS as D, TRUSTED_DOCUMENTS_DEFAULTS } from './defaults.js';
 import { DEFAULT_REDIS_KEY_PREFIX, MIN_KEY_SECRET_LENGTH } from '../shared-state/replicas.js';
 
 /**
@@ -127,6 +127,11 @@ function pemFile(env: string, meaning: string): Setting<string | undefined> {
       return pem.includes('-----BEGIN CERTIFICATE-----') ? accept(pem) : refuse('a file of PEM certificates (-----BEGIN CERTIFICATE-----); this one holds none');
     },
   };
+}
+
+/** A path to a file, checked when it is used (the trusted documents' manifest is read by createGateway). */
+function path(env: string, meaning: string): Setting<string | undefined> {
+  return { env, placeholder: '<path>', shown: 'unset', meaning, fallback: undefined, parse: accept };
 }
 
 /** `*`, or origins such as `https://app.example.com` separated by commas; empty means no CORS at all. */
@@ -331,6 +336,22 @@ export const SETTINGS = {
     D.persistedQueries,
     'Automatic persisted queries (a bounded store of 1000 queries: in memory, or in Redis with `REDIS_URL`).',
   ),
+  trustedDocuments: path(
+    'TRUSTED_DOCUMENTS',
+    "Manifest of trusted documents (JSON of id, the SHA-256 of the text, to text: the client preset's persisted-documents.json); only its documents run, by id (`documentId` or `extensions.persistedQuery.sha256Hash`); any other is refused before parsing. Read at start, again when the file changes. Unset: any document.",
+  ),
+  trustedDocumentsRequireId: flag(
+    'TRUSTED_DOCUMENTS_REQUIRE_ID',
+    TRUSTED_DOCUMENTS_DEFAULTS.requireId,
+    'With `TRUSTED_DOCUMENTS`, refuse query text even when it is a document of the list (`PERSISTED_QUERY_ID_REQUIRED`); off: such text runs as its id would.',
+  ),
+  trustedDocumentsPollMs: integer(
+    'TRUSTED_DOCUMENTS_POLL_MS',
+    TRUSTED_DOCUMENTS_DEFAULTS.pollIntervalMs,
+    100,
+    3_600_000,
+    'How often the `TRUSTED_DOCUMENTS` file is checked for a change (modification time, size); a changed one is read, checked and swapped whole, a bad one leaves the list in force.',
+  ),
   responseCacheTtlMs: integer(
     'RESPONSE_CACHE_TTL_MS',
     0,
@@ -505,6 +526,9 @@ export function gatewayOptions(config: GatewayConfig, upstreamUrl: string, logge
     maxSubscriptionsPerConnection: config.maxSubscriptionsPerConnection,
     maxUploadBytes: config.maxUploadBytes,
     persistedQueries: config.persistedQueries,
+    ...(config.trustedDocuments
+      ? { trustedDocuments: { path: config.trustedDocuments, requireId: config.trustedDocumentsRequireId, pollIntervalMs: config.trustedDocumentsPollMs } }
+      : {}),
     responseCache:
       config.responseCacheTtlMs === 0
         ? false

@@ -1,6 +1,6 @@
 import { DEFAULT_MAX_UPLOAD_BYTES } from '../transport/uploads.js';
 import { DEFAULT_MAX_UNSENT_WEBSOCKET_BYTES, DEFAULT_WEBSOCKET_MESSAGES_PER_SECOND } from '../transport/websocket.js';
-import type { GatewayOptions } from './options.js';
+import type { GatewayOptions, TrustedDocumentsOptions } from './options.js';
 
 /**
  * The defaults of createGateway's options, said once: createGateway fills in what an embedder
@@ -26,6 +26,12 @@ export const GATEWAY_DEFAULTS = {
   maxWebSocketMessagesPerSecond: DEFAULT_WEBSOCKET_MESSAGES_PER_SECOND,
   maxUploadBytes: DEFAULT_MAX_UPLOAD_BYTES,
 } as const satisfies Partial<GatewayOptions>;
+
+/** The defaults of `trustedDocuments` (off unless a manifest is given). */
+export const TRUSTED_DOCUMENTS_DEFAULTS = {
+  requireId: false,
+  pollIntervalMs: 5_000,
+} as const satisfies Omit<Required<TrustedDocumentsOptions>, 'path'>;
 
 type Defaulted = keyof typeof GATEWAY_DEFAULTS;
 

@@ -46,6 +46,7 @@ export function createGateway(gatewayOptions: GatewayOptions): Gateway {
     const deadline = Date.now() + options.shutdownTimeoutMs;
     // /readyz answers 503 from now on, and responses close their connections.
     readiness.startDraining();
+    services.trustedDocuments?.close();
     // Subscriptions first, with 1001 Going Away: open sockets would hold the HTTP drain open.
     // Their leases are released first, so that other replicas take over their runners at once.
     await drainSubscriptions();

@@ -114,6 +114,15 @@ export interface GatewayOptions {
   metrics?: boolean;
   /** Automatic persisted queries, in a store of at most 1000 queries (default true). */
   persistedQueries?: boolean;
+  /**
+   * Trusted documents (default false: any document may be sent): only the documents of the manifest
+   * at `path` run, a JSON object of id (SHA-256 of the text, bare or `sha256:<hex>`) to text, as
+   * GraphQL Code Generator's client preset writes it (`persistedDocuments: true`). Callers send the
+   * id (`documentId`, or `extensions.persistedQuery.sha256Hash`); anything else is refused before
+   * parsing (PERSISTED_QUERY_NOT_IN_LIST, PERSISTED_QUERY_ID_REQUIRED). The file is polled and read
+   * again when it changes. A manifest that cannot be read or checked stops createGateway.
+   */
+  trustedDocuments?: TrustedDocumentsOptions | false;
   /** Reuses query responses per credential, query and variables (default false: off). */
   responseCache?: ResponseCacheOptions | false;
   /** How long GET /readyz waits for the upstream (default 2000 ms). */
@@ -126,6 +135,18 @@ export interface GatewayOptions {
    * Default none: everything stays in this process. Redis trouble degrades to that, never fails.
    */
   redis?: RedisSharingOptions;
+}
+
+export interface TrustedDocumentsOptions {
+  /** The manifest file (persisted-documents.json). */
+  path: string;
+  /**
+   * Refuse free-form query text even when it is a document of the list (Apollo Router's
+   * `safelist.require_id`); default false: such text runs as its id would.
+   */
+  requireId?: boolean;
+  /** How often the file is checked for a change, in milliseconds (default 5000). */
+  pollIntervalMs?: number;
 }
 
 export interface ListeningGateway {

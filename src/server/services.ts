@@ -1,6 +1,6 @@
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import { createContext, type ContextDependencies, type GatewayContext } from './context.js';
-import type { ResolvedOptions } from './defaults.js';
+import { TRUSTED_DOCUMENTS_DEFAULTS, type ResolvedOptions } from './defaults.js';
 import { BoardLocator } from '../datasources/board-locator.js';
 import { credentialPolicy, type Credential, type CredentialPolicy } from '../datasources/credentials.js';
 import type { IssueKey } from '../datasources/issues.js';
@@ -14,6 +14,7 @@ import { ReadinessProbe } from '../observability/readiness.js';
 import { Telemetry } from '../observability/telemetry.js';
 import { createAdmission, type Admission } from '../policy/admission.js';
 import { DEFAULT_QUERY_LIMITS, type QueryLimits } from '../policy/limits.js';
+import { ManifestError, TrustedDocuments } from '../policy/trusted-documents.js';
 import { DEFAULT_SERVED_DISCUSSION_BOUNDS, DISCUSSION_REFERENCES, ServedDiscussions, type ServedDiscussion } from '../resolvers/discussions/served-discussions.js';
 import { createExecutableSchema } from '../schema/executable.js';
 import { ReplicaSharing } from '../shared-state/replicas.js';
@@ -40,6 +41,8 @@ export interface GatewayServices {
   limits: QueryLimits;
   schema: GraphQLSchema;
   admission: Admission;
+  /** The trusted documents list and its file's watch, when `trustedDocuments` is set; closed with the gateway. */
+  trustedDocuments: TrustedDocuments | undefined;
   /** What callers see of an error, over HTTP and WebSocket alike. */
   formatErrorForCaller: typeof formatError;
 }
@@ -63,6 +66,7 @@ export function createServices(options: ResolvedOptions): GatewayServices {
   const limits: QueryLimits = { ...DEFAULT_QUERY_LIMITS, ...options.limits };
   const credentials = credentialPolicy(options);
   const schema = createExecutableSchema(options.extend);
+  const trustedDocuments = createTrustedDocuments(options, limits, logger, metrics);
   return {
     options,
     restClient,
@@ -76,9 +80,42 @@ export function createServices(options: ResolvedOptions): GatewayServices {
     credentials,
     limits,
     schema,
-    admission: createAdmission(schema, limits, { batching: options.batching }),
+    admission: createAdmission(schema, limits, { batching: options.batching, trustedDocuments }),
+    trustedDocuments,
     formatErrorForCaller: callerErrorFormat(credentials.secrets, options.introspection),
   };
+}
+
+/**
+ * The trusted documents list (policy/trusted-documents.ts), read now: a manifest that cannot be
+ * used stops createGateway, saying why. Reloads are logged (ids and counts, never a document) and
+ * counted.
+ */
+function createTrustedDocuments(options: ResolvedOptions, limits: QueryLimits, logger: GatewayLogger, metrics: GatewayMetrics | undefined): TrustedDocuments | undefined {
+  const settings = options.trustedDocuments;
+  if (!settings) return undefined;
+  const { path } = settings;
+  let loads = 0;
+  try {
+    return new TrustedDocuments({
+      path,
+      requireId: settings.requireId ?? TRUSTED_DOCUMENTS_DEFAULTS.requireId,
+      pollIntervalMs: settings.pollIntervalMs ?? TRUSTED_DOCUMENTS_DEFAULTS.pollIntervalMs,
+      maxQueryLength: limits.maxQueryLength,
+      onLoaded: (documents) => {
+        metrics?.trustedDocumentsInForce(documents);
+        if (loads++ > 0) logger.info?.({ path, documents }, 'trusted documents reloaded');
+      },
+      onReloadFailure: (reason) => {
+        metrics?.trustedDocumentsReloadFailed();
+        logger.warn?.({ path, reason }, 'trusted documents manifest refused; the list in force stays');
+      },
+      onRefusal: (code) => metrics?.trustedDocumentRefused(code),
+    });
+  } catch (error) {
+    if (error instanceof ManifestError) throw new TypeError(`trustedDocuments: ${error.message} (${path}).`);
+    throw error;
+  }
 }
 
 function createRestClient(options: ResolvedOptions, onResponse: NonNullable<ConstructorParameters<typeof RestClient>[0]['onResponse']>): RestClient {

@@ -86,10 +86,30 @@ function lingerAfterAnswer(socket: Socket): void {
   };
 }
 
-/** The query texts of a request's operations: the one of a single operation, or each of a batch's. */
-function queriesOf(body: unknown): unknown[] {
-  const queryOf = (operation: unknown) => (typeof operation === 'object' && operation !== null ? (operation as { query?: unknown }).query : undefined);
-  return Array.isArray(body) ? body.map(queryOf) : [queryOf(body)];
+/** The operation parameters of a GET request, as a body would hold them. */
+const GET_OPERATION_PARAMETERS = ['query', 'documentId', 'extensions'] as const;
+
+function operationOfSearch(search: URLSearchParams): Record<string, string> {
+  const operation: Record<string, string> = {};
+  for (const name of GET_OPERATION_PARAMETERS) {
+    const value = search.get(name);
+    if (value !== null) operation[name] = value;
+  }
+  return operation;
+}
+
+/**
+ * The GET request's search string carrying `operation` (a trusted document put in place of its id):
+ * its `query`, no `documentId`, and its `extensions` as JSON.
+ */
+function searchOfOperation(url: URL, operation: Record<string, unknown>): string {
+  const search = new URLSearchParams(url.search);
+  for (const name of GET_OPERATION_PARAMETERS) {
+    const value = operation[name];
+    if (value === undefined) search.delete(name);
+    else search.set(name, typeof value === 'string' ? value : JSON.stringify(value));
+  }
+  return `?${search.toString()}`;
 }
 
 /**
@@ -226,10 +246,17 @@ async function serveGraphQL(apollo: ApolloServer<GatewayContext>, { req, res, ur
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
-  const body = req.method === 'POST' ? await readOperationBody(req, headers, options) : '';
-  // Refused before Apollo parses it: parsing a huge or deeply nested document is itself the cost to avoid.
+  let body = req.method === 'POST' ? await readOperationBody(req, headers, options) : '';
+  let search = url.search;
+  // Refused before Apollo parses it: parsing a huge or deeply nested document is itself the cost to
+  // avoid, and with trusted documents, an id becomes the list's text here.
   try {
-    options.admission.beforeParsing(queriesOf(req.method === 'GET' ? { query: url.searchParams.get('query') } : body), { batched: Array.isArray(body) });
+    const sent = req.method === 'GET' ? [operationOfSearch(url.searchParams)] : Array.isArray(body) ? body : [body];
+    const toParse = options.admission.beforeParsing(sent, { batched: Array.isArray(body) });
+    if (toParse.some((operation, index) => operation !== sent[index])) {
+      if (req.method === 'GET') search = searchOfOperation(url, toParse[0] as Record<string, unknown>);
+      else body = Array.isArray(body) ? toParse : toParse[0];
+    }
   } catch (error) {
     if (!(error instanceof GraphQLError)) throw error;
     sendJson(res, 400, refusalBody(error));
@@ -237,7 +264,7 @@ async function serveGraphQL(apollo: ApolloServer<GatewayContext>, { req, res, ur
   }
   const credential = options.credentials.ofHttpRequest(req) ?? options.credentials.fallback;
   const response = await apollo.executeHTTPGraphQLRequest({
-    httpGraphQLRequest: { method: req.method ?? 'GET', headers, search: url.search, body },
+    httpGraphQLRequest: { method: req.method ?? 'GET', headers, search, body },
     context: () => Promise.resolve(contextOf(credential)),
   });
   for (const [name, value] of response.headers) res.setHeader(name, value);

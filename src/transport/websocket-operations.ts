@@ -70,8 +70,8 @@ export class WebSocketOperations {
   subscribe(ctx: ConnectionContext, id: string, payload: SubscribePayload): ExecutionArgs | readonly GraphQLError[] {
     try {
       const connection = this.operationsOf(ctx);
-      this.checkRoom(connection, payload.query);
-      const prepared = this.documents.prepare(payload.query);
+      const query = this.checkRoom(connection, payload);
+      const prepared = this.documents.prepare(query);
       if ('errors' in prepared) return prepared.errors;
       // The operation and its variables, refused here with the codes HTTP callers get from Apollo
       // (graphql-ws would refuse them with no code at all). The variables are coerced again when
@@ -83,7 +83,7 @@ export class WebSocketOperations {
       const estimate = this.options.admission.beforeExecution({ document: prepared.document, operationName: payload.operationName, variables: payload.variables, authenticated: true });
       const contextValue = this.createContext(this.options.credentialOf(ctx), this.options.requestIdFor(ctx), { longLived: operation.operation === OperationTypeNode.SUBSCRIPTION });
       Object.assign(contextValue.stats, { operationName: operation.name?.value ?? null, estimate, operationType: operation.operation });
-      connection.add(id, { context: contextValue, startedAt: performance.now(), textLength: payload.query.length });
+      connection.add(id, { context: contextValue, startedAt: performance.now(), textLength: query.length });
       return { schema: this.schema, document: prepared.document, variableValues: payload.variables, operationName: payload.operationName, contextValue };
     } catch (error) {
       return [error instanceof GraphQLError ? error : new GraphQLError(String(error))];
@@ -117,13 +117,17 @@ export class WebSocketOperations {
     return operations;
   }
 
-  /** The connection's room for one more operation (its count, then its text), after the text's own checks before parsing. */
-  private checkRoom(connection: ConnectionOperations, query: string): void {
+  /**
+   * The connection's room for one more operation (its count, then its text), after the admission's
+   * checks before parsing; returns the query text to parse (a trusted document's, for an id).
+   */
+  private checkRoom(connection: ConnectionOperations, payload: SubscribePayload): string {
     const { maxSubscriptionsPerConnection } = this.options;
     if (connection.count >= maxSubscriptionsPerConnection) {
       throw limitExceeded(`This connection already holds ${maxSubscriptionsPerConnection} operations; close some first.`, 'subscriptions');
     }
-    this.options.admission.beforeParsing([query]);
+    const [operation] = this.options.admission.beforeParsing([payload]);
+    const query = (operation as SubscribePayload).query;
     const held = connection.textLength(query.length);
     if (held + query.length > this.maxRunningText) {
       throw limitExceeded(
@@ -131,6 +135,7 @@ export class WebSocketOperations {
         'operationText',
       );
     }
+    return query;
   }
 
   private format(error: GraphQLError): GraphQLFormattedError {

@@ -62,7 +62,7 @@ export function createWebSocketServer(schema: GraphQLSchema, createContext: Cont
       // with 4500, an internal error of the server's, for a bad request of the client's.
       jsonMessageReviver(key: string, value: unknown) {
         if (key === '' && isServerOnlyMessage(value)) throw new TypeError('A client may not send this message type.');
-        return value;
+        return key === '' ? withQueryForDocumentId(value) : value;
       },
       onConnect: (ctx) => acceptsCredential(credentialOf(ctx), (credential) => createContext(credential, requestIdFor(ctx))),
       onSubscribe: (ctx, id, payload) => operations.subscribe(ctx, id, payload),
@@ -125,6 +125,20 @@ async function acceptsCredential(credential: Credential | null, contextFor: (cre
     if (error instanceof UnsendableRequest && error.reason === 'invalid-credential') return false;
     throw error;
   }
+}
+
+/**
+ * A `subscribe` whose payload names a trusted document by id (`documentId`, or
+ * `extensions.persistedQuery`) and has no `query`: graphql-ws requires a query text of every
+ * subscribe, and would close the connection with 4400. It gets an empty one, and the admission
+ * (websocket-operations.ts) puts the list's text in its place, or refuses the operation.
+ */
+function withQueryForDocumentId(message: unknown): unknown {
+  if (typeof message !== 'object' || message === null || (message as { type?: unknown }).type !== MessageType.Subscribe) return message;
+  const payload = (message as { payload?: unknown }).payload;
+  if (typeof payload !== 'object' || payload === null || 'query' in payload) return message;
+  if (!('documentId' in payload) && !('extensions' in payload)) return message;
+  return { ...message, payload: { ...payload, query: '' } };
 }
 
 /** The message types of graphql-transport-ws that only a server sends. */

@@ -20,7 +20,9 @@ interface RestRunner {
 describe('the typed client example (GraphQL Code Generator client preset)', () => {
   it('has its generated code up to date with schema.graphql and its documents (run `npm run codegen:client`)', async () => {
     const generated = (await generate({ ...config, silent: true }, false)) as Array<{ filename: string; content: string }>;
-    expect(generated.map((file) => file.filename).sort()).toEqual(['graphql.ts', 'gql.ts', 'fragment-masking.ts', 'index.ts'].map((name) => `examples/client/gql/${name}`).sort());
+    expect(generated.map((file) => file.filename).sort()).toEqual(
+      ['graphql.ts', 'gql.ts', 'fragment-masking.ts', 'index.ts', 'persisted-documents.json'].map((name) => `examples/client/gql/${name}`).sort(),
+    );
     for (const { filename, content } of generated) expect(readFileSync(filename, 'utf8'), `${filename} is stale`).toBe(content);
   });
 

@@ -97,7 +97,7 @@ export const FleetDocument = new TypedDocumentString(`
   description
   status
   paused
-}`) as unknown as TypedDocumentString<FleetQuery, FleetQueryVariables>;
+}`, {"hash":"sha256:92dfd78393420b3ccdc30763155c321ce26d60ba4d7c04e0355edfb704c0c1e6"}) as unknown as TypedDocumentString<FleetQuery, FleetQueryVariables>;
 export const PauseRunnerDocument = new TypedDocumentString(`
     mutation PauseRunner($id: CiRunnerID!, $paused: Boolean!) {
   runnerUpdate(input: {id: $id, paused: $paused}) {
@@ -112,4 +112,4 @@ export const PauseRunnerDocument = new TypedDocumentString(`
   description
   status
   paused
-}`) as unknown as TypedDocumentString<PauseRunnerMutation, PauseRunnerMutationVariables>;
+}`, {"hash":"sha256:4a048af8516301488d848f429436adcd8ee42aaa9f2034f57ea62a904155a8ce"}) as unknown as TypedDocumentString<PauseRunnerMutation, PauseRunnerMutationVariables>;
