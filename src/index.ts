@@ -11,3 +11,4 @@ export type { ResponseCacheOptions } from './shared-state/response-store.js';
 export type { CorsOptions } from './transport/cors.js';
 export type { QueryLimits } from './policy/limits.js';
 export type { RedisSharingOptions } from './shared-state/replicas.js';
+export type { OtlpTracingOptions, TracingOptions } from './observability/tracing.js';

@@ -23,6 +23,7 @@ import { RestError, type Confidential, type TransportFailure } from './rest-erro
 import { FairScheduler, type SchedulerFlow } from './scheduler.js';
 import type { RestCallLog } from './call-log.js';
 import { isSendableHeaderValue, requireWellFormed, UnsendableRequest, type UnsentReason } from './unsendable.js';
+import { RestCallSpan, type OperationTrace, type UpstreamServer } from '../observability/trace-context.js';
 
 export interface RestClientOptions {
   /** Base URL of the REST API, with its `/api/v4` path, e.g. `https://gitlab.example.com/api/v4`. */
@@ -112,6 +113,8 @@ export interface RestRequest {
   deadline?: number | undefined;
   /** Aborts at `deadline`: one signal shared by every call of a session (one timer, not one per call). */
   deadlineSignal?: AbortSignal | DeadlineSignal | undefined;
+  /** The call's span when its operation is traced: its `traceparent` goes upstream, its retries are counted. */
+  span?: RestCallSpan | undefined;
 }
 
 export interface RestResponse<T> {
@@ -219,6 +222,8 @@ export class RestClient {
   private multiplexing = false;
   /** What the scheduler's capacity follows, unless `maxInFlight` fixed it or the dispatcher is the embedder's. */
   private readonly pool: { connections: number; streams: number; sizesScheduler: boolean };
+  /** Where the calls go, for their spans (tracing). */
+  readonly server: UpstreamServer;
 
   constructor(options: RestClientOptions) {
     this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
@@ -226,6 +231,7 @@ export class RestClient {
     const url = new URL(options.baseUrl);
     this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, '');
+    this.server = { address: url.hostname, port: Number(url.port) || (url.protocol === 'https:' ? 443 : 80) };
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.onResponse = options.onResponse;
@@ -349,6 +355,7 @@ export class RestClient {
         const delay = retryable && attempt < this.retry.attempts ? retryDelayMs(this.retry, attempt, error.retryAfterSeconds) : null;
         if (delay === null || (request.deadline !== undefined && Date.now() + delay >= request.deadline)) throw error;
         await sleep(delay);
+        request.span?.retried();
       }
     }
   }
@@ -640,6 +647,8 @@ export interface SessionLimits {
   onCall?: () => void;
   /** Where the calls are noted when the caller asked to see them (`explain`); read only when set. */
   log?: () => RestCallLog | undefined;
+  /** The operation's trace while tracing is on (observability/trace-context.ts): a span per call. */
+  trace?: () => OperationTrace | undefined;
 }
 
 /**
@@ -752,7 +761,19 @@ export class RestSession {
   /** A download streamed through as it arrives (see RestClient.stream). */
   stream(path: string, query?: RestParams, method: 'GET' | 'HEAD' = 'GET'): Promise<RestStream> {
     this.limits.onCall?.();
-    return this.client.stream({ method, path, query, credential: this.credential, requestId: this.requestId });
+    const operation = this.limits.trace?.();
+    if (!operation) return this.client.stream({ method, path, query, credential: this.credential, requestId: this.requestId });
+    const span = new RestCallSpan(operation, method, path, this.client.server, undefined);
+    return this.client.stream({ method, path, query, credential: this.credential, requestId: this.requestId, span }).then(
+      (answer) => {
+        span.end(answer.status, undefined);
+        return answer;
+      },
+      (error: unknown) => {
+        span.end(error instanceof RestError ? error.status : 0, error instanceof RestError ? error.failure : 'unsent');
+        throw error;
+      },
+    );
   }
 
   /** A write or look-up that needs no caller credential (runner tokens travel in the body). */
@@ -769,19 +790,24 @@ export class RestSession {
     this.limits.onCall?.();
     const log = this.limits.log?.();
     const logged = log?.begin(request.method, request.path);
+    const operation = this.limits.trace?.();
+    const span = operation && new RestCallSpan(operation, request.method, request.path, this.client.server, logged?.call.wave);
     const turn = this.flow.start();
     if (turn) await turn;
     let status = 0;
+    let failure: string | undefined;
     try {
-      const response = await this.client.request<T>({ ...request, deadline: this.limits.deadline, deadlineSignal: this.armedDeadlineSignal() });
+      const response = await this.client.request<T>({ ...request, deadline: this.limits.deadline, deadlineSignal: this.armedDeadlineSignal(), span });
       status = response.status;
       return response;
     } catch (error) {
       if (error instanceof RestError) status = error.status;
+      failure = error instanceof RestError ? error.failure : 'unsent';
       throw error;
     } finally {
       this.release();
       if (logged) log?.end(logged, status);
+      span?.end(status, failure);
     }
   }
 
@@ -810,7 +836,7 @@ export class RestSession {
  * or a character past Latin-1 (from a `connection_init` payload, a GraphQL argument or a
  * `?job_token=`) cannot be valid, and undici would refuse it only after the call was counted.
  */
-function outgoingHeaders(request: Pick<RestRequest, 'headers' | 'credential' | 'requestId'>, accept: string): Record<string, string> {
+function outgoingHeaders(request: Pick<RestRequest, 'headers' | 'credential' | 'requestId' | 'span'>, accept: string): Record<string, string> {
   const headers: Record<string, string> = {};
   // Endpoint headers carry GraphQL arguments: the caller's input to fix.
   if (request.headers) {
@@ -829,6 +855,8 @@ function outgoingHeaders(request: Pick<RestRequest, 'headers' | 'credential' | '
   // the caller. (The HTTP and WebSocket edges already replace an incoming X-Request-Id that is not a
   // short token; this catches an embedder's own ids.)
   if (request.requestId) headers['x-request-id'] = isSendableHeaderValue(request.requestId) ? request.requestId : randomUUID();
+  // The operation's trace context (W3C `traceparent`), when it is traced: made by the propagator, never the caller's text.
+  if (request.span) Object.assign(headers, request.span.headers);
   return headers;
 }
 

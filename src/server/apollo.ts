@@ -14,6 +14,7 @@ import type { GatewayServices } from './services.js';
 import { isUnexpectedError, isWrongShapeFromUpstream } from '../errors/graphql-errors.js';
 import { redact } from '../errors/redact.js';
 import { explainRestCallsPlugin } from '../observability/explain.js';
+import { tracingPlugin } from '../observability/tracing.js';
 import { persistedQueryStore, PERSISTED_QUERY_ENTRIES, type createResponseCache } from '../caching/response-cache.js';
 
 /** What the Apollo Server of a gateway needs besides the services: its HTTP server, its response cache, and what its drain closes. */
@@ -45,6 +46,8 @@ export function createApolloServer(services: GatewayServices, parts: ApolloParts
     plugins: [
       // Names the operation for the request's log line and times it; first, so it sees what the limits refuse.
       telemetry.apolloPlugin(),
+      // A span per operation, with spans for its parsing, validation and REST calls (off unless configured: no plugin then).
+      ...(services.tracing ? [tracingPlugin(services.tracing)] : []),
       // Neither is used (no cache hints, no Apollo Studio traces); both cost CPU on every request (bench: hot-path).
       ApolloServerPluginCacheControlDisabled(),
       ApolloServerPluginInlineTraceDisabled(),

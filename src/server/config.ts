@@ -7,6 +7,7 @@ import { restBaseUrl } from '../datasources/upstream-url.js';
 import { DEFAULT_CONNECTIONS, DEFAULT_MAX_RESPONSE_BYTES } from '../datasources/rest-client.js';
 import { GATEWAY_DEFAULTS as D, TRUSTED_DOCUMENTS_DEFAULTS } from './defaults.js';
 import { DEFAULT_REDIS_KEY_PREFIX, MIN_KEY_SECRET_LENGTH } from '../shared-state/replicas.js';
+import { DEFAULT_SERVICE_NAME, OTLP_PROTOCOLS, TRACE_SAMPLERS, type OtlpProtocol, type TraceSamplerName } from '../observability/tracing.js';
 
 /**
  * The gateway's settings: ONE table, from which the environment and the command line are read,
@@ -180,6 +181,36 @@ function redisUrl(env: string, meaning: string): Setting<string | undefined> {
     parse(input) {
       const valid = URL.canParse(input) && ['redis:', 'rediss:'].includes(new URL(input).protocol);
       return valid ? accept(input) : refuse('a redis:// or rediss:// URL such as redis://redis:6379');
+    },
+  };
+}
+
+/** An http:// or https:// URL (an OTLP/HTTP receiver's). */
+function httpUrl(env: string, meaning: string): Setting<string | undefined> {
+  return {
+    env,
+    placeholder: '<url>',
+    shown: 'unset',
+    meaning,
+    fallback: undefined,
+    parse(input) {
+      const valid = URL.canParse(input) && ['http:', 'https:'].includes(new URL(input).protocol);
+      return valid ? accept(input) : refuse('an http:// or https:// URL such as http://otel-collector:4318');
+    },
+  };
+}
+
+/** A fraction from 0 to 1 (a sampling ratio). */
+function fraction(env: string, fallback: number, meaning: string): Setting<number> {
+  return {
+    env,
+    placeholder: '<ratio>',
+    shown: String(fallback),
+    meaning,
+    fallback,
+    parse(input) {
+      const value = Number(input);
+      return Number.isFinite(value) && value >= 0 && value <= 1 ? accept(value) : refuse('a number from 0 to 1');
     },
   };
 }
@@ -380,6 +411,29 @@ export const SETTINGS = {
     'JSON log lines on stdout at this level and above; `info` logs one line per request.',
   ),
   metrics: flag('METRICS', D.metrics, 'Prometheus metrics on GET /metrics.'),
+  otelExporterOtlpEndpoint: httpUrl(
+    'OTEL_EXPORTER_OTLP_ENDPOINT',
+    'OpenTelemetry traces: the base URL of an OTLP/HTTP receiver (an OpenTelemetry Collector, Jaeger: `http://otel-collector:4318`); spans go to `<url>/v1/traces`. Unset, with `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` unset too: no tracing.',
+  ),
+  otelExporterOtlpTracesEndpoint: httpUrl(
+    'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+    'The URL spans are sent to, as is (`http://otel-collector:4318/v1/traces`); wins over `OTEL_EXPORTER_OTLP_ENDPOINT`.',
+  ),
+  otelExporterOtlpProtocol: {
+    ...choice<OtlpProtocol>('OTEL_EXPORTER_OTLP_PROTOCOL', OTLP_PROTOCOLS, 'http/protobuf', 'How spans are sent: `http/protobuf` or `http/json` (`grpc` is not offered).'),
+    placeholder: '<protocol>',
+  },
+  otelServiceName: text('OTEL_SERVICE_NAME', DEFAULT_SERVICE_NAME, 'The `service.name` of the spans.', '<name>'),
+  otelTracesSampler: {
+    ...choice<TraceSamplerName>(
+      'OTEL_TRACES_SAMPLER',
+      TRACE_SAMPLERS,
+      'parentbased_always_on',
+      "Which traces are recorded: `parentbased_always_on`, `parentbased_always_off`, `parentbased_traceidratio` (these follow the sampled flag of the caller's `traceparent`, and apply the rest to traces that start here), `always_on`, `always_off`, `traceidratio`.",
+    ),
+    placeholder: '<sampler>',
+  },
+  otelTracesSamplerArg: fraction('OTEL_TRACES_SAMPLER_ARG', 1, 'The share of traces the `traceidratio` samplers record, from 0 to 1.'),
   readinessTimeoutMs: integer('READINESS_TIMEOUT_MS', D.readinessTimeoutMs, 100, 60_000, 'Time /readyz waits for the upstream to answer.'),
   shutdownTimeoutMs: integer(
     'SHUTDOWN_TIMEOUT_MS',
@@ -538,6 +592,7 @@ export function gatewayOptions(config: GatewayConfig, upstreamUrl: string, logge
             maxBytes: config.responseCacheMaxMb * 1024 * 1024,
           },
     metrics: config.metrics,
+    ...tracingOptions(config),
     readinessTimeoutMs: config.readinessTimeoutMs,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
     ...(config.redisUrl && config.redisKeySecret
@@ -545,6 +600,15 @@ export function gatewayOptions(config: GatewayConfig, upstreamUrl: string, logge
       : {}),
     ...(logger ? { logger } : {}),
   };
+}
+
+/** OpenTelemetry traces when an OTLP endpoint is set (the OTEL_* settings); none otherwise. */
+function tracingOptions(config: GatewayConfig): Pick<GatewayOptions, 'tracing'> {
+  const base = config.otelExporterOtlpEndpoint;
+  const url = config.otelExporterOtlpTracesEndpoint ?? (base === undefined ? undefined : `${base.replace(/\/+$/, '')}/v1/traces`);
+  if (url === undefined) return {};
+  const sampler = { name: config.otelTracesSampler, arg: config.otelTracesSamplerArg };
+  return { tracing: { otlp: { url, protocol: config.otelExporterOtlpProtocol, serviceName: config.otelServiceName, sampler } } };
 }
 
 /** Wraps `text` into lines of at most `width` characters, each prefixed by `indent`. */

@@ -4,6 +4,7 @@ import type { Credential } from '../datasources/credentials.js';
 import { createDataSources, type DataSources } from '../datasources/index.js';
 import { RestSession, type RestClient } from '../datasources/rest-client.js';
 import type { RestCallLog } from '../datasources/call-log.js';
+import type { OperationTrace } from '../observability/trace-context.js';
 import { createLoaders, type Loaders } from '../datasources/loaders.js';
 import { restCallBudgetSpent } from '../policy/call-budget.js';
 import type { ServedDiscussions } from '../resolvers/discussions/served-discussions.js';
@@ -48,6 +49,8 @@ export interface RequestStats {
   operationType?: string;
   /** Answered from the response cache (response-cache.ts), so with no REST call. */
   cached?: boolean;
+  /** The operation's trace, while tracing is on (observability/tracing.ts); its REST calls are its child spans. */
+  trace?: OperationTrace;
 }
 
 /** What outlives requests: the REST transport, the poller registry and the settings. */
@@ -92,6 +95,7 @@ export function createContext(
       stats.restCalls += 1;
     },
     log: () => stats.restCallLog,
+    trace: () => stats.trace,
     ...(dependencies.maxConcurrentRestCalls === undefined ? {} : { maxConcurrentCalls: dependencies.maxConcurrentRestCalls }),
     ...(options.longLived ? {} : { deadline: Date.now() + dependencies.requestDeadlineMs }),
   });

@@ -55,6 +55,8 @@ export function createGateway(gatewayOptions: GatewayOptions): Gateway {
     // Upstream calls still in flight (a poll) get what is left of that time.
     await restClient.close(Math.max(0, deadline - Date.now()));
     await sharing?.close();
+    // The spans still batched are exported (the gateway's own SDK; an embedder's provider is its own).
+    await services.tracing?.shutdown();
   }
   // Redis is connected before Apollo starts (a first attempt that fails starts the gateway degraded).
   const start = () => (starting ??= (sharing ? sharing.connect() : Promise.resolve()).then(() => apollo.start()));
@@ -97,6 +99,7 @@ function webSocketAttacher(services: GatewayServices, onMutation: (() => void) |
       telemetry: services.telemetry,
       introspection: options.introspection,
       onMutation,
+      tracing: services.tracing,
     });
     const attachment = {
       async close() {

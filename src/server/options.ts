@@ -13,6 +13,7 @@ import type { GatewayMetrics } from '../observability/metrics.js';
 import type { ResponseCacheOptions } from '../shared-state/response-store.js';
 import type { RedisSharingOptions } from '../shared-state/replicas.js';
 import type { CorsOptions } from '../transport/cors.js';
+import type { TracingOptions } from '../observability/tracing.js';
 
 export interface GatewayOptions {
   /**
@@ -135,6 +136,13 @@ export interface GatewayOptions {
    * Default none: everything stays in this process. Redis trouble degrades to that, never fails.
    */
   redis?: RedisSharingOptions;
+  /**
+   * OpenTelemetry traces (default off: no tracer, no hook, nothing sent): `{ otlp: { url } }` exports
+   * with the gateway's own SDK over OTLP/HTTP (what the OTEL_* settings give), `{ tracerProvider }`
+   * uses the embedder's own. A span per operation, child of the caller's `traceparent`, a child span
+   * per REST call, whose `traceparent` goes to GitLab; never a token in a span.
+   */
+  tracing?: TracingOptions | false;
 }
 
 export interface TrustedDocumentsOptions {

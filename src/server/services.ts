@@ -12,6 +12,7 @@ import { createLogger, type GatewayLogger } from '../observability/logger.js';
 import { GatewayMetrics } from '../observability/metrics.js';
 import { ReadinessProbe } from '../observability/readiness.js';
 import { Telemetry } from '../observability/telemetry.js';
+import { createTracing, type GatewayTracing } from '../observability/tracing.js';
 import { createAdmission, type Admission } from '../policy/admission.js';
 import { DEFAULT_QUERY_LIMITS, type QueryLimits } from '../policy/limits.js';
 import { ManifestError, TrustedDocuments } from '../policy/trusted-documents.js';
@@ -45,6 +46,8 @@ export interface GatewayServices {
   trustedDocuments: TrustedDocuments | undefined;
   /** What callers see of an error, over HTTP and WebSocket alike. */
   formatErrorForCaller: typeof formatError;
+  /** OpenTelemetry traces (observability/tracing.ts); undefined when off, and then nothing is traced. */
+  tracing: GatewayTracing | undefined;
 }
 
 export function createServices(options: ResolvedOptions): GatewayServices {
@@ -83,6 +86,7 @@ export function createServices(options: ResolvedOptions): GatewayServices {
     admission: createAdmission(schema, limits, { batching: options.batching, trustedDocuments }),
     trustedDocuments,
     formatErrorForCaller: callerErrorFormat(credentials.secrets, options.introspection),
+    tracing: createTracing(options.tracing),
   };
 }
 

@@ -1,5 +1,6 @@
 import { createSourceEventStream, execute, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import type { GatewayContext } from '../server/context.js';
+import { subscriptionStarted, traceEvent } from '../observability/tracing.js';
 // graphql-js's own subscribe() maps its event stream with this; internal in graphql 16, whose
 // version package.json pins exactly.
 import { mapAsyncIterator } from 'graphql/execution/mapAsyncIterator.js';
@@ -18,13 +19,15 @@ import { mapAsyncIterator } from 'graphql/execution/mapAsyncIterator.js';
  */
 export async function subscribeSharingResults(args: ExecutionArgs): Promise<AsyncGenerator<ExecutionResult> | ExecutionResult> {
   const stream = await createSourceEventStream(args);
+  const context = args.contextValue as Partial<Pick<GatewayContext, 'beginEvent' | 'stats'>> | undefined;
+  // A traced subscription's span covers its start; each event is then a trace of its own (tracing.ts).
+  if (context?.stats?.trace) subscriptionStarted(context.stats, isAsyncIterable(stream) ? undefined : stream.errors);
   if (!isAsyncIterable(stream)) return stream;
   const operation = operationKey(args);
-  const context = args.contextValue as Partial<Pick<GatewayContext, 'beginEvent'>> | undefined;
   return mapAsyncIterator(stream, (event: unknown) =>
     sharedResult(event, operation, () => {
       context?.beginEvent?.();
-      return execute({ ...args, rootValue: event });
+      return traceEvent(context?.stats, () => execute({ ...args, rootValue: event }));
     }),
   );
 }

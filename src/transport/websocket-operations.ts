@@ -15,6 +15,7 @@ import type { Extra } from 'graphql-ws/use/ws';
 import type { Credential } from '../datasources/credentials.js';
 import type { formatError } from '../errors/graphql-errors.js';
 import type { Telemetry } from '../observability/telemetry.js';
+import { startWebSocketOperation, webSocketOperationEnded, type GatewayTracing } from '../observability/tracing.js';
 import type { Admission } from '../policy/admission.js';
 import { limitExceeded } from '../policy/limits.js';
 import { ConnectionOperations } from './connection-operations.js';
@@ -38,6 +39,8 @@ export interface WebSocketOperationsOptions {
   telemetry?: Pick<Telemetry, 'webSocketOperationEnded'> | undefined;
   /** Told of each mutation before its result is sent: the response cache empties, as for HTTP mutations. */
   onMutation?: (() => void) | undefined;
+  /** OpenTelemetry traces, when on: a span per operation, continuing the `traceparent` of the `connection_init` payload or the upgrade request. */
+  tracing?: GatewayTracing | undefined;
 }
 
 /**
@@ -83,6 +86,7 @@ export class WebSocketOperations {
       const estimate = this.options.admission.beforeExecution({ document: prepared.document, operationName: payload.operationName, variables: payload.variables, authenticated: true });
       const contextValue = this.createContext(this.options.credentialOf(ctx), this.options.requestIdFor(ctx), { longLived: operation.operation === OperationTypeNode.SUBSCRIPTION });
       Object.assign(contextValue.stats, { operationName: operation.name?.value ?? null, estimate, operationType: operation.operation });
+      if (this.options.tracing) startWebSocketOperation(this.options.tracing, contextValue.stats, { connectionParams: ctx.connectionParams, headers: ctx.extra.request.headers });
       connection.add(id, { context: contextValue, startedAt: performance.now(), textLength: query.length });
       return { schema: this.schema, document: prepared.document, variableValues: payload.variables, operationName: payload.operationName, contextValue };
     } catch (error) {
@@ -106,6 +110,7 @@ export class WebSocketOperations {
   complete(ctx: ConnectionContext, id: string): void {
     const operation = this.running.get(ctx)?.remove(id);
     if (operation) this.options.telemetry?.webSocketOperationEnded(operation.context, operation.startedAt);
+    if (operation?.context.stats.trace) webSocketOperationEnded(operation.context.stats);
   }
 
   private operationsOf(ctx: ConnectionContext): ConnectionOperations {
