@@ -251,6 +251,11 @@ export function webSocketOperationEnded(stats: RequestStats): void {
   if (stats.trace && stats.operationType !== 'subscription') endOperation(stats.trace.span, stats);
 }
 
+/** A WebSocket query or mutation answered with errors (a subscription's events are failed on their own spans). */
+export function webSocketOperationFailed(stats: RequestStats, errors: ReadonlyArray<{ extensions?: Record<string, unknown> | undefined }>): void {
+  if (stats.trace && stats.operationType !== 'subscription') failed(stats.trace.span, errors);
+}
+
 /** A subscription's event stream is set up (or refused, with `errors`): its span ends here. */
 export function subscriptionStarted(
   stats: RequestStats | undefined,

@@ -411,6 +411,7 @@ export const SETTINGS = {
     'JSON log lines on stdout at this level and above; `info` logs one line per request.',
   ),
   metrics: flag('METRICS', D.metrics, 'Prometheus metrics on GET /metrics.'),
+  otelSdkDisabled: flag('OTEL_SDK_DISABLED', false, 'Turns tracing off whatever the `OTEL_EXPORTER_OTLP_*` endpoints say.'),
   otelExporterOtlpEndpoint: httpUrl(
     'OTEL_EXPORTER_OTLP_ENDPOINT',
     'OpenTelemetry traces: the base URL of an OTLP/HTTP receiver (an OpenTelemetry Collector, Jaeger: `http://otel-collector:4318`); spans go to `<url>/v1/traces`. Unset, with `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` unset too: no tracing.',
@@ -606,7 +607,7 @@ export function gatewayOptions(config: GatewayConfig, upstreamUrl: string, logge
 function tracingOptions(config: GatewayConfig): Pick<GatewayOptions, 'tracing'> {
   const base = config.otelExporterOtlpEndpoint;
   const url = config.otelExporterOtlpTracesEndpoint ?? (base === undefined ? undefined : `${base.replace(/\/+$/, '')}/v1/traces`);
-  if (url === undefined) return {};
+  if (url === undefined || config.otelSdkDisabled) return {};
   const sampler = { name: config.otelTracesSampler, arg: config.otelTracesSamplerArg };
   return { tracing: { otlp: { url, protocol: config.otelExporterOtlpProtocol, serviceName: config.otelServiceName, sampler } } };
 }

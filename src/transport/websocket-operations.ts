@@ -15,7 +15,7 @@ import type { Extra } from 'graphql-ws/use/ws';
 import type { Credential } from '../datasources/credentials.js';
 import type { formatError } from '../errors/graphql-errors.js';
 import type { Telemetry } from '../observability/telemetry.js';
-import { startWebSocketOperation, webSocketOperationEnded, type GatewayTracing } from '../observability/tracing.js';
+import { startWebSocketOperation, webSocketOperationEnded, webSocketOperationFailed, type GatewayTracing } from '../observability/tracing.js';
 import type { Admission } from '../policy/admission.js';
 import { limitExceeded } from '../policy/limits.js';
 import { ConnectionOperations } from './connection-operations.js';
@@ -98,6 +98,8 @@ export class WebSocketOperations {
   next(ctx: ConnectionContext, id: string, result: ExecutionResult): FormattedExecutionResult | undefined {
     if (this.running.get(ctx)?.get(id)?.context.stats.operationType === OperationTypeNode.MUTATION) this.options.onMutation?.();
     if (!result.errors) return undefined;
+    const stats = this.running.get(ctx)?.get(id)?.context.stats;
+    if (stats?.trace) webSocketOperationFailed(stats, result.errors);
     return { ...result, errors: result.errors.map((error) => this.format(error)) };
   }
 

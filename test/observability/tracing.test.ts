@@ -229,6 +229,7 @@ describe('OpenTelemetry traces', () => {
     expect(() => loadConfig({ OTEL_TRACES_SAMPLER: 'sometimes' })).toThrow(/OTEL_TRACES_SAMPLER must be one of/);
     expect(() => loadConfig({ OTEL_TRACES_SAMPLER_ARG: '1.5' })).toThrow(/OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1/);
     expect(gatewayOptions(loadConfig({}), simulator.url).tracing).toBeUndefined();
+    expect(gatewayOptions(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel:4318', OTEL_SDK_DISABLED: 'true' }), simulator.url).tracing).toBeUndefined();
     expect(
       gatewayOptions(
         loadConfig({
