@@ -129,8 +129,6 @@ const queries: Record<string, FieldCost> = {
   },
   'Query.group': oneCall(GROUP_LOADED),
   'Query.groups': restList(GROUP_RECORD),
-  'Query.issues': restList(ISSUE_RECORD),
-  'Query.issue': oneCall(ISSUE_RECORD),
 };
 
 /** Every mutation is one REST write unless its entry says otherwise. */
@@ -140,26 +138,6 @@ const mutations: Record<string, FieldCost> = {
   'Mutation.groupUpdate': { calls: (args) => ((args['input'] as { fullPath?: unknown } | undefined)?.fullPath ? 2 : 1) },
   // When REST answers with the group instead of the project, the project is looked up at its new path.
   'Mutation.projectTransfer': { calls: 2 },
-  // GET /issues/:id (the target's project and iid), then the to-do.
-  'Mutation.todoCreate': { calls: 2 },
-  // PUT .../merge_requests/:merge_request_iid/discussions/:discussion_id, which answers the discussion.
-  'Mutation.discussionToggleResolve': oneCall(),
-  // The project's labels when labelIds are given, then the POST.
-  'Mutation.createIssue': { calls: 2, returns: ISSUE_RECORD },
-  // The project's labels (one call for all three lists), the estimate's POST, then the PUT.
-  'Mutation.updateIssue': { calls: 3, returns: ISSUE_RECORD },
-  // The target project by path, then the move.
-  'Mutation.issueMove': { calls: 2, returns: ISSUE_RECORD },
-  // One GET /users?username= per username, the issue (APPEND, REMOVE), then the PUT.
-  'Mutation.issueSetAssignees': {
-    calls: (args) => ((args['input'] as { assigneeUsernames?: unknown[] } | undefined)?.assigneeUsernames?.length ?? 0) + 2,
-    returns: ISSUE_RECORD,
-  },
-  'Mutation.issueSetConfidential': oneCall(ISSUE_RECORD),
-  'Mutation.issueSetLocked': oneCall(ISSUE_RECORD),
-  'Mutation.issueSetDueDate': oneCall(ISSUE_RECORD),
-  // The (un)subscribe, and the issue when REST answered 304.
-  'Mutation.issueSetSubscription': { calls: 2, returns: ISSUE_RECORD },
   // PUT .../merge_requests/:merge_request_iid, answering the whole record.
   'Mutation.mergeRequestSetMilestone': oneCall(MERGE_REQUEST_RECORD),
   // POST .../subscribe or .../unsubscribe, and on a 304 the single read.
@@ -174,29 +152,6 @@ const mutations: Record<string, FieldCost> = {
   },
   // The estimate's POST, then the PUT (or, with only the estimate, the single read).
   'Mutation.mergeRequestUpdate': { calls: 2, returns: MERGE_REQUEST_RECORD },
-  // The pending to-dos' pages, then REST's mark-all, or one mark per to-do of the target (a user has
-  // a few on one target: one per action, at most REST's default page of them is assumed).
-  'Mutation.todosMarkAllDone': {
-    calls: (args) => MOST_PENDING_TO_DO_PAGES + ((args['input'] as { targetId?: unknown } | undefined)?.targetId ? UNBOUNDED_ARRAY_ITEMS : 1),
-  },
-  'Mutation.todoMarkDone': oneCall(),
-  // GET /issues/:id, then add_spent_time.
-  'Mutation.timelogCreate': { calls: 2 },
-  'Mutation.issueTimeEstimateSet': oneCall(),
-  'Mutation.issueTimeEstimateReset': oneCall(),
-  'Mutation.issueSpentTimeAdd': oneCall(),
-  'Mutation.issueSpentTimeReset': oneCall(),
-  'Mutation.promoteToEpic': oneCall(),
-  // GET /issues/:id for the noteable, then the note's POST (or the reply's).
-  'Mutation.createNote': { calls: 2 },
-  // GET /issues/:id for the noteable, then the PUT.
-  'Mutation.updateNote': { calls: 2 },
-  // GET /issues/:id, the note as it was, then the DELETE.
-  'Mutation.destroyNote': { calls: 3 },
-  // GET /issues/:id for the issue, GET /user, the award list (a page of 100 almost always), then the POST or DELETE.
-  'Mutation.awardEmojiToggle': { calls: 4 },
-  'Mutation.metricImageUpload': oneCall(),
-  'Mutation.metricImageDelete': oneCall(),
   // GET .../labels for `labelIds`, the POST, then a PUT when the input has settings or scope (REST's create takes the name only).
   'Mutation.createBoard': { calls: 3 },
   // GET .../labels for `labelIds`, then the PUT.
@@ -294,11 +249,9 @@ const projects: Record<string, FieldCost> = {
   'GroupMember.user': embedded(USER_SUMMARY),
   'GroupMember.createdBy': embedded(USER_SUMMARY),
   'GroupMember.group': embedded(ID_ONLY),
-  'Project.issues': restList(ISSUE_RECORD),
   'Project.mergeRequests': restList(MERGE_REQUEST_LISTED),
   // GET /projects/:id/merge_requests/:merge_request_iid through the mergeRequest loader: the whole record.
   'Project.mergeRequest': oneCall(MERGE_REQUEST_RECORD),
-  'Project.issue': oneCall(ISSUE_RECORD),
   'Project.boards': restList(BOARD),
   'Project.board': oneCall(BOARD),
   'Group.boards': restList(BOARD),
@@ -339,7 +292,6 @@ const groups: Record<string, FieldCost> = {
   // GET /user once per request, and the caller's membership (GET /groups/:id/members/all/:user_id).
   'Group.userPermissions': { reads: ['project_creation_level'], calls: 2 },
   'Group.groupMembers': restList(USER_SUMMARY),
-  'Group.issues': restList(ISSUE_RECORD),
   'SharedWithGroup.group': embedded(GROUP_OF_SHARE),
   // The owner of a token or key: the user loader.
   'PersonalAccessToken.user': oneCall(USER_LOADED),
@@ -350,60 +302,13 @@ const groups: Record<string, FieldCost> = {
 };
 
 const issues: Record<string, FieldCost> = {
-  // Reads the context only to remember the issue for subscriptions by global ID: no REST call.
-  'Issue.id': { calls: 0 },
-  'Issue.project': embedded(ID_ONLY),
   'Issue.author': embedded(USER_SUMMARY),
   'Issue.assignee': embedded(USER_SUMMARY),
   'Issue.closedBy': embedded(USER_SUMMARY),
-  'Issue.assignees': { reads: ['assignees'], items: MAX_ASSIGNEES, returns: USER_SUMMARY },
-  // Names only, unless the query asks a label for more: then one read of the project's labels per
-  // issue at most (one per project, shared through the loader, with batching on).
-  'Issue.labels': { reads: ['labels'], calls: 1, items: UNBOUNDED_ARRAY_ITEMS, returns: LABEL_LISTED },
-  'Issue.movedToId': { reads: ['moved_to_id'] },
-  'Issue.links': { reads: ['_links'] },
-  'Issue.epicIid': { reads: ['epic_iid'] },
-  // `GET .../time_stats` unless the record has them.
-  'Issue.timeStats': { calls: 1, unlessParentHas: 'time_stats' },
-  // Through the issue loader: list records lack it.
-  'Issue.subscribed': oneCall(),
-  'Issue.notes': restList(),
-  'Issue.discussions': restList(),
-  // Every page of the issue's discussions (one call up to 100 of them), once per issue and request,
-  // shared with Note.discussion through the issueDiscussions loader.
-  'Issue.userDiscussionsCount': oneCall(),
-  // Related merge requests are whole records (with their pipelines); the closing ones are MergeRequestBasic.
-  'Issue.relatedMergeRequests': restList(MERGE_REQUEST_RECORD),
-  'Issue.closedByMergeRequests': restList(MERGE_REQUEST_LISTED),
-  'Issue.participants': restList(USER_SUMMARY),
-  'Issue.userAgentDetail': oneCall(),
-  // Its `issue_type`; the images only for incidents.
-  'Issue.metricImages': { reads: ['issue_type'], calls: 1, items: UNBOUNDED_ARRAY_ITEMS },
-  'Issue.type': { reads: ['issue_type'] },
-  // REST `POST /markdown`, one text per call; the project's path is in the record's references.
-  'Issue.titleHtml': { reads: ['title', 'references'], calls: 1 },
-  'Issue.descriptionHtml': { reads: ['description', 'references'], calls: 1 },
-  'Issue.moved': { reads: ['moved_to_id'] },
-  // `GET .../time_stats` unless the record has them.
-  'Issue.timeEstimate': { calls: 1, unlessParentHas: 'time_stats' },
-  'Issue.totalTimeSpent': { calls: 1, unlessParentHas: 'time_stats' },
-  'Issue.humanTimeEstimate': { calls: 1, unlessParentHas: 'time_stats' },
-  'Issue.humanTotalTimeSpent': { calls: 1, unlessParentHas: 'time_stats' },
-  // The project loader (`emails_disabled`).
-  'Issue.emailsDisabled': oneCall(),
-  'Issue.emailsEnabled': oneCall(),
-  // GET /todos of the issue's project, through a loader shared by the project's issues.
-  'Issue.currentUserTodos': { calls: 1, items: 'window' },
-  // A named label's details: the project's labels, once per project and request.
-  'Label.id': { calls: 1, unlessParentHas: 'id' },
-  'Label.color': { calls: 1, unlessParentHas: 'id' },
-  'Label.description': { calls: 1, unlessParentHas: 'id' },
-  'Label.descriptionHtml': { calls: 1, unlessParentHas: 'id' },
-  'Label.textColor': { calls: 1, unlessParentHas: 'id' },
-  'Project.labels': restList(LABEL_LISTED),
-  'Project.milestones': milestoneList,
-  'Group.labels': restList(LABEL_LISTED),
-  'Group.milestones': milestoneList,
+  'Note.author': embedded(USER_AUTHOR),
+  'AwardEmoji.user': embedded(USER_AUTHOR),
+  'Todo.author': embedded(USER_SUMMARY),
+  'Todo.project': embedded(PROJECT_REFERENCE),
   'MergeRequest.project': embedded(ID_ONLY),
   'MergeRequest.sourceProject': embedded(ID_ONLY),
   'MergeRequest.targetProject': embedded(ID_ONLY),
@@ -438,41 +343,6 @@ const issues: Record<string, FieldCost> = {
   'MergeRequestParticipant.status': oneCall(),
   // GET /todos of the project's merge requests, once per project and state, filtered here.
   'MergeRequest.currentUserTodos': { calls: 1, items: 'window' },
-  'Milestone.project': embedded(ID_ONLY),
-  // A group milestone's group, for its parent.
-  'Milestone.subgroupMilestone': oneCall(),
-  // The totals of the milestone's issue list, all and closed.
-  'Milestone.stats': { calls: 2 },
-  'Epic.group': embedded(ID_ONLY),
-  'Iteration.group': embedded(ID_ONLY),
-  'Note.author': embedded(USER_AUTHOR),
-  // A resolvable note's `resolved_by`: the same basic user as its author.
-  'Discussion.resolvedBy': embedded(USER_AUTHOR),
-  // GET .../issues/:issue_iid/notes/:note_id/award_emoji, per note.
-  'Note.awardEmoji': restList(),
-  'AwardEmoji.user': embedded(USER_AUTHOR),
-  'Note.project': embedded(ID_ONLY),
-  // The note's project, for its web URL (shared with bodyHtml's through the project loader).
-  'Note.url': oneCall(),
-  // The caller (GET /user), their access to the note's project (GET /projects/:id) and the issue's lock: each once per request.
-  'Note.userPermissions': { calls: 3 },
-  // The note's project (REST's Markdown takes its full path), then POST /markdown.
-  'Note.bodyHtml': { calls: 2 },
-  // GET /projects/:id/members/all/:user_id, once per project and author in a request.
-  'Note.maxAccessLevelOfAuthor': oneCall(),
-  // None when reached through its discussion; otherwise every page of its issue's discussions (one
-  // call up to 100), once per issue and request (the issueDiscussions loader).
-  'Note.discussion': oneCall(),
-  // Reads the context only to remember the discussion for discussionToggleResolve by global ID: no REST call.
-  'Discussion.id': { calls: 0 },
-  // Every page of the merge request's discussions (one call up to 100 of them), once per merge
-  // request and request, shared by all three through the mergeRequestDiscussions loader.
-  'MergeRequest.discussions': { calls: 1, items: 'window' },
-  'MergeRequest.notes': { calls: 1, items: 'window' },
-  'MergeRequest.userDiscussionsCount': oneCall(),
-  'Todo.author': embedded(USER_SUMMARY),
-  'Todo.project': embedded(PROJECT_REFERENCE),
-  'Todo.target': embedded(ISSUE_AS_TO_DO_TARGET),
   'Board.project': embedded(PROJECT_OF_BOARD),
   'Board.assignee': embedded(USER_SUMMARY),
   'BoardList.assignee': embedded(USER_SUMMARY),

@@ -7,6 +7,7 @@ import type { AwardableKey, AwardEmojiSchema } from '../../datasources/award-emo
 import { MAX_PER_PAGE } from '../../datasources/pagination.js';
 import { RestError } from '../../datasources/rest-error.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
+import { declared } from '../../fields/declaration.js';
 import type { GatewayContext } from '../../server/context.js';
 import { callerOf } from '../caller.js';
 import { GLOBAL_ID_SCALAR_CLASSES } from '../global-id-scalars.js';
@@ -45,26 +46,42 @@ function awardRefusal(error: unknown): string | null {
 }
 
 const awardEmojiMutations: Pick<MutationResolvers, 'awardEmojiToggle'> = {
-  async awardEmojiToggle(_parent, { input }, context) {
-    const name = input.name.trim();
-    if (!name) throw badUserInput('`name` must be an emoji name such as thumbsup.', 'name');
-    const awardable = await awardableOf(input.awardableId, input.noteableId, context);
-    const clientMutationId = input.clientMutationId ?? null;
-    // Anonymous callers have no award to take back; REST refuses their award (401).
-    const caller = await callerOf(context);
-    const own = caller ? await ownAward(awardable, name, caller.id, context) : null;
-    if (own) {
-      await context.api.awardEmoji.remove(awardable, own.id);
-      return { clientMutationId, awardEmoji: own, toggledOn: false, errors: [] };
-    }
-    try {
-      return { clientMutationId, awardEmoji: await context.api.awardEmoji.create(awardable, name), toggledOn: true, errors: [] };
-    } catch (error) {
-      const refusal = awardRefusal(error);
-      if (refusal) return { clientMutationId, awardEmoji: null, toggledOn: false, errors: [refusal] };
-      throw error;
-    }
-  },
+  // GET /issues/:id for the issue, GET /user, the award list (a page of 100 almost always), then the POST or DELETE.
+  awardEmojiToggle: declared(
+    {
+      calls: 4,
+      rest: [
+        'GET /issues/:id',
+        'GET /user',
+        'GET /projects/:id/issues/:issue_iid/award_emoji',
+        'GET /projects/:id/issues/:issue_iid/notes/:note_id/award_emoji',
+        'DELETE /projects/:id/issues/:issue_iid/award_emoji/:award_id',
+        'DELETE /projects/:id/issues/:issue_iid/notes/:note_id/award_emoji/:award_id',
+        'POST /projects/:id/issues/:issue_iid/award_emoji',
+        'POST /projects/:id/issues/:issue_iid/notes/:note_id/award_emoji',
+      ],
+    },
+    async (_parent, { input }, context) => {
+      const name = input.name.trim();
+      if (!name) throw badUserInput('`name` must be an emoji name such as thumbsup.', 'name');
+      const awardable = await awardableOf(input.awardableId, input.noteableId, context);
+      const clientMutationId = input.clientMutationId ?? null;
+      // Anonymous callers have no award to take back; REST refuses their award (401).
+      const caller = await callerOf(context);
+      const own = caller ? await ownAward(awardable, name, caller.id, context) : null;
+      if (own) {
+        await context.api.awardEmoji.remove(awardable, own.id);
+        return { clientMutationId, awardEmoji: own, toggledOn: false, errors: [] };
+      }
+      try {
+        return { clientMutationId, awardEmoji: await context.api.awardEmoji.create(awardable, name), toggledOn: true, errors: [] };
+      } catch (error) {
+        const refusal = awardRefusal(error);
+        if (refusal) return { clientMutationId, awardEmoji: null, toggledOn: false, errors: [refusal] };
+        throw error;
+      }
+    },
+  ),
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */

@@ -1,6 +1,9 @@
 import { arrayConnection } from '../../connections/connection.js';
+import { embedded } from '../../cost/field-cost.js';
+import { USER_AUTHOR } from '../../cost/shapes.js';
 import type { DiscussionSchema, NoteSchema } from '../../datasources/notes.js';
 import type { DiscussionResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
+import { declared } from '../../fields/declaration.js';
 import type { GatewayContext } from '../../server/context.js';
 import { toGlobalId } from '../global-id.js';
 import { notesOfDiscussion } from './note-discussion.js';
@@ -37,14 +40,19 @@ function rememberServedDiscussion(discussion: DiscussionSchema, { credential, se
   if (!credential) return;
   const first = discussion.notes[0];
   const onMergeRequest = first?.noteable_type === 'MergeRequest' && typeof first.project_id === 'number' && typeof first.noteable_iid === 'number';
-  servedDiscussions.remember(credential, discussion.id, onMergeRequest ? { noteable: 'MergeRequest', key: { project: first.project_id!, iid: first.noteable_iid! } } : { noteable: 'other' });
+  servedDiscussions.remember(
+    credential,
+    discussion.id,
+    onMergeRequest ? { noteable: 'MergeRequest', key: { project: first.project_id!, iid: first.noteable_iid! } } : { noteable: 'other' },
+  );
 }
 
 export const Discussion: DiscussionResolvers = {
-  id: (discussion, _args, context) => {
+  // Reads the context only to remember the discussion for discussionToggleResolve by global ID: no REST call.
+  id: declared({ calls: 0 }, (discussion, _args, context) => {
     rememberServedDiscussion(discussion, context);
     return toGlobalId('Discussion', discussion.id);
-  },
+  }),
   // GitLab's discussion is created with its first note.
   createdAt: (discussion) => discussion.notes[0]?.created_at ?? '',
   notes: (discussion, args) => arrayConnection(args, notesOfDiscussion(discussion)),
@@ -52,7 +60,8 @@ export const Discussion: DiscussionResolvers = {
   resolvable: (discussion) => isResolvable(discussion),
   resolved: (discussion) => isResolved(discussion),
   resolvedAt: (discussion) => lastResolvedNote(discussion)?.resolved_at ?? null,
-  resolvedBy: (discussion) => lastResolvedNote(discussion)?.resolved_by ?? null,
+  // A resolvable note's `resolved_by`: the same basic user as its author.
+  resolvedBy: declared(embedded(USER_AUTHOR), (discussion) => lastResolvedNote(discussion)?.resolved_by ?? null),
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */

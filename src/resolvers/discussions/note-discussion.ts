@@ -4,8 +4,10 @@
 // issue or merge request and request through the `issueDiscussions` or `mergeRequestDiscussions`
 // loader, which their `userDiscussionsCount` share.
 import type { IssueResolvers, NoteResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
+import { oneCall } from '../../cost/field-cost.js';
 import type { IssueKey } from '../../datasources/issues.js';
 import type { DiscussionSchema, NoteSchema } from '../../datasources/notes.js';
+import { declared } from '../../fields/declaration.js';
 import type { GatewayContext } from '../../server/context.js';
 import { issueKeyOf } from '../issues/key.js';
 
@@ -47,12 +49,22 @@ export function forgetIssueDiscussions(issue: IssueKey, context: GatewayContext)
   context.loaders.issueDiscussions.clear(issue);
 }
 
+const ISSUE_DISCUSSIONS = 'GET /projects/:id/issues/:issue_iid/discussions';
+
 const noteDiscussionFields: Pick<NoteResolvers, 'discussion'> = {
-  discussion: (note, _args, context) => discussionOfNote(note, context),
+  // None when reached through its discussion; otherwise every page of its issue's discussions (one
+  // call up to 100), once per issue and request (the issueDiscussions loader).
+  discussion: declared({ ...oneCall(), rest: [ISSUE_DISCUSSIONS, 'GET /projects/:id/merge_requests/:merge_request_iid/discussions'] }, (note, _args, context) =>
+    discussionOfNote(note, context),
+  ),
 };
 
 export const issueDiscussionCountFields: Pick<IssueResolvers, 'userDiscussionsCount'> = {
-  userDiscussionsCount: async (issue, _args, { loaders }) => userDiscussionsCount(await loaders.issueDiscussions.load(issueKeyOf(issue))),
+  // Every page of the issue's discussions (one call up to 100 of them), once per issue and request,
+  // shared with Note.discussion through the issueDiscussions loader.
+  userDiscussionsCount: declared({ ...oneCall(), rest: [ISSUE_DISCUSSIONS] }, async (issue, _args, { loaders }) =>
+    userDiscussionsCount(await loaders.issueDiscussions.load(issueKeyOf(issue))),
+  ),
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */

@@ -1,7 +1,9 @@
 import type { MutationResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
+import { oneCall } from '../../cost/field-cost.js';
 import type { IssueKey } from '../../datasources/issues.js';
 import type { TimeStatsSchema } from '../../datasources/issuable-schemas.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
+import { declared } from '../../fields/declaration.js';
 import type { Loaders } from '../../datasources/loaders.js';
 import { idFromGlobalId } from '../global-id.js';
 import { checkDuration } from './duration.js';
@@ -31,24 +33,24 @@ async function trackTime(clientMutationId: string | null | undefined, key: Issue
 }
 
 const timeTrackingMutations: Pick<MutationResolvers, TimeTrackingMutation> = {
-  issueTimeEstimateSet(_parent, { input }, { api, loaders }) {
+  issueTimeEstimateSet: declared({ ...oneCall(), rest: ['POST /projects/:id/issues/:issue_iid/time_estimate'] }, (_parent, { input }, { api, loaders }) => {
     const key = issueKeyFromInput(input);
     const duration = checkDuration(input.duration, { signed: false });
     return trackTime(input.clientMutationId, key, loaders, () => api.issues.setTimeEstimate(key, duration));
-  },
-  issueTimeEstimateReset(_parent, { input }, { api, loaders }) {
+  }),
+  issueTimeEstimateReset: declared({ ...oneCall(), rest: ['POST /projects/:id/issues/:issue_iid/reset_time_estimate'] }, (_parent, { input }, { api, loaders }) => {
     const key = issueKeyFromInput(input);
     return trackTime(input.clientMutationId, key, loaders, () => api.issues.resetTimeEstimate(key));
-  },
-  issueSpentTimeAdd(_parent, { input }, { api, loaders }) {
+  }),
+  issueSpentTimeAdd: declared({ ...oneCall(), rest: ['POST /projects/:id/issues/:issue_iid/add_spent_time'] }, (_parent, { input }, { api, loaders }) => {
     const key = issueKeyFromInput(input);
     const duration = checkDuration(input.duration, { signed: true });
     return trackTime(input.clientMutationId, key, loaders, () => api.issues.addSpentTime(key, duration, input.summary ?? undefined));
-  },
-  issueSpentTimeReset(_parent, { input }, { api, loaders }) {
+  }),
+  issueSpentTimeReset: declared({ ...oneCall(), rest: ['POST /projects/:id/issues/:issue_iid/reset_spent_time'] }, (_parent, { input }, { api, loaders }) => {
     const key = issueKeyFromInput(input);
     return trackTime(input.clientMutationId, key, loaders, () => api.issues.resetSpentTime(key));
-  },
+  }),
 };
 
 const NOT_PROMOTED =
@@ -59,15 +61,17 @@ const issueMutations: Pick<MutationResolvers, 'todoCreate' | 'promoteToEpic' | '
   typeof noteMutations = {
   ...sidebarMutations,
   ...noteMutations,
-  async todoCreate(_parent, { input }, context) {
+  // GET /issues/:id (the target's project and iid), then the to-do.
+  todoCreate: declared({ calls: 2, rest: ['GET /issues/:id', 'POST /projects/:id/issues/:issue_iid/todo'] }, async (_parent, { input }, context) => {
     const creation = await context.api.todos.createForIssue(await issueKeyOfGlobalId(input.targetId, 'targetId', context));
     // REST 304: the caller already has a pending to-do on the issue; that is an outcome, not an error.
     return { clientMutationId: input.clientMutationId ?? null, errors: [], todo: creation.todo, alreadyPending: !creation.created };
-  },
+  }),
 
   ...timeTrackingMutations,
 
-  async promoteToEpic(_parent, { input }, { api, loaders }) {
+  // The `/promote` quick action is a note's POST.
+  promoteToEpic: declared({ ...oneCall(), rest: ['POST /projects/:id/issues/:issue_iid/notes'] }, async (_parent, { input }, { api, loaders }) => {
     const key = issueKeyFromInput(input);
     const comment = input.comment?.trim();
     // The quick action must stand at the start of a line of its own (rest-v4-api.md).
@@ -81,9 +85,9 @@ const issueMutations: Pick<MutationResolvers, 'todoCreate' | 'promoteToEpic' | '
       promoted,
       note: creation.kind === 'note' ? creation.note : null,
     };
-  },
+  }),
 
-  async metricImageUpload(_parent, { input }, { api }) {
+  metricImageUpload: declared({ ...oneCall(), rest: ['POST /projects/:id/issues/:issue_iid/metric_images'] }, async (_parent, { input }, { api }) => {
     const key = issueKeyFromInput(input);
     const file = checkMetricImage(input.file);
     if (input.url !== null && input.url !== undefined && !/^https?:\/\//i.test(input.url)) {
@@ -91,9 +95,9 @@ const issueMutations: Pick<MutationResolvers, 'todoCreate' | 'promoteToEpic' | '
     }
     const metricImage = await api.metricImages.upload(key, { file, url: input.url ?? undefined, urlText: input.urlText ?? undefined });
     return { clientMutationId: input.clientMutationId ?? null, errors: [], metricImage };
-  },
+  }),
 
-  async metricImageDelete(_parent, { input }, { api }) {
+  metricImageDelete: declared({ ...oneCall(), rest: ['DELETE /projects/:id/issues/:issue_iid/metric_images/:image_id'] }, async (_parent, { input }, { api }) => {
     const key = issueKeyFromInput(input);
     const imageId = idFromGlobalId(input.id, 'IssuableMetricImage', 'id');
     try {
@@ -105,7 +109,7 @@ const issueMutations: Pick<MutationResolvers, 'todoCreate' | 'promoteToEpic' | '
       throw error;
     }
     return { clientMutationId: input.clientMutationId ?? null, errors: [] };
-  },
+  }),
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */

@@ -1,6 +1,9 @@
 import type { GroupResolvers, ProjectResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { restConnection } from '../../connections/connection.js';
+import { oneCall, restList } from '../../cost/field-cost.js';
+import { ISSUE_RECORD } from '../../cost/shapes.js';
 import type { IssueListFilters, IssueSchema } from '../../datasources/issues.js';
+import { declared } from '../../fields/declaration.js';
 import { listField, type ParentList } from '../lookahead.js';
 import { nullWhenNotFound } from '../lookups.js';
 import { issueListFilters, type IssueListArgs } from './filters.js';
@@ -19,8 +22,12 @@ const groupIssueList: ParentList<IssueListArgs, IssueListFilters, IssueSchema> =
 
 /** `Project.issues` and `Project.issue(iid:)`, spread into the Project resolvers. */
 const projectIssueFields: Pick<ProjectResolvers, 'issues' | 'issue'> = {
-  issues: listField(projectIssueList, (pages, args) => restConnection(args, pages)),
-  async issue(project, args, { api, loaders }) {
+  issues: declared(
+    { ...restList(ISSUE_RECORD), rest: ['GET /projects/:id/issues'] },
+    listField(projectIssueList, (pages, args) => restConnection(args, pages)),
+  ),
+  // The single read through the issue loader, or with filters a one-item page of the list.
+  issue: declared({ ...oneCall(ISSUE_RECORD), rest: ['GET /projects/:id/issues/:issue_iid', 'GET /projects/:id/issues'] }, async (project, args, { api, loaders }) => {
     const { iid, ...filters } = args;
     const filtered = Object.values(filters).some((value) => value !== null && value !== undefined);
     // The issue by its iid alone is REST's single read (which has `subscribed`, and is shared with the loader).
@@ -29,12 +36,15 @@ const projectIssueFields: Pick<ProjectResolvers, 'issues' | 'issue'> = {
     const listFilters = issueListFilters({ ...filters, iid }, 'project');
     const page = await nullWhenNotFound(api.issues.forProject(project.id, listFilters, { page: 1, perPage: 1 }));
     return page?.items[0] ?? null;
-  },
+  }),
 };
 
 /** `Group.issues`: the issues of the group's projects and its subgroups'. */
 const groupIssueFields: Pick<GroupResolvers, 'issues'> = {
-  issues: listField(groupIssueList, (pages, args) => restConnection(args, pages)),
+  issues: declared(
+    { ...restList(ISSUE_RECORD), rest: ['GET /groups/:id/issues'] },
+    listField(groupIssueList, (pages, args) => restConnection(args, pages)),
+  ),
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */

@@ -1,7 +1,10 @@
 import { GraphQLError, Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import type { LabelResolvers, MilestoneResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
+import { embedded, oneCall } from '../../cost/field-cost.js';
+import { ID_ONLY } from '../../cost/shapes.js';
 import type { LabelSchema } from '../../datasources/issues.js';
 import type { MilestoneSchema } from '../../datasources/issuable-schemas.js';
+import { declared, type DeclarationSpec } from '../../fields/declaration.js';
 import type { GatewayContext } from '../../server/context.js';
 import { toGlobalId } from '../global-id.js';
 import { pathOfWebUrl } from '../web-path.js';
@@ -78,15 +81,21 @@ async function required(label: LabelSchema, context: GatewayContext): Promise<La
   return { ...found, id: found.id };
 }
 
+/** A named label's details: the project's labels, once per project and request. */
+const PROJECT_LABELS: DeclarationSpec = { calls: 1, unlessParentHas: 'id', rest: ['GET /projects/:id/labels'] };
+
 export const Label: LabelResolvers = {
-  id: async (label, _args, context) => toGlobalId('Label', (await required(label, context)).id),
+  id: declared(PROJECT_LABELS, async (label, _args, context) => toGlobalId('Label', (await required(label, context)).id)),
   title: (label) => label.name,
   // What the record carries is read from it (a board list's label has its color and description);
   // only a field it lacks is looked up among the project's labels.
-  color: async (label, _args, context) => label.color ?? (await required(label, context)).color ?? '#FFFFFF',
-  description: async (label, _args, context) => (label.description !== undefined ? label.description : (await detailed(label, context)).description) ?? null,
-  descriptionHtml: async (label, _args, context) => (await detailed(label, context)).description_html ?? null,
-  textColor: async (label, _args, context) => label.text_color ?? (await required(label, context)).text_color ?? '#333333',
+  color: declared(PROJECT_LABELS, async (label, _args, context) => label.color ?? (await required(label, context)).color ?? '#FFFFFF'),
+  description: declared(
+    PROJECT_LABELS,
+    async (label, _args, context) => (label.description !== undefined ? label.description : (await detailed(label, context)).description) ?? null,
+  ),
+  descriptionHtml: declared(PROJECT_LABELS, async (label, _args, context) => (await detailed(label, context)).description_html ?? null),
+  textColor: declared(PROJECT_LABELS, async (label, _args, context) => label.text_color ?? (await required(label, context)).text_color ?? '#333333'),
 };
 
 /** GitLab's Milestone#expired?: a due date before today (the server's UTC day); false without one. */
@@ -98,16 +107,18 @@ export function milestoneExpired(milestone: Pick<MilestoneSchema, 'due_date'>, t
 export const Milestone: MilestoneResolvers = {
   id: (milestone) => toGlobalId('Milestone', milestone.id),
   iid: (milestone) => (milestone.iid === undefined ? null : String(milestone.iid)),
-  project: (milestone) => (milestone.project_id === undefined ? null : { id: milestone.project_id }),
+  project: declared(embedded(ID_ONLY), (milestone) => (milestone.project_id === undefined ? null : { id: milestone.project_id })),
   projectMilestone: (milestone) => (milestone.project_id === undefined && milestone.group_id === undefined ? null : milestone.project_id !== undefined),
   groupMilestone: (milestone) => (milestone.project_id === undefined && milestone.group_id === undefined ? null : milestone.group_id !== undefined),
-  async subgroupMilestone(milestone, _args, { loaders }) {
+  // A group milestone's group, for its parent.
+  subgroupMilestone: declared({ ...oneCall(), rest: ['GET /groups/:id'] }, async (milestone, _args, { loaders }) => {
     if (milestone.project_id === undefined && milestone.group_id === undefined) return null;
     if (milestone.group_id === undefined) return false;
     const group = await loaders.group.load(milestone.group_id);
     return typeof group.parent_id === 'number';
-  },
-  async stats(milestone, _args, { api }) {
+  }),
+  // The totals of the milestone's issue list, all and closed.
+  stats: declared({ calls: 2, rest: ['GET /projects/:id/issues', 'GET /groups/:id/issues'] }, async (milestone, _args, { api }) => {
     if (milestone.title === undefined || (milestone.project_id === undefined && milestone.group_id === undefined)) return null;
     const one = { page: 1, perPage: 1 };
     // Every issue of the milestone, as GitLab counts them for its milestone page: the list's total.
@@ -117,7 +128,7 @@ export const Milestone: MilestoneResolvers = {
     };
     const [all, closed] = await Promise.all([count('all'), count('closed')]);
     return { totalIssuesCount: all.total, closedIssuesCount: closed.total };
-  },
+  }),
   title: (milestone) => milestone.title ?? '',
   // REST's own `expired` (the server's today) when given; else judged from the due date. Boards
   // give only id and title: no dates to judge by.

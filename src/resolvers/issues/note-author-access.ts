@@ -2,6 +2,8 @@
 // in the note's project (inherited and shared memberships included) in words, through
 // `Gitlab::Access.human_access`, which names the roles and nothing else: no access is nil.
 import type { NoteResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
+import { oneCall } from '../../cost/field-cost.js';
+import { declared } from '../../fields/declaration.js';
 
 /**
  * GitLab's role names by REST `access_level`. Minimal Access (5) is left out on purpose: it grants
@@ -22,12 +24,13 @@ export function humanAccessLevel(accessLevel: number | null | undefined): string
 }
 
 const noteAuthorAccessFields: Pick<NoteResolvers, 'maxAccessLevelOfAuthor'> = {
-  maxAccessLevelOfAuthor: async (note, _args, { credential, loaders }) => {
+  // GET /projects/:id/members/all/:user_id, once per project and author in a request.
+  maxAccessLevelOfAuthor: declared({ ...oneCall(), rest: ['GET /projects/:id/members/all/:user_id'] }, async (note, _args, { credential, loaders }) => {
     // REST's members API authenticates every request: an anonymous caller gets no answer from it.
     if (!credential || typeof note.project_id !== 'number' || typeof note.author?.id !== 'number') return null;
     const member = await loaders.effectiveMember.load({ source: { kind: 'project', id: note.project_id }, userId: note.author.id });
     return humanAccessLevel(member?.access_level);
-  },
+  }),
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */

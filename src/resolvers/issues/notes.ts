@@ -4,9 +4,11 @@
 // only for administrators (`GET /issues/:id`).
 import type { IssueResolvers, MutationResolvers } from '../../__generated__/resolvers-types.js';
 import { restConnection } from '../../connections/connection.js';
+import { restList } from '../../cost/field-cost.js';
 import type { IssueKey } from '../../datasources/issues.js';
 import type { NoteSchema } from '../../datasources/notes.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
+import { declared } from '../../fields/declaration.js';
 import type { GatewayContext } from '../../server/context.js';
 import { forgetIssueDiscussions, issueDiscussionCountFields } from '../discussions/note-discussion.js';
 import { parseGlobalId } from '../global-id.js';
@@ -59,46 +61,65 @@ async function writeNote(clientMutationId: string | null | undefined, issue: Iss
 }
 
 export const issueNoteFields: Pick<IssueResolvers, 'notes' | 'discussions' | 'userDiscussionsCount'> = {
-  notes: (issue, args, { api }) => restConnection(args, (page) => api.notes.ofIssue(issueKeyOf(issue), page)),
-  discussions: (issue, args, { api }) => restConnection(args, (page) => api.notes.discussionsOfIssue(issueKeyOf(issue), page)),
+  notes: declared({ ...restList(), rest: ['GET /projects/:id/issues/:issue_iid/notes'] }, (issue, args, { api }) =>
+    restConnection(args, (page) => api.notes.ofIssue(issueKeyOf(issue), page)),
+  ),
+  discussions: declared({ ...restList(), rest: ['GET /projects/:id/issues/:issue_iid/discussions'] }, (issue, args, { api }) =>
+    restConnection(args, (page) => api.notes.discussionsOfIssue(issueKeyOf(issue), page)),
+  ),
   ...issueDiscussionCountFields,
 };
 
 export const noteMutations: Pick<MutationResolvers, 'createNote' | 'updateNote' | 'destroyNote'> = {
-  async createNote(_parent, { input }, context) {
-    const text = body(input.body);
-    if (input.internal !== undefined && input.internal !== null && input.confidential !== undefined && input.confidential !== null) {
-      throw badUserInput('`internal` and its deprecated name `confidential` are mutually exclusive; give `internal`.', 'confidential');
-    }
-    const internal = input.internal ?? input.confidential ?? undefined;
-    const discussionId = input.discussionId ? discussionIdOf(input.discussionId) : undefined;
-    const key = await issueKeyOfGlobalId(input.noteableId, 'noteableId', context);
-    return writeNote(input.clientMutationId, key, context, async () => {
-      if (discussionId) return context.api.notes.replyOnIssue(key, discussionId, text);
-      const creation = await context.api.notes.createOnIssue(key, text, { internal });
-      // A body of quick actions only saves no note (REST 202): what they did shows on the issue.
-      return creation.kind === 'note' ? creation.note : null;
-    });
-  },
+  // GET /issues/:id for the noteable, then the note's POST (or the reply's).
+  createNote: declared(
+    {
+      calls: 2,
+      rest: ['GET /issues/:id', 'POST /projects/:id/issues/:issue_iid/notes', 'POST /projects/:id/issues/:issue_iid/discussions/:discussion_id/notes'],
+    },
+    async (_parent, { input }, context) => {
+      const text = body(input.body);
+      if (input.internal !== undefined && input.internal !== null && input.confidential !== undefined && input.confidential !== null) {
+        throw badUserInput('`internal` and its deprecated name `confidential` are mutually exclusive; give `internal`.', 'confidential');
+      }
+      const internal = input.internal ?? input.confidential ?? undefined;
+      const discussionId = input.discussionId ? discussionIdOf(input.discussionId) : undefined;
+      const key = await issueKeyOfGlobalId(input.noteableId, 'noteableId', context);
+      return writeNote(input.clientMutationId, key, context, async () => {
+        if (discussionId) return context.api.notes.replyOnIssue(key, discussionId, text);
+        const creation = await context.api.notes.createOnIssue(key, text, { internal });
+        // A body of quick actions only saves no note (REST 202): what they did shows on the issue.
+        return creation.kind === 'note' ? creation.note : null;
+      });
+    },
+  ),
 
-  async updateNote(_parent, { input }, context) {
+  // GET /issues/:id for the noteable, then the PUT.
+  updateNote: declared({ calls: 2, rest: ['GET /issues/:id', 'PUT /projects/:id/issues/:issue_iid/notes/:note_id'] }, async (_parent, { input }, context) => {
     const id = noteIdOf(input.id);
     if (input.confidential !== undefined && input.confidential !== null) {
-      throw badUserInput('`confidential`: a note\'s confidentiality can no longer be changed (REST, as GitLab).', 'confidential');
+      throw badUserInput("`confidential`: a note's confidentiality can no longer be changed (REST, as GitLab).", 'confidential');
     }
     const text = body(input.body);
     const key = await noteIssue(input.noteableId, context);
     return writeNote(input.clientMutationId, key, context, () => context.api.notes.editOnIssue(key, id, text));
-  },
+  }),
 
-  async destroyNote(_parent, { input }, context) {
-    const id = noteIdOf(input.id);
-    const key = await noteIssue(input.noteableId, context);
-    return writeNote(input.clientMutationId, key, context, async () => {
-      // GitLab answers the note as it was; REST's DELETE answers nothing, so it is read first.
-      const note = await context.api.notes.showOnIssue(key, id);
-      await context.api.notes.removeFromIssue(key, id);
-      return note;
-    });
-  },
+  // GET /issues/:id, the note as it was, then the DELETE.
+  destroyNote: declared(
+    {
+      calls: 3,
+      rest: ['GET /issues/:id', 'GET /projects/:id/issues/:issue_iid/notes/:note_id', 'DELETE /projects/:id/issues/:issue_iid/notes/:note_id'],
+    },
+    async (_parent, { input }, context) => {
+      const id = noteIdOf(input.id);
+      const key = await noteIssue(input.noteableId, context);
+      return writeNote(input.clientMutationId, key, context, async () => {
+        // GitLab answers the note as it was; REST's DELETE answers nothing, so it is read first.
+        const note = await context.api.notes.showOnIssue(key, id);
+        await context.api.notes.removeFromIssue(key, id);
+        return note;
+      });
+    },
+  ),
 };

@@ -1,6 +1,9 @@
 import type { MutationResolvers } from '../../__generated__/resolvers-types.js';
+import { oneCall } from '../../cost/field-cost.js';
+import { ISSUE_RECORD } from '../../cost/shapes.js';
 import type { IssueKey, IssueSchema, IssueWriteBody } from '../../datasources/issues.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
+import { declared, type DeclarationSpec } from '../../fields/declaration.js';
 import type { GatewayContext } from '../../server/context.js';
 import { idFromGlobalId } from '../global-id.js';
 import { checkFullPath } from '../projects/Query.js';
@@ -55,9 +58,15 @@ function checkWeight(weight: number | null | undefined): number | null | undefin
   return weight;
 }
 
+const ISSUE_READ = 'GET /projects/:id/issues/:issue_iid';
+const ISSUE_EDIT = 'PUT /projects/:id/issues/:issue_iid';
+/** REST's single-issue record, which the sidebar's writes answer. */
+const ONE_ISSUE_EDIT: DeclarationSpec = { ...oneCall(ISSUE_RECORD), rest: [ISSUE_EDIT] };
+
 /** GitLab's sidebar writes, each one REST write (plus the look-ups its IDs and names need). */
 export const sidebarMutations: Pick<MutationResolvers, SidebarMutation> = {
-  async createIssue(_parent, { input }, context) {
+  // The project's labels when labelIds are given, then the POST.
+  createIssue: declared({ calls: 2, returns: ISSUE_RECORD, rest: ['GET /projects/:id/labels', 'POST /projects/:id/issues'] }, async (_parent, { input }, context) => {
     const project = checkFullPath(input.projectPath, 'projectPath');
     if (!input.title.trim()) throw badUserInput('`title` must not be empty.', 'title');
     const labelIds = labelIdsOf(input.labelIds ?? [], 'labelIds');
@@ -81,88 +90,115 @@ export const sidebarMutations: Pick<MutationResolvers, SidebarMutation> = {
       if (labelIds.length > 0) await shareProjectLabels(project, issue.project_id, context);
       return issue;
     });
-  },
+  }),
 
-  async updateIssue(_parent, { input }, context) {
-    const key = issueKeyFromInput(input);
-    if (input.labelIds && (input.addLabelIds || input.removeLabelIds)) {
-      throw badUserInput('`labelIds` replaces the labels; give it or `addLabelIds`/`removeLabelIds`, not both.', 'labelIds');
-    }
-    const estimate = input.timeEstimate === null || input.timeEstimate === undefined ? undefined : checkDuration(input.timeEstimate, { signed: false });
-    const body: IssueWriteBody = {
-      title: input.title ?? undefined,
-      description: input.description ?? undefined,
-      confidential: input.confidential ?? undefined,
-      discussion_locked: input.locked ?? undefined,
-      issue_type: issueTypeOf(input.type),
-      state_event: input.stateEvent ?? undefined,
-    };
-    if (input.title !== undefined && !input.title?.trim()) throw badUserInput('`title` must not be empty.', 'title');
-    if (input.dueDate !== undefined) body.due_date = dueDateOf(input.dueDate);
-    // REST unassigns the milestone with 0.
-    if (input.milestoneId !== undefined) body.milestone_id = input.milestoneId === null ? 0 : idFromGlobalId(input.milestoneId, 'Milestone', 'milestoneId');
-    if (input.weight !== undefined) body.weight = checkWeight(input.weight) ?? null;
-    const [labels, addLabels, removeLabels] = await Promise.all(
-      (['labelIds', 'addLabelIds', 'removeLabelIds'] as const).map((name) => {
-        const ids = input[name];
-        return ids ? labelTitles(key.project, labelIdsOf(ids, name), name, context) : Promise.resolve(undefined);
-      }),
-    );
-    if (labels) body.labels = labels.join(',');
-    if (addLabels) body.add_labels = addLabels.join(',');
-    if (removeLabels) body.remove_labels = removeLabels.join(',');
-    return writeIssue(input.clientMutationId, context, key, async () => {
-      // The estimate has its own endpoint; REST's PUT does not take it.
-      if (estimate !== undefined) await context.api.issues.setTimeEstimate(key, estimate);
-      const changes = Object.values(body).some((value) => value !== undefined);
-      const issue = changes ? await context.api.issues.edit(key, body) : await context.api.issues.show(key);
-      if (labels ?? addLabels ?? removeLabels) await shareProjectLabels(key.project, issue.project_id, context);
-      return issue;
-    });
-  },
+  // The project's labels (one call for all three lists), the estimate's POST, then the PUT (or, with
+  // only the estimate, the single read).
+  updateIssue: declared(
+    {
+      calls: 3,
+      returns: ISSUE_RECORD,
+      rest: ['GET /projects/:id/labels', 'POST /projects/:id/issues/:issue_iid/time_estimate', ISSUE_EDIT, ISSUE_READ],
+    },
+    async (_parent, { input }, context) => {
+      const key = issueKeyFromInput(input);
+      if (input.labelIds && (input.addLabelIds || input.removeLabelIds)) {
+        throw badUserInput('`labelIds` replaces the labels; give it or `addLabelIds`/`removeLabelIds`, not both.', 'labelIds');
+      }
+      const estimate = input.timeEstimate === null || input.timeEstimate === undefined ? undefined : checkDuration(input.timeEstimate, { signed: false });
+      const body: IssueWriteBody = {
+        title: input.title ?? undefined,
+        description: input.description ?? undefined,
+        confidential: input.confidential ?? undefined,
+        discussion_locked: input.locked ?? undefined,
+        issue_type: issueTypeOf(input.type),
+        state_event: input.stateEvent ?? undefined,
+      };
+      if (input.title !== undefined && !input.title?.trim()) throw badUserInput('`title` must not be empty.', 'title');
+      if (input.dueDate !== undefined) body.due_date = dueDateOf(input.dueDate);
+      // REST unassigns the milestone with 0.
+      if (input.milestoneId !== undefined) body.milestone_id = input.milestoneId === null ? 0 : idFromGlobalId(input.milestoneId, 'Milestone', 'milestoneId');
+      if (input.weight !== undefined) body.weight = checkWeight(input.weight) ?? null;
+      const [labels, addLabels, removeLabels] = await Promise.all(
+        (['labelIds', 'addLabelIds', 'removeLabelIds'] as const).map((name) => {
+          const ids = input[name];
+          return ids ? labelTitles(key.project, labelIdsOf(ids, name), name, context) : Promise.resolve(undefined);
+        }),
+      );
+      if (labels) body.labels = labels.join(',');
+      if (addLabels) body.add_labels = addLabels.join(',');
+      if (removeLabels) body.remove_labels = removeLabels.join(',');
+      return writeIssue(input.clientMutationId, context, key, async () => {
+        // The estimate has its own endpoint; REST's PUT does not take it.
+        if (estimate !== undefined) await context.api.issues.setTimeEstimate(key, estimate);
+        const changes = Object.values(body).some((value) => value !== undefined);
+        const issue = changes ? await context.api.issues.edit(key, body) : await context.api.issues.show(key);
+        if (labels ?? addLabels ?? removeLabels) await shareProjectLabels(key.project, issue.project_id, context);
+        return issue;
+      });
+    },
+  ),
 
-  async issueMove(_parent, { input }, context) {
+  // The target project by path, then the move.
+  issueMove: declared({ calls: 2, returns: ISSUE_RECORD, rest: ['GET /projects/:id', 'POST /projects/:id/issues/:issue_iid/move'] }, async (_parent, { input }, context) => {
     const key = issueKeyFromInput(input);
     // REST moves to a project by numeric id: the target's path is looked up first.
     const target = await context.loaders.project.load(checkFullPath(input.targetProjectPath, 'targetProjectPath'));
     return writeIssue(input.clientMutationId, context, key, () => context.api.issues.move(key, target.id));
-  },
+  }),
 
-  async issueSetAssignees(_parent, { input }, context) {
-    const key = issueKeyFromInput(input);
-    const assignees = await assigneeIdsFor(input.assigneeUsernames, input.operationMode, async () => (await context.loaders.issue.load(key)).assignees, context);
-    return writeIssue(input.clientMutationId, context, key, () => context.api.issues.edit(key, { assignee_ids: assignees }));
-  },
+  // One GET /users?username= per username, the issue (APPEND, REMOVE), then the PUT.
+  issueSetAssignees: declared(
+    {
+      calls: (args) => ((args['input'] as { assigneeUsernames?: unknown[] } | undefined)?.assigneeUsernames?.length ?? 0) + 2,
+      returns: ISSUE_RECORD,
+      rest: ['GET /users', ISSUE_READ, ISSUE_EDIT],
+    },
+    async (_parent, { input }, context) => {
+      const key = issueKeyFromInput(input);
+      const assignees = await assigneeIdsFor(input.assigneeUsernames, input.operationMode, async () => (await context.loaders.issue.load(key)).assignees, context);
+      return writeIssue(input.clientMutationId, context, key, () => context.api.issues.edit(key, { assignee_ids: assignees }));
+    },
+  ),
 
-  issueSetConfidential(_parent, { input }, context) {
+  issueSetConfidential: declared(ONE_ISSUE_EDIT, (_parent, { input }, context) => {
     const key = issueKeyFromInput(input);
     return writeIssue(input.clientMutationId, context, key, () => context.api.issues.edit(key, { confidential: input.confidential }));
-  },
+  }),
 
-  issueSetLocked(_parent, { input }, context) {
+  issueSetLocked: declared(ONE_ISSUE_EDIT, (_parent, { input }, context) => {
     const key = issueKeyFromInput(input);
     return writeIssue(input.clientMutationId, context, key, () => context.api.issues.edit(key, { discussion_locked: input.locked }));
-  },
+  }),
 
-  issueSetDueDate(_parent, { input }, context) {
+  issueSetDueDate: declared(ONE_ISSUE_EDIT, (_parent, { input }, context) => {
     const key = issueKeyFromInput(input);
     return writeIssue(input.clientMutationId, context, key, () => context.api.issues.edit(key, { due_date: dueDateOf(input.dueDate ?? null) }));
-  },
+  }),
 
-  async issueSetSubscription(_parent, { input }, context) {
-    const key = issueKeyFromInput(input);
-    const changed = await context.api.issues.setSubscription(key, input.subscribedState);
-    context.loaders.issue.clear(key);
-    // REST 304: already so; the issue is read as it stands.
-    return { clientMutationId: input.clientMutationId ?? null, errors: [], issue: changed ?? (await context.loaders.issue.load(key)) };
-  },
+  // The (un)subscribe, and the issue when REST answered 304.
+  issueSetSubscription: declared(
+    {
+      calls: 2,
+      returns: ISSUE_RECORD,
+      rest: ['POST /projects/:id/issues/:issue_iid/subscribe', 'POST /projects/:id/issues/:issue_iid/unsubscribe', ISSUE_READ],
+    },
+    async (_parent, { input }, context) => {
+      const key = issueKeyFromInput(input);
+      const changed = await context.api.issues.setSubscription(key, input.subscribedState);
+      context.loaders.issue.clear(key);
+      // REST 304: already so; the issue is read as it stands.
+      return { clientMutationId: input.clientMutationId ?? null, errors: [], issue: changed ?? (await context.loaders.issue.load(key)) };
+    },
+  ),
 
-  async todoMarkDone(_parent, { input }, { api }) {
+  todoMarkDone: declared({ ...oneCall(), rest: ['POST /todos/:id/mark_as_done'] }, async (_parent, { input }, { api }) => {
     const todo = await api.todos.markDone(idFromGlobalId(input.id, 'Todo', 'id'));
     return { clientMutationId: input.clientMutationId ?? null, errors: [], todo };
-  },
+  }),
 
-  async timelogCreate(_parent, { input }, context) {
+  // GET /issues/:id, then add_spent_time.
+  timelogCreate: declared({ calls: 2, rest: ['GET /issues/:id', 'POST /projects/:id/issues/:issue_iid/add_spent_time'] }, async (_parent, { input }, context) => {
     const seconds = parseHumanDuration(input.timeSpent);
     if (seconds === null || seconds === 0) {
       throw badUserInput(`\`timeSpent\` must be a duration such as 1h 30m, 2d or 1w 3d; got "${input.timeSpent.slice(0, 100)}".`, 'timeSpent');
@@ -181,5 +217,5 @@ export const sidebarMutations: Pick<MutationResolvers, SidebarMutation> = {
     }
     context.loaders.issue.clear(key);
     return { clientMutationId: input.clientMutationId ?? null, errors: [] };
-  },
+  }),
 };

@@ -1,4 +1,16 @@
-import type { EpicResolvers, IterationResolvers, MetricImageResolvers, NoteResolvers, TodoableResolvers, TodoResolvers, UserAgentDetailResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
+import type {
+  EpicResolvers,
+  IterationResolvers,
+  MetricImageResolvers,
+  NoteResolvers,
+  TodoableResolvers,
+  TodoResolvers,
+  UserAgentDetailResolvers,
+  Resolvers,
+} from '../../__generated__/resolvers-types.js';
+import { embedded, oneCall } from '../../cost/field-cost.js';
+import { ID_ONLY, ISSUE_AS_TO_DO_TARGET } from '../../cost/shapes.js';
+import { declared } from '../../fields/declaration.js';
 import { toGlobalId } from '../global-id.js';
 import { renderMarkdown } from '../projects/markdown.js';
 import { notePermissions } from './note-permissions.js';
@@ -8,13 +20,13 @@ import { notePermissions } from './note-permissions.js';
 
 export const Epic: EpicResolvers = {
   id: (epic) => toGlobalId('Epic', epic.id),
-  group: (epic) => (epic.group_id === undefined ? null : { id: epic.group_id }),
+  group: declared(embedded(ID_ONLY), (epic) => (epic.group_id === undefined ? null : { id: epic.group_id })),
   webPath: (epic) => epic.url ?? null,
 };
 
 export const Iteration: IterationResolvers = {
   id: (iteration) => toGlobalId('Iteration', iteration.id),
-  group: (iteration) => (iteration.group_id === undefined ? null : { id: iteration.group_id }),
+  group: declared(embedded(ID_ONLY), (iteration) => (iteration.group_id === undefined ? null : { id: iteration.group_id })),
 };
 
 export const UserAgentDetail: UserAgentDetailResolvers = {
@@ -29,22 +41,26 @@ export const MetricImage: MetricImageResolvers = {
 export const Note: NoteResolvers = {
   id: (note) => toGlobalId('Note', note.id),
   noteableIid: (note) => (note.noteable_iid === undefined || note.noteable_iid === null ? null : String(note.noteable_iid)),
-  project: (note) => (typeof note.project_id === 'number' ? { id: note.project_id } : null),
+  project: declared(embedded(ID_ONLY), (note) => (typeof note.project_id === 'number' ? { id: note.project_id } : null)),
   // GitLab renders a note in its project, which REST's Markdown finds by full path only: the
-  // project is read for it (a commit's note, which names none, renders without).
-  bodyHtml: async (note, _args, context) => {
+  // project is read for it (a commit's note, which names none, renders without), then POST /markdown.
+  bodyHtml: declared({ calls: 2, rest: ['GET /projects/:id', 'POST /markdown'] }, async (note, _args, context) => {
     if (!context.credential) return null;
     const project = typeof note.project_id === 'number' ? await context.loaders.project.load(note.project_id) : undefined;
     return renderMarkdown(context, note.body, project?.path_with_namespace);
-  },
+  }),
   lastEditedAt: (note) => (note.updated_at && note.updated_at !== note.created_at ? note.updated_at : null),
-  url: async (note, _args, { loaders }) => {
+  // The note's project, for its web URL (shared with bodyHtml's through the project loader).
+  url: declared({ ...oneCall(), rest: ['GET /projects/:id'] }, async (note, _args, { loaders }) => {
     if (typeof note.project_id !== 'number' || typeof note.noteable_iid !== 'number' || note.noteable_type !== 'Issue') return null;
     const project = await loaders.project.load(note.project_id);
     return `${project.web_url}/-/issues/${note.noteable_iid}#note_${note.id}`;
-  },
+  }),
   resolved: (note) => note.resolved ?? false,
-  userPermissions: (note, _args, context) => notePermissions(note, context),
+  // The caller (GET /user), their access to the note's project (GET /projects/:id) and the issue's lock: each once per request.
+  userPermissions: declared({ calls: 3, rest: ['GET /user', 'GET /projects/:id', 'GET /projects/:id/issues/:issue_iid'] }, (note, _args, context) =>
+    notePermissions(note, context),
+  ),
   resolvable: (note) => note.resolvable ?? false,
   system: (note) => note.system ?? false,
   internal: (note) => note.internal ?? note.confidential ?? null,
@@ -57,7 +73,7 @@ export const Todo: TodoResolvers = {
   // carry REST values, hence the casts.)
   action: (todo) => todo.action_name as unknown as null,
   targetType: (todo) => todo.target_type as unknown as null,
-  target: (todo) => (todo.target_type === 'Issue' || todo.target_type === 'MergeRequest' ? (todo.target ?? null) : null),
+  target: declared(embedded(ISSUE_AS_TO_DO_TARGET), (todo) => (todo.target_type === 'Issue' || todo.target_type === 'MergeRequest' ? (todo.target ?? null) : null)),
 };
 
 /** A to-do's target is an issue or a merge request (Todo.target); a merge request's record has branches. */
