@@ -164,12 +164,6 @@ const mutations: Record<string, FieldCost> = {
   'Mutation.destroyBoardList': { calls: 2 },
   // GET board, GET issue (assignee lists), PUT issue, GET the target list's issues (positionInList), PUT reorder.
   'Mutation.issueMoveList': { calls: 5 },
-  'Mutation.commitCreate': oneCall(),
-  'Mutation.commitCherryPick': oneCall(),
-  'Mutation.commitRevert': oneCall(),
-  'Mutation.commitStatusCreate': oneCall(),
-  'Mutation.commitCommentCreate': oneCall(),
-  'Mutation.submoduleUpdate': oneCall(),
   'Mutation.managedPersonalAccessTokenRotate': oneCall(),
   'Mutation.managedResourceAccessTokenRotate': oneCall(),
   // What the payloads hold.
@@ -215,7 +209,6 @@ const runners: Record<string, FieldCost> = {
   'Pipeline.user': { reads: ['user'], returns: USER_SUMMARY },
   'CiJob.runner': embedded(RUNNER_SUMMARY),
   'CiJob.user': embedded(USER_SUMMARY),
-  'CiJob.commit': embedded(COMMIT_OF_JOB),
 };
 
 const projects: Record<string, FieldCost> = {
@@ -240,8 +233,6 @@ const projects: Record<string, FieldCost> = {
   // GET /projects/:id?statistics=true.
   'Project.statistics': { calls: 1, unlessParentHas: 'statistics' },
   'Project.projectMembers': restList(USER_SUMMARY),
-  // The commit look-up that tells an unknown SHA.
-  'Project.commitReferences': oneCall(),
   'Namespace.fullName': { calls: 1 },
   'ProjectMember.user': embedded(USER_SUMMARY),
   'ProjectMember.createdBy': embedded(USER_SUMMARY),
@@ -356,77 +347,6 @@ const issues: Record<string, FieldCost> = {
 };
 
 const commits: Record<string, FieldCost> = {
-  // Asked `with_stats` whenever the selection wants them, unless the query says withStats: false.
-  'Repository.commits': restList((args) => (args['withStats'] === false ? COMMIT_LISTED : COMMIT_LISTED_WITH_STATS)),
-  'Repository.commit': oneCall(COMMIT_LOADED),
-  // The single-commit record's fields, through the commit loader.
-  'Commit.stats': { reads: ['stats'] },
-  'Commit.status': { reads: ['status'] },
-  'Commit.lastPipeline': { reads: ['last_pipeline'], returns: PIPELINE_OF_JOB },
-  // One commit look-up per parent.
-  'Commit.parents': { items: UNBOUNDED_ARRAY_ITEMS, callsPerItem: 1, returns: COMMIT_LOADED },
-  'Commit.sequence': oneCall(),
-  'Commit.refs': restList(),
-  'Commit.diffs': restList(),
-  'Commit.comments': restList(),
-  'Commit.discussions': restList(),
-  'Commit.statuses': restList(),
-  'Commit.mergeRequests': restList(MERGE_REQUEST_LISTED),
-  'Commit.signature': oneCall(),
-  // Runner jobs' commits lack `web_url`: their project's page URL, through the project loader.
-  'Commit.webUrl': { calls: 1, unlessParentHas: 'web_url' },
-  'Commit.webPath': { calls: 1, unlessParentHas: 'web_url' },
-  // GET /users?search=<email>, once per distinct address in a request.
-  'Commit.author': oneCall(USER_LOADED),
-  // POST /markdown, once per distinct text, and the project's full path (REST's Markdown API takes
-  // no id) through the project loader when the commit came by the project's id.
-  'Commit.titleHtml': { calls: 2 },
-  'Commit.descriptionHtml': { calls: 2 },
-  // GET .../refs, and with excludeTipped every page of branches or tags (at most TIP_PAGES).
-  'CommitReferences.containingBranches': { calls: (args) => 1 + (args['excludeTipped'] === true ? TIP_PAGES : 0) },
-  'CommitReferences.containingTags': { calls: (args) => 1 + (args['excludeTipped'] === true ? TIP_PAGES : 0) },
-  'CommitReferences.tippingBranches': { calls: TIP_PAGES },
-  'CommitReferences.tippingTags': { calls: TIP_PAGES },
-  // The branch list's pages of 100 that hold [offset, offset + limit): at most two.
-  'Repository.branchNames': { calls: 2 },
-  // GET .../commits?path=&per_page=1.
-  'Tree.lastCommit': oneCall(COMMIT_LISTED),
-  // Every page of the tree listing (shared by the three connections of a tree), and the project's
-  // record for the entries' page URLs; when flatPath is selected, first up to FLAT_PATH_LISTING_PAGES
-  // pages of the recursive listing, which a small tree's connections share instead.
-  'Tree.trees': { calls: FLAT_PATH_LISTING_PAGES + TREE_LISTING_PAGES + 1, items: 'window' },
-  'Tree.blobs': { calls: FLAT_PATH_LISTING_PAGES + TREE_LISTING_PAGES + 1, items: 'window' },
-  // With webUrl or treeUrl also the root listing, the `.gitmodules` blob and the project's record.
-  'Tree.submodules': { calls: FLAT_PATH_LISTING_PAGES + 2 * TREE_LISTING_PAGES + 2, items: 'window' },
-  // A subdirectory of a tree too large for its recursive listing: one listing head per level.
-  'TreeEntry.flatPath': { calls: FLAT_PATH_PROBES },
-  // GET .../repository/blobs/:sha, once per blob and request.
-  'Blob.lfsOid': oneCall(),
-  // The project's record (`empty_repo`), shared with every other read of it.
-  'Repository.empty': oneCall(),
-  // No call: names the directory (it reads the selection only, to share one listing among its connections).
-  'Repository.tree': {},
-  // The project's record (an empty repository answers null) and every page of the tree listing,
-  // which the page's tree shares with its connections.
-  'Repository.paginatedTree': { calls: TREE_LISTING_PAGES + 1 },
-  // GET .../repository/commits/:ref for the SHA (the commit loader), and the project's record.
-  'Tree.permalinkPath': { calls: 2 },
-  // The project's record (default branch, page URL, archived, LFS), then GET .../repository/files/:file_path
-  // once per distinct path (at most MAX_BLOB_PATHS, refused beyond); a missing file is no node.
-  'Repository.blobs': { calls: (args) => 1 + blobPathCount(args), items: blobPathCount },
-  // GET .../repository/branches/:branch for `can_push`, once per ref and request (none for anonymous callers).
-  'RepositoryBlob.canModifyBlob': oneCall(),
-  'RepositoryBlob.canCurrentUserPushToBranch': oneCall(),
-  // GET /user once per request (the caller's username names their fork; the project's record, read
-  // by `blobs`, holds their `permissions`).
-  'RepositoryBlob.ideEditPath': oneCall(),
-  // GET /user once per request and, for a caller who may not push, the forks they own of the project.
-  'RepositoryBlob.canModifyBlobWithWebIde': { calls: 1 + OWNED_FORK_PAGES },
-  // GET /user and GET /namespaces/:username once per request (the caller's personal namespace id; none for anonymous callers).
-  'RepositoryBlob.forkAndEditPath': { calls: 2 },
-  'RepositoryBlob.forkAndViewPath': { calls: 2 },
-  // The same two calls, and the project's permissions for where the Web IDE edits (ideEditPath).
-  'RepositoryBlob.ideForkAndEditPath': { calls: 2 },
   'CommitComment.author': embedded(USER_AUTHOR),
   'CommitStatus.author': embedded(USER_AUTHOR),
 };

@@ -2,7 +2,10 @@ import { createHash } from 'node:crypto';
 import { GraphQLError } from 'graphql';
 import type { CiJobResolvers, CommitResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { restConnection } from '../../connections/connection.js';
+import { embedded, oneCall, restList, UNBOUNDED_ARRAY_ITEMS } from '../../cost/field-cost.js';
+import { COMMIT_LOADED, COMMIT_OF_JOB, MERGE_REQUEST_LISTED, PIPELINE_OF_JOB, USER_LOADED } from '../../cost/shapes.js';
 import type { CommitSchema, ProjectKey } from '../../datasources/commits.js';
+import { declared } from '../../fields/declaration.js';
 import { commitRecord, type CommitRecord } from '../../records/commits.js';
 import type { GatewayContext } from '../../server/context.js';
 import { toGlobalId } from '../global-id.js';
@@ -17,6 +20,11 @@ function projectOf(commit: CommitRecord): ProjectKey {
   }
   return commit.project_ref;
 }
+
+/** The commit loader's read: the single-commit record, with what list records lack. */
+const COMMIT_RECORD = 'GET /projects/:id/repository/commits/:sha';
+/** The project loader's read. */
+const PROJECT_RECORD = 'GET /projects/:id';
 
 /**
  * A field of the single-commit record (`stats`, `status`, `last_pipeline`): read from the record
@@ -76,62 +84,80 @@ async function markdownProject(commit: CommitRecord, { loaders }: GatewayContext
 
 export const Commit: CommitResolvers = {
   shortId: (commit) => commit.short_id ?? commit.id.slice(0, 11),
-  webUrl: (commit, _args, context) => commitWebUrl(commit, context),
-  webPath: async (commit, _args, context) => pathOfWebUrl(await commitWebUrl(commit, context)) ?? '',
+  // Runner jobs' commits lack `web_url`: their project's page URL, through the project loader.
+  webUrl: declared({ calls: 1, unlessParentHas: 'web_url', rest: [PROJECT_RECORD] }, (commit, _args, context) => commitWebUrl(commit, context)),
+  webPath: declared(
+    { calls: 1, unlessParentHas: 'web_url', rest: [PROJECT_RECORD] },
+    async (commit, _args, context) => pathOfWebUrl(await commitWebUrl(commit, context)) ?? '',
+  ),
   description: (commit) => commitDescription(commit.message),
-  titleHtml: async (commit, _args, context) => renderMarkdown(context, commit.title, context.credential ? await markdownProject(commit, context) : undefined),
-  descriptionHtml: async (commit, _args, context) =>
+  // POST /markdown, once per distinct text, and the project's full path (REST's Markdown API takes
+  // no id) through the project loader when the commit came by the project's id.
+  titleHtml: declared({ calls: 2, rest: ['POST /markdown', PROJECT_RECORD] }, async (commit, _args, context) =>
+    renderMarkdown(context, commit.title, context.credential ? await markdownProject(commit, context) : undefined),
+  ),
+  descriptionHtml: declared({ calls: 2, rest: ['POST /markdown', PROJECT_RECORD] }, async (commit, _args, context) =>
     renderMarkdown(context, commitDescription(commit.message), context.credential ? await markdownProject(commit, context) : undefined),
+  ),
   authorGravatar: (commit) => gravatarUrl(commit.author_email),
-  // REST refuses anonymous callers a user search, so they get null without a call.
-  author: (commit, _args, { credential, loaders }) => (commit.author_email?.trim() && credential ? loaders.userByEmail.load(commit.author_email) : null),
+  // GET /users?search=<email>, once per distinct address in a request. REST refuses anonymous
+  // callers a user search, so they get null without a call.
+  author: declared({ ...oneCall(USER_LOADED), rest: ['GET /users'] }, (commit, _args, { credential, loaders }) =>
+    commit.author_email?.trim() && credential ? loaders.userByEmail.load(commit.author_email) : null,
+  ),
   id: (commit) => toGlobalId('Commit', commit.id),
   // REST calls the full SHA `id`; GraphQL's `id` is the global ID.
   sha: (commit) => commit.id,
   trailers: (commit) => (commit.trailers ? Object.entries(commit.trailers).map(([key, value]) => ({ key, value })) : null),
   extendedTrailers: (commit) => (commit.extended_trailers ? Object.entries(commit.extended_trailers).map(([key, values]) => ({ key, values })) : null),
-  stats: detailField('stats'),
+  // The single-commit record's fields, through the commit loader.
+  stats: declared({ reads: ['stats'], rest: [COMMIT_RECORD] }, detailField('stats')),
   // Codegen types enum results as null (their REST values come from enum-values.ts); REST's string is the value.
-  status: detailField('status') as unknown as CommitResolvers['status'],
-  lastPipeline: detailField('last_pipeline'),
-  parents(commit, _args, { loaders }) {
+  status: declared({ reads: ['status'], rest: [COMMIT_RECORD] }, detailField('status') as unknown as NonNullable<CommitResolvers['status']>),
+  lastPipeline: declared({ reads: ['last_pipeline'], returns: PIPELINE_OF_JOB, rest: [COMMIT_RECORD] }, detailField('last_pipeline')),
+  // One commit look-up per parent.
+  parents: declared({ items: UNBOUNDED_ARRAY_ITEMS, callsPerItem: 1, returns: COMMIT_LOADED, rest: [COMMIT_RECORD] }, (commit, _args, { loaders }) => {
     const project = projectOf(commit);
     return Promise.all((commit.parent_ids ?? []).map(async (sha) => commitRecord(await loaders.commit.load({ project, sha }), project)));
-  },
-  sequence: (commit, { firstParent }, { api }) => api.commits.sequence(projectOf(commit), commit.id, firstParent ?? false),
-  refs(commit, args, { api }) {
+  }),
+  sequence: declared({ ...oneCall(), rest: ['GET /projects/:id/repository/commits/:sha/sequence'] }, (commit, { firstParent }, { api }) =>
+    api.commits.sequence(projectOf(commit), commit.id, firstParent ?? false),
+  ),
+  refs: declared({ ...restList(), rest: ['GET /projects/:id/repository/commits/:sha/refs'] }, (commit, args, { api }) => {
     const project = projectOf(commit);
     return restConnection(args, (page) => api.commits.refs(project, commit.id, args.type ?? 'all', page));
-  },
-  diffs(commit, args, { api }) {
+  }),
+  diffs: declared({ ...restList(), rest: ['GET /projects/:id/repository/commits/:sha/diff'] }, (commit, args, { api }) => {
     const project = projectOf(commit);
     return restConnection(args, (page) => api.commits.diff(project, commit.id, page));
-  },
-  comments(commit, args, { api }) {
+  }),
+  comments: declared({ ...restList(), rest: ['GET /projects/:id/repository/commits/:sha/comments'] }, (commit, args, { api }) => {
     const project = projectOf(commit);
     return restConnection(args, (page) => api.commits.comments(project, commit.id, page));
-  },
-  discussions(commit, args, { api }) {
+  }),
+  discussions: declared({ ...restList(), rest: ['GET /projects/:id/repository/commits/:sha/discussions'] }, (commit, args, { api }) => {
     const project = projectOf(commit);
     return restConnection(args, (page) => api.commits.discussions(project, commit.id, page));
-  },
-  statuses(commit, args, { api }) {
+  }),
+  statuses: declared({ ...restList(), rest: ['GET /projects/:id/repository/commits/:sha/statuses'] }, (commit, args, { api }) => {
     const project = projectOf(commit);
     const filters = { ref: args.ref ?? undefined, stage: args.stage ?? undefined, name: args.name ?? undefined, all: args.all ?? undefined };
     // commit.id is the full SHA, which REST matches pipelines on.
     return restConnection(args, (page) => api.commitStatuses.all(project, commit.id, filters, page));
-  },
-  mergeRequests(commit, args, { api }) {
+  }),
+  mergeRequests: declared({ ...restList(MERGE_REQUEST_LISTED), rest: ['GET /projects/:id/repository/commits/:sha/merge_requests'] }, (commit, args, { api }) => {
     const project = projectOf(commit);
     return restConnection(args, (page) => api.commits.mergeRequests(project, commit.id, page));
-  },
+  }),
   // An unsigned commit answers 404 "404 GPG Signature Not Found": no signature, not an error.
-  signature: (commit, _args, { api }) => nullWhenNotFound(api.commits.signature(projectOf(commit), commit.id)),
+  signature: declared({ ...oneCall(), rest: ['GET /projects/:id/repository/commits/:sha/signature'] }, (commit, _args, { api }) =>
+    nullWhenNotFound(api.commits.signature(projectOf(commit), commit.id)),
+  ),
 };
 
 /** A runner job's commit belongs to the job's project, so its sub-resources can be asked for. */
 const ciJobCommitFields: Pick<CiJobResolvers, 'commit'> = {
-  commit: (job) => (job.commit ? commitRecord(job.commit, job.project?.id ?? null) : null),
+  commit: declared(embedded(COMMIT_OF_JOB), (job) => (job.commit ? commitRecord(job.commit, job.project?.id ?? null) : null)),
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */

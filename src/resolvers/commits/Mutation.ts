@@ -1,8 +1,10 @@
 import type { CommitAction, CommitActionMode, CommitCherryPickInput, CommitCreateInput, CommitRevertInput, MutationResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
+import { oneCall } from '../../cost/field-cost.js';
 import type { DataSources } from '../../datasources/index.js';
 import type { CommitActionBody, CommitCreationBody, CommitSchema, DryRunSchema } from '../../datasources/commits.js';
 import { RestError } from '../../datasources/rest-error.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
+import { declared } from '../../fields/declaration.js';
 import { commitRecord } from '../../records/commits.js';
 import { idFromGlobalId } from '../global-id.js';
 import { refusalReasons } from '../refusals.js';
@@ -110,7 +112,7 @@ async function applyChange(change: Change, input: CommitCherryPickInput | Commit
 }
 
 const commitMutations: Pick<MutationResolvers, 'commitCreate' | 'commitCherryPick' | 'commitRevert' | 'commitStatusCreate' | 'commitCommentCreate' | 'submoduleUpdate'> = {
-  async commitCreate(_parent, { input }, { api, loaders }) {
+  commitCreate: declared({ ...oneCall(), rest: ['POST /projects/:id/repository/commits'] }, async (_parent, { input }, { api, loaders }) => {
     const project = checkFullPath(input.projectPath, 'projectPath');
     const body = creationBody(input);
     const clientMutationId = input.clientMutationId ?? null;
@@ -124,12 +126,16 @@ const commitMutations: Pick<MutationResolvers, 'commitCreate' | 'commitCherryPic
       if (reasons) return { clientMutationId, errors: reasons, commit: null };
       throw error;
     }
-  },
+  }),
 
-  commitCherryPick: (_parent, { input }, { api }) => applyChange('cherryPick', input, api),
-  commitRevert: (_parent, { input }, { api }) => applyChange('revert', input, api),
+  commitCherryPick: declared({ ...oneCall(), rest: ['POST /projects/:id/repository/commits/:sha/cherry_pick'] }, (_parent, { input }, { api }) =>
+    applyChange('cherryPick', input, api),
+  ),
+  commitRevert: declared({ ...oneCall(), rest: ['POST /projects/:id/repository/commits/:sha/revert'] }, (_parent, { input }, { api }) =>
+    applyChange('revert', input, api),
+  ),
 
-  async commitStatusCreate(_parent, { input }, { api }) {
+  commitStatusCreate: declared({ ...oneCall(), rest: ['POST /projects/:id/statuses/:sha'] }, async (_parent, { input }, { api }) => {
     const project = checkFullPath(input.projectPath, 'projectPath');
     const sha = required(input.sha, 'sha');
     const body = {
@@ -151,9 +157,9 @@ const commitMutations: Pick<MutationResolvers, 'commitCreate' | 'commitCherryPic
       if (reasons) return { clientMutationId, errors: reasons, commitStatus: null };
       throw error;
     }
-  },
+  }),
 
-  async commitCommentCreate(_parent, { input }, { api }) {
+  commitCommentCreate: declared({ ...oneCall(), rest: ['POST /projects/:id/repository/commits/:sha/comments'] }, async (_parent, { input }, { api }) => {
     const project = checkFullPath(input.projectPath, 'projectPath');
     const sha = required(input.sha, 'sha');
     const note = required(input.note, 'note');
@@ -164,9 +170,9 @@ const commitMutations: Pick<MutationResolvers, 'commitCreate' | 'commitCherryPic
     if (hasLine && input.line! < 1) throw badUserInput('`line` must be 1 or more.', 'line');
     const body = hasPath ? { note, path: required(input.path!, 'path'), line: input.line!, line_type: input.lineType ?? 'new' } : { note };
     return { clientMutationId: input.clientMutationId ?? null, errors: [], comment: await api.commits.createComment(project, sha, body) };
-  },
+  }),
 
-  async submoduleUpdate(_parent, { input }, { api }) {
+  submoduleUpdate: declared({ ...oneCall(), rest: ['PUT /projects/:id/repository/submodules/:submodule'] }, async (_parent, { input }, { api }) => {
     const project = checkFullPath(input.projectPath, 'projectPath');
     const submodule = checkFullPath(input.submodule.replace(/\/+$/, ''), 'submodule');
     const body = {
@@ -182,7 +188,7 @@ const commitMutations: Pick<MutationResolvers, 'commitCreate' | 'commitCherryPic
       if (reasons) return { clientMutationId, errors: reasons, commit: null };
       throw error;
     }
-  },
+  }),
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */

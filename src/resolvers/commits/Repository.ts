@@ -1,7 +1,10 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { ProjectResolvers, RepositoryResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { restConnection } from '../../connections/connection.js';
+import { oneCall, restList } from '../../cost/field-cost.js';
+import { COMMIT_LISTED, COMMIT_LISTED_WITH_STATS, COMMIT_LOADED } from '../../cost/shapes.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
+import { declared } from '../../fields/declaration.js';
 import { commitRecord } from '../../records/commits.js';
 import { nullWhenNotFound } from '../lookups.js';
 import { connectionNodeFields } from '../projects/simple-record.js';
@@ -30,39 +33,47 @@ export const Repository: RepositoryResolvers = {
   ...repositoryReferenceFields,
   ...paginatedTreeFields,
   ...repositoryBlobsFields,
-  commits(repository, args, { api }, info) {
-    const filters = {
-      refName: nonBlank(args.refName, 'refName'),
-      since: args.since ?? undefined,
-      until: args.until ?? undefined,
-      path: nonBlank(args.path, 'path'),
-      author: nonBlank(args.author, 'author'),
-      all: args.all ?? undefined,
-      withStats: listWithStats(args.withStats, info),
-      firstParent: args.firstParent ?? undefined,
-      order: args.order ?? undefined,
-      trailers: args.trailers ?? undefined,
-    };
-    if (filters.since && filters.until && Date.parse(filters.since) > Date.parse(filters.until)) {
-      throw badUserInput('`since` must not be after `until`.', 'since');
-    }
-    // rest-conventions §3: no X-Total for commits, so `count` stays null; restConnection pages
-    // both ways with cursors and refuses `last` without `before` past 100 commits.
-    return restConnection(args, async (page) => {
-      const result = await api.commits.all(repository.project, filters, page);
-      return { ...result, items: result.items.map((commit) => commitRecord(commit, repository.project)) };
-    });
-  },
-  // REST's project record says whether the repository has commits (`empty_repo`).
-  async empty(repository, _args, { loaders }) {
+  // Asked `with_stats` whenever the selection wants them, unless the query says withStats: false.
+  commits: declared(
+    {
+      ...restList((args) => (args['withStats'] === false ? COMMIT_LISTED : COMMIT_LISTED_WITH_STATS)),
+      rest: ['GET /projects/:id/repository/commits'],
+    },
+    (repository, args, { api }, info) => {
+      const filters = {
+        refName: nonBlank(args.refName, 'refName'),
+        since: args.since ?? undefined,
+        until: args.until ?? undefined,
+        path: nonBlank(args.path, 'path'),
+        author: nonBlank(args.author, 'author'),
+        all: args.all ?? undefined,
+        withStats: listWithStats(args.withStats, info),
+        firstParent: args.firstParent ?? undefined,
+        order: args.order ?? undefined,
+        trailers: args.trailers ?? undefined,
+      };
+      if (filters.since && filters.until && Date.parse(filters.since) > Date.parse(filters.until)) {
+        throw badUserInput('`since` must not be after `until`.', 'since');
+      }
+      // rest-conventions §3: no X-Total for commits, so `count` stays null; restConnection pages
+      // both ways with cursors and refuses `last` without `before` past 100 commits.
+      return restConnection(args, async (page) => {
+        const result = await api.commits.all(repository.project, filters, page);
+        return { ...result, items: result.items.map((commit) => commitRecord(commit, repository.project)) };
+      });
+    },
+  ),
+  // REST's project record says whether the repository has commits (`empty_repo`); shared with
+  // every other read of it.
+  empty: declared({ ...oneCall(), rest: ['GET /projects/:id'] }, async (repository, _args, { loaders }) => {
     return (await loaders.project.load(repository.project)).empty_repo === true;
-  },
-  async commit(repository, { ref }, { loaders }) {
+  }),
+  commit: declared({ ...oneCall(COMMIT_LOADED), rest: ['GET /projects/:id/repository/commits/:sha'] }, async (repository, { ref }, { loaders }) => {
     const name = nonBlank(ref, 'ref');
     if (name === undefined) return null;
     const commit = await nullWhenNotFound(loaders.commit.load({ project: repository.project, sha: name }));
     return commit ? commitRecord(commit, repository.project) : null;
-  },
+  }),
 };
 
 /** `Project.repository` and `Project.commitReferences`, spread into the Project resolvers. */

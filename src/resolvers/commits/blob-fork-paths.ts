@@ -4,6 +4,7 @@
 // page, Web IDE or page, with the notices GitLab shows there. GitLab answers them to every
 // signed-in caller, whatever they may do with the project, and null to anonymous callers only.
 import type { RepositoryBlobResolvers } from '../../__generated__/resolvers-types.js';
+import { declared } from '../../fields/declaration.js';
 import type { RepositoryBlobRecord } from '../../records/commits.js';
 import type { GatewayContext } from '../../server/context.js';
 import { pathOfWebUrl } from '../web-path.js';
@@ -57,11 +58,17 @@ async function forkPathForCaller(blob: RepositoryBlobRecord, context: GatewayCon
 
 const pagePath = (blob: RepositoryBlobRecord, page: BlobPage) => (blob.pages ? pathOfWebUrl(blobPageUrl(blob.pages, page, blob.file.file_path)) : null);
 
+/** GET /user and GET /namespaces/:username once per request (the caller's personal namespace id; none for anonymous callers). */
+const CALLER_NAMESPACE = { calls: 2, rest: ['GET /user', 'GET /namespaces/:id'] } as const;
+
 export const blobForkPathFields: Pick<RepositoryBlobResolvers, 'forkAndEditPath' | 'ideForkAndEditPath' | 'forkAndViewPath'> = {
   // BlobPresenter#fork_and_edit_path: then to the single-file editor (edit_blob_path).
-  forkAndEditPath: (blob, _args, context) => forkPathForCaller(blob, context, pagePath(blob, 'edit')),
+  forkAndEditPath: declared(CALLER_NAMESPACE, (blob, _args, context) => forkPathForCaller(blob, context, pagePath(blob, 'edit'))),
   // BlobPresenter#ide_fork_and_edit_path: then to the Web IDE (ide_edit_path, in the caller's fork unless they may push).
-  ideForkAndEditPath: async (blob, _args, context) => (context.credential ? forkPathForCaller(blob, context, await ideEditPath(blob, context)) : null),
+  // The same two calls, and the project's permissions for where the Web IDE edits (ideEditPath).
+  ideForkAndEditPath: declared({ calls: 2, rest: ['GET /user', 'GET /namespaces/:id', 'GET /projects/:id'] }, async (blob, _args, context) =>
+    context.credential ? forkPathForCaller(blob, context, await ideEditPath(blob, context)) : null,
+  ),
   // BlobPresenter#fork_and_view_path: then to the file's page (web_path).
-  forkAndViewPath: (blob, _args, context) => forkPathForCaller(blob, context, pagePath(blob, 'blob')),
+  forkAndViewPath: declared(CALLER_NAMESPACE, (blob, _args, context) => forkPathForCaller(blob, context, pagePath(blob, 'blob'))),
 };

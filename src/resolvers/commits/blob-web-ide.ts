@@ -3,7 +3,10 @@
 // (`can_modify_blob_with_web_ide?`). Both follow the project's push_code ability, the projects
 // domain's own rule over REST's `permissions`; a caller who may not push edits in their fork.
 import type { RepositoryBlobResolvers } from '../../__generated__/resolvers-types.js';
+import { oneCall } from '../../cost/field-cost.js';
+import { OWNED_FORK_PAGES } from '../../datasources/loaders.js';
 import type { ProjectSchema } from '../../datasources/projects.js';
+import { declared } from '../../fields/declaration.js';
 import type { RepositoryBlobRecord } from '../../records/commits.js';
 import type { GatewayContext } from '../../server/context.js';
 import { mayCreateMergeRequestIn, mayPushCode, projectAbilities } from '../projects/permissions.js';
@@ -72,7 +75,13 @@ async function callerMayCollaborate(blob: RepositoryBlobRecord, context: Gateway
 }
 
 export const blobWebIdeFields: Pick<RepositoryBlobResolvers, 'ideEditPath' | 'canModifyBlobWithWebIde'> = {
-  ideEditPath: (blob, _args, context) => ideEditPath(blob, context),
+  // GET /user once per request (the caller's username names their fork; the project's record, read
+  // by `blobs`, holds their `permissions`).
+  ideEditPath: declared({ ...oneCall(), rest: ['GET /user', 'GET /projects/:id'] }, (blob, _args, context) => ideEditPath(blob, context)),
   // BlobHelper#can_modify_blob_with_web_ide?: not stored externally, and the caller may collaborate.
-  canModifyBlobWithWebIde: async (blob, _args, context) => !storedExternally(blob) && (await callerMayCollaborate(blob, context)),
+  // GET /user once per request and, for a caller who may not push, the forks they own of the project.
+  canModifyBlobWithWebIde: declared(
+    { calls: 1 + OWNED_FORK_PAGES, rest: ['GET /user', 'GET /projects/:id', 'GET /projects/:id/forks'] },
+    async (blob, _args, context) => !storedExternally(blob) && (await callerMayCollaborate(blob, context)),
+  ),
 };

@@ -2,10 +2,12 @@
 // entries (tree-entries.ts). Entry IDs are GitLab's: the global ID of the entry representation
 // with the object's SHA.
 import type { BlobResolvers, EntryResolvers, SubmoduleResolvers, TreeEntryResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
+import { oneCall } from '../../cost/field-cost.js';
 import type { BlobSchema } from '../../datasources/commits.js';
+import { declared } from '../../fields/declaration.js';
 import type { TreeEntryRecord } from '../../records/commits.js';
 import { nullWhenNotFound } from '../lookups.js';
-import { probedFlatPath } from './tree-entries.js';
+import { FLAT_PATH_PROBES, probedFlatPath } from './tree-entries.js';
 
 /** Gitaly's LfsPointerMaxSize: a bigger blob is never an LFS pointer. */
 const LFS_POINTER_MAX_SIZE = 200;
@@ -32,18 +34,19 @@ export const Entry: EntryResolvers = {
 export const TreeEntry: TreeEntryResolvers = {
   id: entryId('TreeEntry'),
   sha: (entry) => entry.id,
-  // From the tree's recursive listing when it was small enough to read; else probed (tree-entries.ts).
-  flatPath: (entry, _args, { loaders }) => entry.flatPath ?? probedFlatPath(entry, loaders),
+  // From the tree's recursive listing when it was small enough to read; else probed (tree-entries.ts):
+  // a subdirectory of a tree too large for its recursive listing costs one listing head per level.
+  flatPath: declared({ calls: FLAT_PATH_PROBES, rest: ['GET /projects/:id/repository/tree'] }, (entry, _args, { loaders }) => entry.flatPath ?? probedFlatPath(entry, loaders)),
 };
 
 export const Blob: BlobResolvers = {
   id: entryId('TreeEntry'),
   sha: (entry) => entry.id,
   // One REST read per distinct blob and request (the blob loader), only when selected.
-  async lfsOid(entry, _args, { loaders }) {
+  lfsOid: declared({ ...oneCall(), rest: ['GET /projects/:id/repository/blobs/:sha'] }, async (entry, _args, { loaders }) => {
     const blob = await nullWhenNotFound(loaders.blob.load({ project: entry.project, sha: entry.id }));
     return blob ? lfsOidOf(blob) : null;
-  },
+  }),
 };
 
 export const Submodule: SubmoduleResolvers = {

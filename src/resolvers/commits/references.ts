@@ -1,8 +1,11 @@
 import type { CommitReferencesResolvers, ProjectResolvers, RepositoryResolvers, TreeResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
+import { oneCall, type FieldArgs } from '../../cost/field-cost.js';
+import { COMMIT_LISTED } from '../../cost/shapes.js';
 import type { ProjectKey } from '../../datasources/commits.js';
 import { everyPage } from '../../datasources/every-page.js';
 import { MAX_PER_PAGE } from '../../datasources/pagination.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
+import { declared } from '../../fields/declaration.js';
 import { commitRecord, type CommitReferencesRecord, type TreeRecord } from '../../records/commits.js';
 import type { GatewayContext } from '../../server/context.js';
 import { nullWhenNotFound } from '../lookups.js';
@@ -46,8 +49,15 @@ async function containing(record: CommitReferencesRecord, type: 'branch' | 'tag'
   return page.items.filter((ref) => ref.type === type).map((ref) => ref.name).slice(0, limit);
 }
 
-/** Most REST pages of branches or tags read to find those at a commit (field-costs.ts counts them). */
+/** Most REST pages of branches or tags read to find those at a commit (their fields' costs count them). */
 export const TIP_PAGES = 10;
+
+const COMMIT_REFS = 'GET /projects/:id/repository/commits/:sha/refs';
+const BRANCHES = 'GET /projects/:id/repository/branches';
+const TAGS = 'GET /projects/:id/repository/tags';
+
+/** GET .../refs, and with excludeTipped every page of branches or tags (at most TIP_PAGES). */
+const containingCalls = (args: FieldArgs): number => 1 + (args['excludeTipped'] === true ? TIP_PAGES : 0);
 
 async function tippingBranches(record: CommitReferencesRecord, context: GatewayContext): Promise<string[]> {
   // Branches and tags have no filter by tip: their pages are read, up to TIP_PAGES of them.
@@ -61,35 +71,35 @@ async function tippingTags(record: CommitReferencesRecord, context: GatewayConte
 }
 
 export const CommitReferences: CommitReferencesResolvers = {
-  async containingBranches(record, { excludeTipped, limit }, context) {
+  containingBranches: declared({ calls: containingCalls, rest: [COMMIT_REFS, BRANCHES] }, async (record, { excludeTipped, limit }, context) => {
     const max = checkedLimit(limit);
     const [names, tips] = await Promise.all([containing(record, 'branch', MAX_PER_PAGE, context), excludeTipped ? tippingBranches(record, context) : []]);
     const tipped = new Set(tips);
     return { names: names.filter((name) => !tipped.has(name)).slice(0, max) };
-  },
-  async containingTags(record, { excludeTipped, limit }, context) {
+  }),
+  containingTags: declared({ calls: containingCalls, rest: [COMMIT_REFS, TAGS] }, async (record, { excludeTipped, limit }, context) => {
     const max = checkedLimit(limit);
     const [names, tips] = await Promise.all([containing(record, 'tag', MAX_PER_PAGE, context), excludeTipped ? tippingTags(record, context) : []]);
     const tipped = new Set(tips);
     return { names: names.filter((name) => !tipped.has(name)).slice(0, max) };
-  },
-  async tippingBranches(record, { limit }, context) {
+  }),
+  tippingBranches: declared({ calls: TIP_PAGES, rest: [BRANCHES] }, async (record, { limit }, context) => {
     const max = checkedLimit(limit);
     return { names: (await tippingBranches(record, context)).slice(0, max) };
-  },
-  async tippingTags(record, { limit }, context) {
+  }),
+  tippingTags: declared({ calls: TIP_PAGES, rest: [TAGS] }, async (record, { limit }, context) => {
     const max = checkedLimit(limit);
     return { names: (await tippingTags(record, context)).slice(0, max) };
-  },
+  }),
 };
 
 export const Tree: TreeResolvers = {
-  // The newest commit that touched the path: REST's commit list, one commit long.
-  async lastCommit(tree, _args, { api }) {
+  // The newest commit that touched the path: REST's commit list, one commit long (GET .../commits?path=&per_page=1).
+  lastCommit: declared({ ...oneCall(COMMIT_LISTED), rest: ['GET /projects/:id/repository/commits'] }, async (tree, _args, { api }) => {
     const page = await nullWhenNotFound(api.commits.all(tree.project, { refName: tree.restRef, path: tree.path === '' ? undefined : tree.path }, { page: 1, perPage: 1 }));
     const commit = page?.items[0];
     return commit ? commitRecord(commit, tree.project) : null;
-  },
+  }),
 };
 
 /**
@@ -106,8 +116,10 @@ export function branchSearch(pattern: string): string | undefined {
 }
 
 export const repositoryReferenceFields: Pick<RepositoryResolvers, 'tree' | 'branchNames'> = {
-  tree: (repository, args, _context, info) => ({ ...treeRecord(repository.project, args), flatPaths: selectsField(info, 'flatPath') }),
-  async branchNames(repository, { searchPattern, offset, limit }, { api }) {
+  // No call: names the directory (it reads the selection only, to share one listing among its connections).
+  tree: declared({}, (repository, args, _context, info) => ({ ...treeRecord(repository.project, args), flatPaths: selectsField(info, 'flatPath') })),
+  // The branch list's pages of 100 that hold [offset, offset + limit): at most two.
+  branchNames: declared({ calls: 2, rest: [BRANCHES] }, async (repository, { searchPattern, offset, limit }, { api }) => {
     const max = checkedLimit(limit);
     if (!Number.isInteger(offset) || offset < 0) throw badUserInput('`offset` must not be negative.', 'offset');
     const search = branchSearch(searchPattern);
@@ -120,16 +132,17 @@ export const repositoryReferenceFields: Pick<RepositoryResolvers, 'tree' | 'bran
     const names = pages.flatMap((page) => page.items.map((branch) => branch.name));
     const start = offset - (first - 1) * MAX_PER_PAGE;
     return names.slice(start, start + max);
-  },
+  }),
 };
 
 export const projectCommitReferenceFields: Pick<ProjectResolvers, 'commitReferences'> = {
-  // The commit is looked up first, so an unknown SHA answers null, as GitLab does.
-  async commitReferences(project, { commitSha }, { loaders }) {
+  // The commit look-up that tells an unknown SHA: the commit is looked up first, so an unknown
+  // SHA answers null, as GitLab does.
+  commitReferences: declared({ ...oneCall(), rest: ['GET /projects/:id/repository/commits/:sha'] }, async (project, { commitSha }, { loaders }) => {
     if (!/^[0-9a-fA-F]{7,64}$/.test(commitSha)) throw badUserInput('`commitSha` must be a commit SHA.', 'commitSha');
     const commit = await nullWhenNotFound(loaders.commit.load({ project: project.id, sha: commitSha }));
     return commit ? { project: project.id, sha: commit.id } : null;
-  },
+  }),
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */

@@ -17,7 +17,8 @@ import type { TreeResolvers, Resolvers } from '../../__generated__/resolvers-typ
 import { arrayConnection } from '../../connections/connection.js';
 import type { TreeObjectSchema } from '../../datasources/commits.js';
 import type { GatewayContext } from '../../server/context.js';
-import type { Loaders } from '../../datasources/loaders.js';
+import { FLAT_PATH_LISTING_PAGES, type Loaders } from '../../datasources/loaders.js';
+import { declared } from '../../fields/declaration.js';
 import type { TreeEntryRecord, TreeRecord } from '../../records/commits.js';
 import { nullWhenNotFound } from '../lookups.js';
 import { pathOfWebUrl } from '../web-path.js';
@@ -36,6 +37,16 @@ const FLAT_TREE_RECURSION = 10;
 
 /** Most calls one subdirectory's flat path probes (one listing head per level), for the cost estimate. */
 export const FLAT_PATH_PROBES = FLAT_TREE_RECURSION - 1;
+
+const TREE_LISTING = 'GET /projects/:id/repository/tree';
+const PROJECT_RECORD = 'GET /projects/:id';
+
+/**
+ * Every page of the tree listing (shared by the three connections of a tree), and the project's
+ * record for the entries' page URLs; when flatPath is selected, first up to FLAT_PATH_LISTING_PAGES
+ * pages of the recursive listing, which a small tree's connections share instead.
+ */
+const ENTRIES_OF_TYPE = { calls: FLAT_PATH_LISTING_PAGES + TREE_LISTING_PAGES + 1, items: 'window', rest: [TREE_LISTING, PROJECT_RECORD] } as const;
 
 /** The directory that holds an entry ('' for the root). */
 function parentOf(path: string): string {
@@ -157,8 +168,9 @@ async function withSubmoduleLinks(tree: TreeRecord, submodules: TreeEntryRecord[
 }
 
 const treeEntryFields: Pick<TreeResolvers, 'trees' | 'blobs' | 'submodules' | 'permalinkPath'> = {
-  // TreePresenter#permalink_path: the directory at the SHA of the commit the ref names.
-  async permalinkPath(tree, _args, { loaders }) {
+  // TreePresenter#permalink_path: the directory at the SHA of the commit the ref names, which
+  // GET .../repository/commits/:ref gives (the commit loader), and the project's record.
+  permalinkPath: declared({ calls: 2, rest: ['GET /projects/:id/repository/commits/:sha', PROJECT_RECORD] }, async (tree, _args, { loaders }) => {
     const [commit, project] = await Promise.all([
       nullWhenNotFound(loaders.commit.load({ project: tree.project, sha: tree.restRef ?? 'HEAD' })),
       loaders.project.load(tree.project),
@@ -166,18 +178,26 @@ const treeEntryFields: Pick<TreeResolvers, 'trees' | 'blobs' | 'submodules' | 'p
     const projectPath = pathOfWebUrl(project.web_url);
     if (!commit || projectPath === null) return null;
     return `${projectPath.replace(/\/+$/, '')}/-/tree/${commit.id}${tree.path === '' ? '' : `/${escapedPath(tree.path)}`}`;
-  },
-  async trees(tree, args, context, info) {
+  }),
+  trees: declared(ENTRIES_OF_TYPE, async (tree, args, context, info) => {
     return arrayConnection(args, await entriesOfType(tree, 'tree', context, info));
-  },
-  async blobs(tree, args, context, info) {
+  }),
+  blobs: declared(ENTRIES_OF_TYPE, async (tree, args, context, info) => {
     return arrayConnection(args, await entriesOfType(tree, 'blob', context, info));
-  },
-  async submodules(tree, args, context, info) {
-    const submodules = await entriesOfType(tree, 'commit', context, info);
-    const wantsLinks = selectsField(info, 'webUrl') || selectsField(info, 'treeUrl');
-    return arrayConnection(args, wantsLinks ? await withSubmoduleLinks(tree, submodules, context) : submodules);
-  },
+  }),
+  // With webUrl or treeUrl also the root listing, the `.gitmodules` blob and the project's record.
+  submodules: declared(
+    {
+      calls: FLAT_PATH_LISTING_PAGES + 2 * TREE_LISTING_PAGES + 2,
+      items: 'window',
+      rest: [TREE_LISTING, PROJECT_RECORD, 'GET /projects/:id/repository/blobs/:sha'],
+    },
+    async (tree, args, context, info) => {
+      const submodules = await entriesOfType(tree, 'commit', context, info);
+      const wantsLinks = selectsField(info, 'webUrl') || selectsField(info, 'treeUrl');
+      return arrayConnection(args, wantsLinks ? await withSubmoduleLinks(tree, submodules, context) : submodules);
+    },
+  ),
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
