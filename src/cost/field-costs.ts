@@ -138,32 +138,6 @@ const mutations: Record<string, FieldCost> = {
   'Mutation.groupUpdate': { calls: (args) => ((args['input'] as { fullPath?: unknown } | undefined)?.fullPath ? 2 : 1) },
   // When REST answers with the group instead of the project, the project is looked up at its new path.
   'Mutation.projectTransfer': { calls: 2 },
-  // PUT .../merge_requests/:merge_request_iid, answering the whole record.
-  'Mutation.mergeRequestSetMilestone': oneCall(MERGE_REQUEST_RECORD),
-  // POST .../subscribe or .../unsubscribe, and on a 304 the single read.
-  'Mutation.mergeRequestSetSubscription': { calls: 2, returns: MERGE_REQUEST_RECORD },
-  // The project's labels (label IDs to titles), then the PUT.
-  'Mutation.mergeRequestSetLabels': { calls: 2, returns: MERGE_REQUEST_RECORD },
-  'Mutation.mergeRequestSetLocked': oneCall(MERGE_REQUEST_RECORD),
-  // One GET /users?username= per username, the merge request (APPEND, REMOVE), then the PUT.
-  'Mutation.mergeRequestSetAssignees': {
-    calls: (args) => ((args['input'] as { assigneeUsernames?: unknown[] } | undefined)?.assigneeUsernames?.length ?? 0) + 2,
-    returns: MERGE_REQUEST_RECORD,
-  },
-  // The estimate's POST, then the PUT (or, with only the estimate, the single read).
-  'Mutation.mergeRequestUpdate': { calls: 2, returns: MERGE_REQUEST_RECORD },
-  // GET .../labels for `labelIds`, the POST, then a PUT when the input has settings or scope (REST's create takes the name only).
-  'Mutation.createBoard': { calls: 3 },
-  // GET .../labels for `labelIds`, then the PUT.
-  'Mutation.updateBoard': { calls: 2 },
-  // DELETE, and a GET of the board when REST refused (the payload then holds it).
-  'Mutation.destroyBoard': { calls: 2 },
-  // The write, then a GET of the board whose record holds the list's (boards/Mutation.ts).
-  'Mutation.boardListCreate': { calls: 2 },
-  'Mutation.updateBoardList': { calls: 2 },
-  'Mutation.destroyBoardList': { calls: 2 },
-  // GET board, GET issue (assignee lists), PUT issue, GET the target list's issues (positionInList), PUT reorder.
-  'Mutation.issueMoveList': { calls: 5 },
   'Mutation.managedPersonalAccessTokenRotate': oneCall(),
   'Mutation.managedResourceAccessTokenRotate': oneCall(),
   // What the payloads hold.
@@ -240,15 +214,6 @@ const projects: Record<string, FieldCost> = {
   'GroupMember.user': embedded(USER_SUMMARY),
   'GroupMember.createdBy': embedded(USER_SUMMARY),
   'GroupMember.group': embedded(ID_ONLY),
-  'Project.mergeRequests': restList(MERGE_REQUEST_LISTED),
-  // GET /projects/:id/merge_requests/:merge_request_iid through the mergeRequest loader: the whole record.
-  'Project.mergeRequest': oneCall(MERGE_REQUEST_RECORD),
-  'Project.boards': restList(BOARD),
-  'Project.board': oneCall(BOARD),
-  'Group.boards': restList(BOARD),
-  'Group.board': oneCall(BOARD),
-  // The board's record holds its lists (one page of .../lists when it does not).
-  'Query.boardList': { calls: 2 },
   'SshKey.user': embedded(USER_FULL),
 };
 
@@ -300,50 +265,11 @@ const issues: Record<string, FieldCost> = {
   'AwardEmoji.user': embedded(USER_AUTHOR),
   'Todo.author': embedded(USER_SUMMARY),
   'Todo.project': embedded(PROJECT_REFERENCE),
-  'MergeRequest.project': embedded(ID_ONLY),
-  'MergeRequest.sourceProject': embedded(ID_ONLY),
-  'MergeRequest.targetProject': embedded(ID_ONLY),
   'MergeRequest.author': embedded(USER_SUMMARY),
   'MergeRequest.assignee': embedded(USER_SUMMARY),
   'MergeRequest.closedBy': embedded(USER_SUMMARY),
-  // The array the record embeds: no call of its own.
-  'MergeRequest.assignees': { items: MAX_ASSIGNEES, returns: USER_SUMMARY },
-  // As an issue's: names only, unless a label is asked for more (one read of the project's labels).
-  'MergeRequest.labels': { calls: 1, items: UNBOUNDED_ARRAY_ITEMS, returns: LABEL_LISTED },
-  'MergeRequestAssignee.status': oneCall(),
-  // The head pipeline the record embeds (Entities::Ci::Pipeline and, deprecated, its PipelineBasic);
-  // list records lack it: GET /projects/:id/merge_requests/:merge_request_iid through its loader.
-  'MergeRequest.headPipeline': { reads: ['head_pipeline'], loader: 'mergeRequest', returns: PIPELINE_OF_MERGE_REQUEST },
-  'MergeRequest.pipeline': { reads: ['pipeline'], loader: 'mergeRequest', returns: PIPELINE_OF_JOB },
-  // What only the whole record has, read as the head pipeline is; `subscribed` is the single read's
-  // only, and `reviewers` in no documentation example, so either may cost that read.
-  'MergeRequest.squash': { reads: ['squash'], loader: 'mergeRequest' },
-  'MergeRequest.taskCompletionStatus': { reads: ['task_completion_status'], loader: 'mergeRequest' },
-  'MergeRequest.changesCount': { reads: ['changes_count'], loader: 'mergeRequest' },
-  'MergeRequest.latestBuildStartedAt': { reads: ['latest_build_started_at'], loader: 'mergeRequest' },
-  'MergeRequest.latestBuildFinishedAt': { reads: ['latest_build_finished_at'], loader: 'mergeRequest' },
-  'MergeRequest.firstDeployedToProductionAt': { reads: ['first_deployed_to_production_at'], loader: 'mergeRequest' },
-  'MergeRequest.diffRefs': { reads: ['diff_refs'], loader: 'mergeRequest' },
-  'MergeRequest.mergeError': { reads: ['merge_error'], loader: 'mergeRequest' },
-  'MergeRequest.userPermissions': { reads: ['user'], loader: 'mergeRequest' },
-  'MergeRequest.subscribed': { reads: ['subscribed'], loader: 'mergeRequest' },
-  'MergeRequest.reviewers': { reads: ['reviewers'], loader: 'mergeRequest', items: MAX_ASSIGNEES, returns: USER_SUMMARY },
-  'MergeRequestReviewer.status': oneCall(),
-  // GET /projects/:id/merge_requests/:merge_request_iid/participants, paginated.
-  'MergeRequest.participants': restList(USER_SUMMARY),
-  'MergeRequestParticipant.status': oneCall(),
-  // GET /todos of the project's merge requests, once per project and state, filtered here.
-  'MergeRequest.currentUserTodos': { calls: 1, items: 'window' },
   'Board.project': embedded(PROJECT_OF_BOARD),
   'Board.assignee': embedded(USER_SUMMARY),
-  'BoardList.assignee': embedded(USER_SUMMARY),
-  'BoardList.label': embedded(LABEL_OF_BOARD),
-  'Board.labels': { items: UNBOUNDED_ARRAY_ITEMS, returns: LABEL_OF_BOARD },
-  // From the board record's own `lists` when it has them, else one page of REST's.
-  'Board.lists': { calls: 1, unlessParentHas: 'lists', items: 'window' },
-  // The list's issues from its project's or group's issue list; the count from one of one item.
-  'BoardList.issues': restList(ISSUE_RECORD),
-  'BoardList.issuesCount': oneCall(),
 };
 
 const commits: Record<string, FieldCost> = {

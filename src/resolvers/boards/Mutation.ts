@@ -1,12 +1,13 @@
 import type { CreateBoardInput, MutationResolvers, UpdateBoardInput, Resolvers } from '../../__generated__/resolvers-types.js';
 import type { BoardChanges, BoardKey, BoardListTarget, BoardParent } from '../../datasources/boards.js';
+import { declared } from '../../fields/declaration.js';
 import type { BoardListRecord } from '../../records/boards.js';
 import type { GatewayContext } from '../../server/context.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
 import { idFromGlobalId } from '../global-id.js';
 import { isSet } from '../input.js';
 import { refusalReasons } from '../refusals.js';
-import { boardParentFromInput, locateBoard, locateList } from './key.js';
+import { boardParentFromInput, locateBoard, locateList, underBoardParents } from './key.js';
 import { boardLists } from './lists.js';
 import { isListRef, type ListRef } from './record.js';
 
@@ -97,11 +98,17 @@ async function storedListRecord(key: BoardKey, listId: number, context: GatewayC
   return findList(key, { kind: 'stored', id: listId }, context);
 }
 
+/** The board's read and, when its record lacks them, its lists' (findList). */
+const FIND_LIST_REST = [...underBoardParents('GET', '/boards/:board_id'), ...underBoardParents('GET', '/boards/:board_id/lists')];
+/** The parent's labels, for `labelIds` (labelNames). */
+const LABELS_REST = underBoardParents('GET', '/labels');
+
 type BoardMutations = 'createBoard' | 'updateBoard' | 'destroyBoard' | 'boardListCreate' | 'updateBoardList' | 'destroyBoardList';
 
 const boardMutations: Pick<MutationResolvers, BoardMutations> = {
-  // REST's create takes the name only: settings and scope follow in a PUT.
-  async createBoard(_parent, { input }, { api }) {
+  // REST's create takes the name only: settings and scope follow in a PUT. GET .../labels for
+  // `labelIds`, the POST, then a PUT when the input has settings or scope.
+  createBoard: declared({ calls: 3, rest: [...LABELS_REST, ...underBoardParents('POST', '/boards'), ...underBoardParents('PUT', '/boards/:board_id')] }, async (_parent, { input }, { api }) => {
     const parent = boardParentFromInput(input);
     if (!isSet(input.name)) throw badUserInput('`name` is required: REST creates a board by its name.', 'name');
     const name = checkName(input.name);
@@ -113,9 +120,10 @@ const boardMutations: Pick<MutationResolvers, BoardMutations> = {
       return Object.keys(changes).length > 0 ? api.boards.edit({ ...parent, boardId: board.id }, changes) : board;
     });
     return { clientMutationId: input.clientMutationId ?? null, errors, board: value };
-  },
+  }),
 
-  async updateBoard(_parent, { input }, { api, loaders }) {
+  // GET .../labels for `labelIds`, then the PUT.
+  updateBoard: declared({ calls: 2, rest: [...LABELS_REST, ...underBoardParents('PUT', '/boards/:board_id')] }, async (_parent, { input }, { api, loaders }) => {
     const key = await locateBoard(input, input.id, 'id', api);
     const changes = boardChanges(input);
     if (isSet(input.name)) changes.name = checkName(input.name);
@@ -127,18 +135,20 @@ const boardMutations: Pick<MutationResolvers, BoardMutations> = {
     });
     loaders.board.clear(key);
     return { clientMutationId: input.clientMutationId ?? null, errors, board: value };
-  },
+  }),
 
-  // GitLab answers the board only when it stays; once deleted, null.
-  async destroyBoard(_parent, { input }, { api, loaders }) {
+  // GitLab answers the board only when it stays; once deleted, null. The DELETE, and a GET of the
+  // board when REST refused (the payload then holds it).
+  destroyBoard: declared({ calls: 2, rest: [...underBoardParents('DELETE', '/boards/:board_id'), ...underBoardParents('GET', '/boards/:board_id')] }, async (_parent, { input }, { api, loaders }) => {
     const key = await locateBoard(input, input.id, 'id', api);
     const { errors } = await refusable(() => api.boards.remove(key));
     loaders.board.clear(key);
     const board = errors.length > 0 ? await loaders.board.load(key) : null;
     return { clientMutationId: input.clientMutationId ?? null, errors, board };
-  },
+  }),
 
-  async boardListCreate(_parent, { input }, context) {
+  // The write, then a GET of the board whose record holds the list's.
+  boardListCreate: declared({ calls: 2, rest: [...underBoardParents('PUT', '/boards/:board_id'), ...underBoardParents('POST', '/boards/:board_id/lists'), ...FIND_LIST_REST] }, async (_parent, { input }, context) => {
     const key = await locateBoard(input, input.boardId, 'boardId', context.api);
     const target = listTarget(input);
     if (target === 'backlog') {
@@ -151,9 +161,10 @@ const boardMutations: Pick<MutationResolvers, BoardMutations> = {
     const { errors, value } = await refusable(() => context.api.boards.createList(key, target));
     const list = value && (await storedListRecord(key, value.id, context));
     return { clientMutationId: input.clientMutationId ?? null, errors, list: list ?? null };
-  },
+  }),
 
-  async updateBoardList(_parent, { input }, context) {
+  // The PUT, then a GET of the board whose record holds the list's.
+  updateBoardList: declared({ calls: 2, rest: [...underBoardParents('PUT', '/boards/:board_id/lists/:list_id'), ...FIND_LIST_REST] }, async (_parent, { input }, context) => {
     // GitLab's `collapsed` is a per-user preference that REST neither stores nor shows.
     if (isSet(input.collapsed)) throw badUserInput('`collapsed` cannot be set: it is a per-user preference that REST neither stores nor shows. Move a list with `position`.', 'collapsed');
     const { key, ref } = await locateList(input, input.listId, 'listId', context.api);
@@ -164,17 +175,18 @@ const boardMutations: Pick<MutationResolvers, BoardMutations> = {
     const { errors, value } = await refusable(() => context.api.boards.moveList(key, ref.id, position));
     const list = value && (await storedListRecord(key, value.id, context));
     return { clientMutationId: input.clientMutationId ?? null, errors, list: list ?? null };
-  },
+  }),
 
-  // GitLab answers the list only when it stays; once deleted, null.
-  async destroyBoardList(_parent, { input }, context) {
+  // GitLab answers the list only when it stays; once deleted, null. The DELETE, and a GET of the
+  // board when REST refused.
+  destroyBoardList: declared({ calls: 2, rest: [...underBoardParents('DELETE', '/boards/:board_id/lists/:list_id'), ...FIND_LIST_REST] }, async (_parent, { input }, context) => {
     const { key, ref } = await locateList(input, input.listId, 'listId', context.api);
     if (ref.kind !== 'stored') return { clientMutationId: input.clientMutationId ?? null, errors: [UNDESTROYABLE_LIST], list: await findList(key, ref, context) };
     const { errors } = await refusable(() => context.api.boards.removeList(key, ref.id));
     context.loaders.board.clear(key);
     const list = errors.length > 0 ? await findList(key, ref, context) : null;
     return { clientMutationId: input.clientMutationId ?? null, errors, list };
-  },
+  }),
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */

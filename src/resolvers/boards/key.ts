@@ -19,6 +19,12 @@ interface ParentInput {
   groupPath?: string | null;
 }
 
+/**
+ * A board endpoint under either of its parents, as a field declares the routes it may call:
+ * `underBoardParents('GET', '/boards/:board_id')` is the project's and the group's.
+ */
+export const underBoardParents = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string): string[] => [`${method} /projects/:id${path}`, `${method} /groups/:id${path}`];
+
 /** The parent a REST board record names: its project (a project board) or its group. */
 export function boardParentOf(board: BoardSchema): BoardParent {
   if (board.project?.id !== undefined) return { project: board.project.id };

@@ -9,6 +9,7 @@ import type { BoardKey, IssueNeighbours } from '../../datasources/boards.js';
 import type { IssueKey, IssueSchema, IssueWriteBody } from '../../datasources/issues.js';
 import type { GatewayContext } from '../../server/context.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
+import { declared } from '../../fields/declaration.js';
 import type { BoardListRecord } from '../../records/boards.js';
 import { idFromGlobalId } from '../global-id.js';
 import { isSet } from '../input.js';
@@ -17,6 +18,7 @@ import { checkFullPath } from '../projects/Query.js';
 import { refusalReasons } from '../refusals.js';
 import { labelListNames, listIssueFilters, listIssuesPage } from './list-issues.js';
 import { boardLists } from './lists.js';
+import { underBoardParents } from './key.js';
 import { isListRef, parseListRef, type ListRef } from './record.js';
 
 /** An issue named by GitLab's `moveBeforeId`/`moveAfterId`: a numeric id or `gid://gitlab/Issue/<id>`. */
@@ -114,8 +116,19 @@ async function findLists(plan: MovePlan, lists: { from: ListRef; to: ListRef }, 
   return { from, to };
 }
 
+/** The board (and its lists when its record lacks them), the issue, its PUT, the target list's issues, the reorder. */
+const ISSUE_MOVE_LIST_REST = [
+  ...underBoardParents('GET', '/boards/:board_id'),
+  ...underBoardParents('GET', '/boards/:board_id/lists'),
+  'GET /projects/:id/issues/:issue_iid',
+  'PUT /projects/:id/issues/:issue_iid',
+  ...underBoardParents('GET', '/issues'),
+  'PUT /projects/:id/issues/:issue_iid/reorder',
+];
+
 const issueMoveListMutation: Pick<MutationResolvers, 'issueMoveList'> = {
-  async issueMoveList(_parent, { input }, context) {
+  // GET board, GET issue (assignee lists), PUT issue, GET the target list's issues (positionInList), PUT reorder.
+  issueMoveList: declared({ calls: 5, rest: ISSUE_MOVE_LIST_REST }, async (_parent, { input }, context) => {
     const plan = await planOf(input, context.api);
     const { api, loaders } = context;
     const answer = (errors: string[], issue: IssueSchema | null) => ({ clientMutationId: input.clientMutationId ?? null, errors, issue });
@@ -142,7 +155,7 @@ const issueMoveListMutation: Pick<MutationResolvers, 'issueMoveList'> = {
       loaders.issue.clear(plan.issue);
     }
     return answer([], issue ?? (await loaders.issue.load(plan.issue)));
-  },
+  }),
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */

@@ -1,6 +1,9 @@
 import type { MergeRequestNewState, MutationOperationMode, MutationResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
+import { oneCall } from '../../cost/field-cost.js';
+import { MERGE_REQUEST_RECORD } from '../../cost/shapes.js';
 import type { MergeRequestKey, MergeRequestSchema, MergeRequestWriteBody } from '../../datasources/merge-requests.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
+import { declared, type DeclarationSpec } from '../../fields/declaration.js';
 import type { GatewayContext } from '../../server/context.js';
 import { idFromGlobalId } from '../global-id.js';
 import { checkFullPath } from '../projects/Query.js';
@@ -8,6 +11,7 @@ import { refusalReasons } from '../refusals.js';
 import { parseHumanDuration } from './human-duration.js';
 import { assigneeIdsFor, labelIdsOf, labelTitles, shareProjectLabels } from './issue-writes.js';
 import { checkIid } from './key.js';
+import { MERGE_REQUEST_READ } from './merge-request-record.js';
 
 /** The merge request a mutation names by `projectPath` and `iid`, checked before any REST call. */
 function mergeRequestKeyFromInput(input: { projectPath: string; iid: string }): MergeRequestKey {
@@ -57,26 +61,46 @@ function checkNotBlank(value: string | null | undefined, argumentName: string): 
   return value;
 }
 
+const MERGE_REQUEST_EDIT = 'PUT /projects/:id/merge_requests/:merge_request_iid';
+/** PUT .../merge_requests/:merge_request_iid, answering the whole record. */
+const ONE_MERGE_REQUEST_EDIT: DeclarationSpec = { ...oneCall(MERGE_REQUEST_RECORD), rest: [MERGE_REQUEST_EDIT] };
+
 type MergeRequestMutation = 'mergeRequestSetMilestone' | 'mergeRequestSetSubscription' | 'mergeRequestSetLabels' | 'mergeRequestSetLocked' | 'mergeRequestSetAssignees' | 'mergeRequestUpdate';
+
+/** `mergeRequestUpdate`'s calls: the estimate's endpoints, the PUT, or with only the estimate the single read. */
+const MERGE_REQUEST_UPDATE: DeclarationSpec = {
+  calls: 2,
+  returns: MERGE_REQUEST_RECORD,
+  rest: ['POST /projects/:id/merge_requests/:merge_request_iid/time_estimate', 'POST /projects/:id/merge_requests/:merge_request_iid/reset_time_estimate', MERGE_REQUEST_EDIT, MERGE_REQUEST_READ],
+};
 
 /** GitLab's merge request sidebar writes, each one REST write (plus the look-ups its IDs and names need). */
 const mergeRequestMutations: Pick<MutationResolvers, MergeRequestMutation> = {
-  mergeRequestSetMilestone(_parent, { input }, context) {
+  mergeRequestSetMilestone: declared(ONE_MERGE_REQUEST_EDIT, (_parent, { input }, context) => {
     const key = mergeRequestKeyFromInput(input);
     // REST takes 0 for "no milestone"; a null or absent milestoneId takes it away, as in GitLab.
     const milestoneId = input.milestoneId ? idFromGlobalId(input.milestoneId, 'Milestone', 'milestoneId') : 0;
     return writeMergeRequest(input.clientMutationId, key, context, () => context.api.mergeRequests.edit(key, { milestone_id: milestoneId }));
-  },
+  }),
 
-  async mergeRequestSetSubscription(_parent, { input }, context) {
-    const key = mergeRequestKeyFromInput(input);
-    const changed = await context.api.mergeRequests.setSubscription(key, input.subscribedState);
-    context.loaders.mergeRequest.clear(key);
-    // REST 304: already so; the merge request is read as it stands.
-    return { clientMutationId: input.clientMutationId ?? null, errors: [], mergeRequest: changed ?? (await context.loaders.mergeRequest.load(key)) };
-  },
+  // POST .../subscribe or .../unsubscribe, and on a 304 the single read.
+  mergeRequestSetSubscription: declared(
+    {
+      calls: 2,
+      returns: MERGE_REQUEST_RECORD,
+      rest: ['POST /projects/:id/merge_requests/:merge_request_iid/subscribe', 'POST /projects/:id/merge_requests/:merge_request_iid/unsubscribe', MERGE_REQUEST_READ],
+    },
+    async (_parent, { input }, context) => {
+      const key = mergeRequestKeyFromInput(input);
+      const changed = await context.api.mergeRequests.setSubscription(key, input.subscribedState);
+      context.loaders.mergeRequest.clear(key);
+      // REST 304: already so; the merge request is read as it stands.
+      return { clientMutationId: input.clientMutationId ?? null, errors: [], mergeRequest: changed ?? (await context.loaders.mergeRequest.load(key)) };
+    },
+  ),
 
-  async mergeRequestSetLabels(_parent, { input }, context) {
+  // The project's labels (label IDs to titles), then the PUT.
+  mergeRequestSetLabels: declared({ calls: 2, returns: MERGE_REQUEST_RECORD, rest: ['GET /projects/:id/labels', MERGE_REQUEST_EDIT] }, async (_parent, { input }, context) => {
     const key = mergeRequestKeyFromInput(input);
     const ids = labelIdsOf(input.labelIds, 'labelIds');
     // REST takes titles: the project's labels are read once, and an ID not among them refused before the write.
@@ -89,20 +113,29 @@ const mergeRequestMutations: Pick<MutationResolvers, MergeRequestMutation> = {
       await shareProjectLabels(key.project, mergeRequest.project_id, context);
       return mergeRequest;
     });
-  },
+  }),
 
-  mergeRequestSetLocked(_parent, { input }, context) {
+  mergeRequestSetLocked: declared(ONE_MERGE_REQUEST_EDIT, (_parent, { input }, context) => {
     const key = mergeRequestKeyFromInput(input);
     return writeMergeRequest(input.clientMutationId, key, context, () => context.api.mergeRequests.edit(key, { discussion_locked: input.locked }));
-  },
+  }),
 
-  async mergeRequestSetAssignees(_parent, { input }, context) {
-    const key = mergeRequestKeyFromInput(input);
-    const assignees = await assigneeIdsFor(input.assigneeUsernames, input.operationMode, async () => (await context.loaders.mergeRequest.load(key)).assignees, context);
-    return writeMergeRequest(input.clientMutationId, key, context, () => context.api.mergeRequests.edit(key, { assignee_ids: assignees }));
-  },
+  // One GET /users?username= per username, the merge request (APPEND, REMOVE), then the PUT.
+  mergeRequestSetAssignees: declared(
+    {
+      calls: (args) => ((args['input'] as { assigneeUsernames?: unknown[] } | undefined)?.assigneeUsernames?.length ?? 0) + 2,
+      returns: MERGE_REQUEST_RECORD,
+      rest: ['GET /users', MERGE_REQUEST_READ, MERGE_REQUEST_EDIT],
+    },
+    async (_parent, { input }, context) => {
+      const key = mergeRequestKeyFromInput(input);
+      const assignees = await assigneeIdsFor(input.assigneeUsernames, input.operationMode, async () => (await context.loaders.mergeRequest.load(key)).assignees, context);
+      return writeMergeRequest(input.clientMutationId, key, context, () => context.api.mergeRequests.edit(key, { assignee_ids: assignees }));
+    },
+  ),
 
-  mergeRequestUpdate(_parent, { input }, context) {
+  // The estimate's POST, then the PUT (or, with only the estimate, the single read).
+  mergeRequestUpdate: declared(MERGE_REQUEST_UPDATE, (_parent, { input }, context) => {
     const key = mergeRequestKeyFromInput(input);
     const estimate = estimateOf(input.timeEstimate);
     const body: MergeRequestWriteBody = {
@@ -119,7 +152,7 @@ const mergeRequestMutations: Pick<MutationResolvers, MergeRequestMutation> = {
       context.loaders.mergeRequest.clear(key);
       return context.loaders.mergeRequest.load(key);
     });
-  },
+  }),
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */

@@ -1,9 +1,13 @@
 import type { MergeRequestSort, ProjectMergeRequestsArgs, ProjectResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
 import { restConnection } from '../../connections/connection.js';
+import { oneCall, restList } from '../../cost/field-cost.js';
+import { MERGE_REQUEST_LISTED, MERGE_REQUEST_RECORD } from '../../cost/shapes.js';
 import type { MergeRequestListFilters } from '../../datasources/merge-requests.js';
+import { declared } from '../../fields/declaration.js';
 import { nullWhenNotFound } from '../lookups.js';
 import { checkIid } from './key.js';
+import { MERGE_REQUEST_READ } from './merge-request-record.js';
 
 /** GitLab's MergeRequestSort as REST's `order_by` and `sort` (`created_desc` -> `created_at`, `desc`). */
 function restOrderOf(sort: MergeRequestSort): { orderBy: string; sort: string } {
@@ -44,12 +48,16 @@ export function mergeRequestListFilters(args: ProjectMergeRequestsArgs): MergeRe
 }
 
 const projectMergeRequestFields: Pick<ProjectResolvers, 'mergeRequests' | 'mergeRequest'> = {
-  mergeRequests(project, args, { api }) {
+  // List records are MergeRequestBasic: no pipeline.
+  mergeRequests: declared({ ...restList(MERGE_REQUEST_LISTED), rest: ['GET /projects/:id/merge_requests'] }, (project, args, { api }) => {
     const filters = mergeRequestListFilters(args);
     return restConnection(args, (page) => api.mergeRequests.forProject(project.id, filters, page));
-  },
-  // REST's single read, through the loader that fields needing the whole record share.
-  mergeRequest: (project, { iid }, { loaders }) => nullWhenNotFound(loaders.mergeRequest.load({ project: project.id, iid: checkIid(iid) })),
+  }),
+  // REST's single read (GET /projects/:id/merge_requests/:merge_request_iid), through the loader that
+  // fields needing the whole record share: the whole record.
+  mergeRequest: declared({ ...oneCall(MERGE_REQUEST_RECORD), rest: [MERGE_REQUEST_READ] }, (project, { iid }, { loaders }) =>
+    nullWhenNotFound(loaders.mergeRequest.load({ project: project.id, iid: checkIid(iid) })),
+  ),
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
