@@ -121,25 +121,10 @@ const userListOrNamed: FieldCost = {
 };
 
 const queries: Record<string, FieldCost> = {
-  'Query.project': oneCall(PROJECT_LOADED),
-  // With `personal`, the caller's GET /user names the namespace whose list is read.
-  'Query.projects': {
-    ...projectListOrIds(PROJECT_LOADED),
-    calls: (args) => (Array.isArray(args['ids']) ? Math.min(args['ids'].length, MAX_PROJECT_IDS) : windowCost(args).calls + (args['personal'] === true ? 1 : 0)),
-  },
-  'Query.group': oneCall(GROUP_LOADED),
-  'Query.groups': restList(GROUP_RECORD),
 };
 
 /** Every mutation is one REST write unless its entry says otherwise. */
 const mutations: Record<string, FieldCost> = {
-  'Mutation.groupCreate': oneCall(),
-  // By full path it looks the group up first (PUT takes the numeric id only).
-  'Mutation.groupUpdate': { calls: (args) => ((args['input'] as { fullPath?: unknown } | undefined)?.fullPath ? 2 : 1) },
-  // When REST answers with the group instead of the project, the project is looked up at its new path.
-  'Mutation.projectTransfer': { calls: 2 },
-  'Mutation.managedPersonalAccessTokenRotate': oneCall(),
-  'Mutation.managedResourceAccessTokenRotate': oneCall(),
   // What the payloads hold.
   'RunnerUpdatePayload.runner': embedded(RUNNER_LOADED),
   'RunnerCreatePayload.runner': embedded(RUNNER_LOADED),
@@ -186,75 +171,11 @@ const runners: Record<string, FieldCost> = {
 };
 
 const projects: Record<string, FieldCost> = {
-  'Project.fullPath': { reads: ['path_with_namespace'] },
-  'Project.group': { reads: ['namespace'], returns: GROUP_OF_NAMESPACE },
-  'Project.runners': runnerList,
-  // The project's `creator_id`, then the user loader.
-  'Project.creator': { reads: ['creator_id'], calls: 1, returns: USER_LOADED },
   'Project.owner': embedded(USER_SUMMARY),
-  'Project.links': { reads: ['_links'] },
-  'Project.invitations': restList(),
-  // POST /markdown of the description (in the project's context), once per distinct text.
-  'Project.descriptionHtml': { reads: ['description', 'path_with_namespace'], calls: 1 },
-  // GET /user once per request, and GET /projects/:id for the caller's `permissions` (list records lack them).
-  'Project.userPermissions': { calls: 2 },
-  // The settings page's path, from `web_url` (list-row.ts).
-  'Project.editPath': { reads: ['web_url'] },
-  // GET /projects/:id with the caller's `permissions`, unless the record at hand has them.
-  'Project.maxAccessLevel': { calls: 1, unlessParentHas: 'permissions' },
-  // A one-item page of GET /projects/:id/merge_requests?state=opened, once per project and request.
-  'Project.openMergeRequestsCount': { calls: 1 },
-  // GET /projects/:id?statistics=true.
-  'Project.statistics': { calls: 1, unlessParentHas: 'statistics' },
-  'Project.projectMembers': restList(USER_SUMMARY),
-  'Namespace.fullName': { calls: 1 },
-  'ProjectMember.user': embedded(USER_SUMMARY),
-  'ProjectMember.createdBy': embedded(USER_SUMMARY),
-  'ProjectMember.project': embedded(ID_ONLY),
-  'GroupMember.user': embedded(USER_SUMMARY),
-  'GroupMember.createdBy': embedded(USER_SUMMARY),
-  'GroupMember.group': embedded(ID_ONLY),
   'SshKey.user': embedded(USER_FULL),
 };
 
 const groups: Record<string, FieldCost> = {
-  'Group.fullPath': { reads: ['full_path'] },
-  'Group.shareWithGroupLock': { reads: ['share_with_group_lock'] },
-  'Group.requireTwoFactorAuthentication': { reads: ['require_two_factor_authentication'] },
-  'Group.autoDevopsEnabled': { reads: ['auto_devops_enabled'] },
-  'Group.emailsDisabled': { reads: ['emails_disabled'] },
-  'Group.mentionsDisabled': { reads: ['mentions_disabled'] },
-  'Group.lfsEnabled': { reads: ['lfs_enabled'] },
-  'Group.requestAccessEnabled': { reads: ['request_access_enabled'] },
-  'Group.membershipLock': { reads: ['membership_lock'] },
-  'Group.preventForkingOutsideGroup': { reads: ['prevent_forking_outside_group'] },
-  // `parent_id`, then the group loader.
-  'Group.parent': { reads: ['parent_id'], calls: 1, returns: GROUP_LOADED },
-  // Built from `file_template_project_id` alone.
-  'Group.fileTemplateProject': { reads: ['file_template_project_id'], returns: ID_ONLY },
-  // The group detail `?with_custom_attributes=true`, unless a list record carries them.
-  'Group.customAttributes': { calls: 1, unlessParentHas: 'custom_attributes' },
-  // Both read the group detail `?with_projects=true`, one loader for the two.
-  'Group.embeddedProjects': { reads: ['projects'], loader: 'groupWithProjects', items: MAX_EMBEDDED_PROJECTS, returns: PROJECT_IN_GROUP_DETAIL },
-  'Group.embeddedSharedProjects': { reads: ['shared_projects'], loader: 'groupWithProjects', items: MAX_EMBEDDED_PROJECTS, returns: PROJECT_IN_GROUP_DETAIL },
-  'Group.subgroups': restList(GROUP_RECORD),
-  'Group.descendantGroups': restList(GROUP_RECORD),
-  'Group.projects': projectListOrIds(PROJECT_LOADED),
-  'Group.sharedProjects': restList(PROJECT_LOADED),
-  'Group.runners': runnerList,
-  'Group.invitations': restList(),
-  // POST /markdown of the description.
-  'Group.descriptionHtml': { reads: ['description'], calls: 1 },
-  // GET /user once per request, and the caller's membership (GET /groups/:id/members/all/:user_id).
-  'Group.userPermissions': { reads: ['project_creation_level'], calls: 2 },
-  'Group.groupMembers': restList(USER_SUMMARY),
-  'SharedWithGroup.group': embedded(GROUP_OF_SHARE),
-  // The owner of a token or key: the user loader.
-  'PersonalAccessToken.user': oneCall(USER_LOADED),
-  'ResourceAccessToken.user': oneCall(USER_LOADED),
-  'EnterpriseUserSshKey.user': oneCall(USER_LOADED),
-  'ResourceAccessToken.group': embedded(ID_ONLY),
-  'ResourceAccessToken.project': embedded(ID_ONLY),
 };
 
 const issues: Record<string, FieldCost> = {

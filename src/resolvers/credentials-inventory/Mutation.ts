@@ -1,5 +1,7 @@
 import type { MutationResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
+import { oneCall } from '../../cost/field-cost.js';
 import { RestError } from '../../datasources/rest-error.js';
+import { declared } from '../../fields/declaration.js';
 import { idFromGlobalId } from '../global-id.js';
 import { refusalReasons } from '../refusals.js';
 import { checkFullPath } from '../projects/Query.js';
@@ -29,7 +31,7 @@ const credentialsInventoryMutations: Pick<
   MutationResolvers,
   'managedPersonalAccessTokenRotate' | 'managedResourceAccessTokenRotate'
 > = {
-  async managedPersonalAccessTokenRotate(_parent, { input }, { api }) {
+  managedPersonalAccessTokenRotate: declared({ ...oneCall(), rest: ['POST /groups/:id/manage/personal_access_tokens/:token_id/rotate'] }, async (_parent, { input }, { api }) => {
     const group = checkFullPath(input.groupPath, 'groupPath');
     const tokenId = idFromGlobalId(input.id, 'PersonalAccessToken', 'id');
     const clientMutationId = input.clientMutationId ?? null;
@@ -43,9 +45,9 @@ const credentialsInventoryMutations: Pick<
       if (reasons) return { clientMutationId, errors: reasons, personalAccessToken: null, token: null };
       throw error;
     }
-  },
+  }),
 
-  async managedResourceAccessTokenRotate(_parent, { input }, { api }) {
+  managedResourceAccessTokenRotate: declared({ ...oneCall(), rest: ['POST /groups/:id/manage/resource_access_tokens/:token_id/rotate'] }, async (_parent, { input }, { api }) => {
     const group = checkFullPath(input.groupPath, 'groupPath');
     const tokenId = idFromGlobalId(input.id, 'PersonalAccessToken', 'id');
     const clientMutationId = input.clientMutationId ?? null;
@@ -59,7 +61,7 @@ const credentialsInventoryMutations: Pick<
       if (reasons) return { clientMutationId, errors: reasons, resourceAccessToken: null, token: null };
       throw error;
     }
-  },
+  }),
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */

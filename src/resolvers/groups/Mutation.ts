@@ -1,8 +1,10 @@
 import type { GroupCreateInput, GroupUpdateInput, MutationResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
+import { oneCall } from '../../cost/field-cost.js';
 import type { GroupSchema, GroupSettings } from '../../datasources/groups.js';
 import type { FileUpload } from '../../datasources/file-upload.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
 import type { Loaders } from '../../datasources/loaders.js';
+import { declared } from '../../fields/declaration.js';
 import { idFromGlobalId } from '../global-id.js';
 import { checkFullPath } from '../projects/Query.js';
 import { refusalReasons } from '../refusals.js';
@@ -78,7 +80,7 @@ export function forgetGroup(loaders: Loaders, group: Pick<GroupSchema, 'id' | 'f
 }
 
 const groupMutations: Pick<MutationResolvers, 'groupCreate' | 'groupUpdate'> = {
-  async groupCreate(_parent, { input }, { api, loaders }) {
+  groupCreate: declared({ ...oneCall(), rest: ['POST /groups'] }, async (_parent, { input }, { api, loaders }) => {
     const { clientMutationId, name, path, parentId, ...shared } = input;
     const settings: GroupSettings = { name: checkNotBlank(name, 'name'), path: checkNotBlank(path, 'path'), ...sharedSettings(shared) };
     if (isSet(parentId)) settings.parent_id = idFromGlobalId(parentId, 'Group', 'parentId');
@@ -91,29 +93,36 @@ const groupMutations: Pick<MutationResolvers, 'groupCreate' | 'groupUpdate'> = {
       if (reasons) return { clientMutationId: clientMutationId ?? null, errors: reasons, group: null };
       throw error;
     }
-  },
+  }),
 
-  async groupUpdate(_parent, { input }, { api, loaders }) {
-    if (isSet(input.fullPath) === isSet(input.id)) throw badUserInput('Give exactly one of `fullPath` and `id`.', 'input');
-    const changes = updateSettings(input);
-    if (Object.keys(changes).length === 0) throw badUserInput('Give at least one field to change.', 'input');
-    // PUT /groups/:id takes the numeric id only, so a full path costs one look-up first.
-    const known: Pick<GroupSchema, 'id' | 'full_path'> = isSet(input.id)
-      ? { id: idFromGlobalId(input.id, 'Group', 'id') }
-      : await loaders.group.load(checkFullPath(input.fullPath!));
-    try {
-      const group = await api.groups.edit(known.id, changes);
-      // Old and new full path both, since a rename moves the group's path key.
-      forgetGroup(loaders, known);
-      forgetGroup(loaders, group);
-      loaders.group.prime(group);
-      return { clientMutationId: input.clientMutationId ?? null, errors: [], group };
-    } catch (error) {
-      const reasons = refusalReasons(error);
-      if (reasons) return { clientMutationId: input.clientMutationId ?? null, errors: reasons, group: null };
-      throw error;
-    }
-  },
+  // By full path it looks the group up first (PUT takes the numeric id only).
+  groupUpdate: declared(
+    {
+      calls: (args) => ((args['input'] as { fullPath?: unknown } | undefined)?.fullPath ? 2 : 1),
+      rest: ['GET /groups/:id', 'PUT /groups/:id'],
+    },
+    async (_parent, { input }, { api, loaders }) => {
+      if (isSet(input.fullPath) === isSet(input.id)) throw badUserInput('Give exactly one of `fullPath` and `id`.', 'input');
+      const changes = updateSettings(input);
+      if (Object.keys(changes).length === 0) throw badUserInput('Give at least one field to change.', 'input');
+      // PUT /groups/:id takes the numeric id only, so a full path costs one look-up first.
+      const known: Pick<GroupSchema, 'id' | 'full_path'> = isSet(input.id)
+        ? { id: idFromGlobalId(input.id, 'Group', 'id') }
+        : await loaders.group.load(checkFullPath(input.fullPath!));
+      try {
+        const group = await api.groups.edit(known.id, changes);
+        // Old and new full path both, since a rename moves the group's path key.
+        forgetGroup(loaders, known);
+        forgetGroup(loaders, group);
+        loaders.group.prime(group);
+        return { clientMutationId: input.clientMutationId ?? null, errors: [], group };
+      } catch (error) {
+        const reasons = refusalReasons(error);
+        if (reasons) return { clientMutationId: input.clientMutationId ?? null, errors: reasons, group: null };
+        throw error;
+      }
+    },
+  ),
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */

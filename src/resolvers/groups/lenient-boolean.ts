@@ -1,5 +1,6 @@
 import type { GatewayContext } from '../../server/context.js';
 import type { GroupSchema } from '../../datasources/groups.js';
+import { declared } from '../../fields/declaration.js';
 import { FULL_RECORD_LOADERS } from '../full-records.js';
 import { readRecordField } from '../record-fields.js';
 
@@ -16,8 +17,14 @@ export function lenientBoolean(value: unknown): unknown {
   return value;
 }
 
-/** A Group Boolean field read from `key` (fetching the full record when needed), leniently. */
+/**
+ * A Group Boolean field read from `key` (fetching the full record, GET /groups/:id, when the one at
+ * hand lacks it), leniently.
+ */
 export function groupBoolean(key: keyof GroupSchema) {
-  return async (group: GroupSchema, _args: unknown, context: GatewayContext): Promise<boolean | null> =>
-    lenientBoolean(await readRecordField(group, key, context, FULL_RECORD_LOADERS['Group'])) as boolean | null;
+  return declared(
+    { reads: [key], rest: ['GET /groups/:id'] },
+    async (group: GroupSchema, _args: unknown, context: GatewayContext): Promise<boolean | null> =>
+      lenientBoolean(await readRecordField(group, key, context, FULL_RECORD_LOADERS['Group'])) as boolean | null,
+  );
 }

@@ -1,8 +1,11 @@
 import type { AccessLevelResolvers, GroupMemberRelation, GroupMemberResolvers, MemberInterfaceResolvers, ProjectMemberRelation, ProjectMemberResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { restConnection } from '../../connections/connection.js';
 import type { ConnectionArgs } from '../../connections/window.js';
+import { embedded } from '../../cost/field-cost.js';
+import { ID_ONLY, USER_SUMMARY } from '../../cost/shapes.js';
 import type { MemberListKind, MemberRecord, MemberSource } from '../../datasources/members.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
+import { declared } from '../../fields/declaration.js';
 import type { GatewayContext } from '../../server/context.js';
 import { toGlobalId } from '../global-id.js';
 
@@ -61,10 +64,10 @@ const memberFields = {
   // REST names a membership by its source and its user (see the SDL).
   id: membershipId,
   // The member record is the user summary itself, with the membership's fields beside it.
-  user: (member: MemberRecord) => member,
+  user: declared(embedded(USER_SUMMARY), (member: MemberRecord) => member),
   accessLevel: (member: MemberRecord) => member.access_level,
   createdAt: (member: MemberRecord) => member.created_at ?? null,
-  createdBy: (member: MemberRecord) => member.created_by ?? null,
+  createdBy: declared(embedded(USER_SUMMARY), (member: MemberRecord) => member.created_by ?? null),
   expiresAt: (member: MemberRecord) => member.expires_at ?? null,
 };
 
@@ -74,12 +77,14 @@ export const MemberInterface: MemberInterfaceResolvers = {
 
 export const GroupMember: GroupMemberResolvers = {
   ...memberFields,
-  group: (member) => ({ id: member.source.id }),
+  // Only the id is known: any other field of the group is fetched when asked for.
+  group: declared(embedded(ID_ONLY), (member) => ({ id: member.source.id })),
 };
 
 export const ProjectMember: ProjectMemberResolvers = {
   ...memberFields,
-  project: (member) => ({ id: member.source.id }),
+  // Only the id is known: any other field of the project is fetched when asked for.
+  project: declared(embedded(ID_ONLY), (member) => ({ id: member.source.id })),
 };
 
 export const AccessLevel: AccessLevelResolvers = {

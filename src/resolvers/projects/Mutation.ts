@@ -1,6 +1,7 @@
 import type { MutationResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import type { GroupSchema } from '../../datasources/groups.js';
 import type { ProjectSchema } from '../../datasources/projects.js';
+import { declared } from '../../fields/declaration.js';
 import { refusalReasons } from '../refusals.js';
 import { checkFullPath } from './Query.js';
 
@@ -19,32 +20,36 @@ function groupOfNamespace(project: ProjectSchema): GroupSchema | null {
 }
 
 const projectMutations: Pick<MutationResolvers, 'projectTransfer'> = {
-  async projectTransfer(_parent, { input }, { api, loaders }) {
-    const projectPath = checkFullPath(input.projectPath, 'projectPath');
-    const groupPath = checkFullPath(input.groupPath, 'groupPath');
-    const clientMutationId = input.clientMutationId ?? null;
-    let body: ProjectSchema | GroupSchema;
-    try {
-      body = await api.groups.transferProject(groupPath, projectPath);
-    } catch (error) {
-      const reasons = refusalReasons(error);
-      if (reasons) return { clientMutationId, errors: reasons, project: null, group: null };
-      throw error;
-    }
-    if (isProjectRecord(body)) {
-      // rest-v4-api.md: REST answers with the moved project, a full record at its new path.
-      loaders.project.clear({ id: body.id, path_with_namespace: projectPath });
-      loaders.project.prime(body);
-      return { clientMutationId, errors: [], project: body, group: groupOfNamespace(body) };
-    }
-    // GitLab's code answers with the group's detail instead; the project keeps its own path
-    // segment, so its new full path is known and one look-up fetches it.
-    const newPath = `${body.full_path ?? groupPath}/${projectPath.split('/').pop() ?? ''}`;
-    const project = await loaders.project.load(newPath);
-    loaders.project.clear({ id: project.id, path_with_namespace: projectPath });
-    loaders.project.prime(project);
-    return { clientMutationId, errors: [], project, group: body };
-  },
+  // When REST answers with the group instead of the project, the project is looked up at its new path.
+  projectTransfer: declared(
+    { calls: 2, rest: ['POST /groups/:id/projects/:project_id', 'GET /projects/:id'] },
+    async (_parent, { input }, { api, loaders }) => {
+      const projectPath = checkFullPath(input.projectPath, 'projectPath');
+      const groupPath = checkFullPath(input.groupPath, 'groupPath');
+      const clientMutationId = input.clientMutationId ?? null;
+      let body: ProjectSchema | GroupSchema;
+      try {
+        body = await api.groups.transferProject(groupPath, projectPath);
+      } catch (error) {
+        const reasons = refusalReasons(error);
+        if (reasons) return { clientMutationId, errors: reasons, project: null, group: null };
+        throw error;
+      }
+      if (isProjectRecord(body)) {
+        // rest-v4-api.md: REST answers with the moved project, a full record at its new path.
+        loaders.project.clear({ id: body.id, path_with_namespace: projectPath });
+        loaders.project.prime(body);
+        return { clientMutationId, errors: [], project: body, group: groupOfNamespace(body) };
+      }
+      // GitLab's code answers with the group's detail instead; the project keeps its own path
+      // segment, so its new full path is known and one look-up fetches it.
+      const newPath = `${body.full_path ?? groupPath}/${projectPath.split('/').pop() ?? ''}`;
+      const project = await loaders.project.load(newPath);
+      loaders.project.clear({ id: project.id, path_with_namespace: projectPath });
+      loaders.project.prime(project);
+      return { clientMutationId, errors: [], project, group: body };
+    },
+  ),
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */

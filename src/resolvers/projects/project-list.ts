@@ -4,6 +4,9 @@ import type { GraphQLResolveInfo } from 'graphql';
 import type { ProjectArchived, QueryProjectsArgs } from '../../__generated__/resolvers-types.js';
 import { arrayConnection, restConnection, type Connection } from '../../connections/connection.js';
 import type { ConnectionArgs } from '../../connections/window.js';
+import type { FieldCost } from '../../cost/field-cost.js';
+import type { RecordShape } from '../../cost/shapes.js';
+import { windowCost } from '../../cost/window-cost.js';
 import type { ProjectListFilters, ProjectSchema } from '../../datasources/projects.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
 import type { GatewayContext } from '../../server/context.js';
@@ -13,6 +16,16 @@ import { shortRecordSuffices } from './simple-record.js';
 
 /** At most this many `ids`: each is one REST read. */
 export const MAX_PROJECT_IDS = 100;
+
+/**
+ * What a project list costs that `ids` may name instead: then one GET /projects/:id per id (REST's
+ * lists have no id filter), otherwise the REST list's window.
+ */
+export const projectListOrIds = (returns: RecordShape): FieldCost => ({
+  calls: (args) => (Array.isArray(args['ids']) ? Math.min(args['ids'].length, MAX_PROJECT_IDS) : windowCost(args).calls),
+  items: (args) => (Array.isArray(args['ids']) ? Math.min(args['ids'].length, MAX_PROJECT_IDS) : windowCost(args).items),
+  returns,
+});
 
 /**
  * GitLab's project `sort` strings (`<field>_<direction>`, Project.sort_by_attribute) that REST's
