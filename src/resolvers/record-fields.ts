@@ -1,5 +1,4 @@
 import { defaultFieldResolver, isObjectType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
-import { declarationOf } from '../fields/declaration.js';
 import type { GatewayContext } from '../server/context.js';
 
 /** Loads the full REST record of an object whose embedded record lacks a field. */
@@ -35,17 +34,19 @@ export async function readRecordField(
  * the parent record, or `fooBar` when the parent is one of the gateway's own objects (payloads,
  * connections). Types listed in `fullRecords` fetch their full record when the parent lacks the
  * field. A field declared with `recordField` (src/fields/patterns.ts) reads the same way: its
- * resolver only carried its cost. Snake_case never reaches the schema, and no resolver maps fields by hand.
+ * resolver only carried its cost (`declaredRecordField` names them: the schema holds bound copies
+ * of the resolvers, which carry no declaration). Snake_case never reaches the schema, and no resolver maps fields by hand.
  */
 export function installRecordFieldResolvers(
   schema: GraphQLSchema,
   fullRecords: Readonly<Record<string, FullRecordLoader>>,
+  declaredRecordField: (typeName: string, fieldName: string) => boolean = () => false,
 ): void {
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__')) continue;
     const loadFull = fullRecords[type.name];
     for (const field of Object.values(type.getFields())) {
-      if (field.resolve && field.resolve !== defaultFieldResolver && !declarationOf(field.resolve)?.readsRecord) continue;
+      if (field.resolve && field.resolve !== defaultFieldResolver && !declaredRecordField(type.name, field.name)) continue;
       const key = snakeCase(field.name);
       const resolve: GraphQLFieldResolver<Record<string, unknown>, GatewayContext> = (parent, _args, context) => {
         if (own(parent, key)) return parent[key];

@@ -5,6 +5,7 @@ import { resolvers } from '../resolvers/index.js';
 import { FULL_RECORD_LOADERS } from '../resolvers/full-records.js';
 import { enableLookahead } from '../resolvers/lookahead.js';
 import { installRecordFieldResolvers } from '../resolvers/record-fields.js';
+import { declarationOf } from '../fields/declaration.js';
 import { restEnumValuesOfDocument } from './enum-values.js';
 import { gatewayDocument, gatewayTypeDefs } from './sdl.js';
 
@@ -46,7 +47,10 @@ export function createExecutableSchema(extension?: SchemaExtension): GraphQLSche
     // addResolversToSchema copies the whole schema, a peak of garbage that RSS keeps after start.
     updateResolversInPlace: true,
   });
-  installRecordFieldResolvers(schema, FULL_RECORD_LOADERS);
+  const own = resolvers as Readonly<Record<string, Readonly<Record<string, unknown>> | undefined>>;
+  const overridden = (typeName: string, fieldName: string) =>
+    ([] as Array<Readonly<Record<string, unknown>>>).concat(extraResolvers as never).some((map) => (map[typeName] as Record<string, unknown> | undefined)?.[fieldName] !== undefined);
+  installRecordFieldResolvers(schema, FULL_RECORD_LOADERS, (typeName, fieldName) => declarationOf(own[typeName]?.[fieldName])?.readsRecord === true && !overridden(typeName, fieldName));
   enableLookahead(schema, resolvers, extraResolvers);
   return schema;
 }

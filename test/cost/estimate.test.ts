@@ -125,6 +125,40 @@ const CASES: Case[] = [
     query: `{ group(fullPath: "no-such-group") { subgroups { nodes { name } } projects(first: 5) { nodes { name } } issues { count } }
       project(fullPath: "gitlab-org/no-such-project") { issues { count } runners { count } boards { count } invitations { count } } }`,
   },
+  {
+    name: 'merge requests with the fields list records lack, their people, labels and discussions',
+    query: `{ project(fullPath: "gitlab-org/gitlab") { mergeRequests(first: 5) { nodes { iid title author { username bio } assignees { nodes { username status { message } } }
+      reviewers { nodes { username } } headPipeline { status iid } squash changesCount diffRefs { headSha } subscribed mergeError userPermissions { canMerge }
+      labels { nodes { title color } } participants(first: 3) { nodes { username } } discussions { nodes { id notes { nodes { body } } } } userDiscussionsCount
+      milestone { title } sourceProject { name } currentUserTodos { nodes { id } } timeStats { timeEstimate } } } } }`,
+  },
+  {
+    name: 'labels and milestones of a project and a group',
+    query: `{ project(fullPath: "gitlab-org/gitlab") { labels(first: 10) { nodes { title color description textColor } } milestones(first: 5) { nodes { title stats { totalIssuesCount closedIssuesCount } project { name } } } }
+      group(fullPath: "gitlab-org") { labels(first: 5) { nodes { title } } milestones(first: 3) { nodes { title subgroupMilestone } } } }`,
+  },
+  {
+    name: "an issue's notes with their HTML, permissions, authors' access and award emoji",
+    query: `{ project(fullPath: "gitlab-org/gitlab") { issue(iid: "1") { titleHtml descriptionHtml currentUserTodos { nodes { id } } userDiscussionsCount
+      notes(first: 5) { nodes { body bodyHtml url author { username } userPermissions { adminNote } project { name } } }
+      discussions(first: 3) { nodes { id resolvedBy { username } notes { nodes { body } } } } } } }`,
+  },
+  {
+    name: 'a repository tree with its entries, blobs and branch names',
+    query: `{ project(fullPath: "gitlab-org/gitlab") { repository { empty branchNames(searchPattern: "*", offset: 0, limit: 5)
+      tree(ref: "main") { lastCommit { sha title } permalinkPath trees(first: 5) { nodes { name path } } blobs(first: 5) { nodes { name lfsOid } } submodules { nodes { name } } }
+      blobs(paths: ["README.md"]) { nodes { path name canModifyBlob ideEditPath forkAndEditPath } } } } }`,
+  },
+  {
+    name: "a project's jobs with the fields runner job lists lack, and their pipelines",
+    query: `{ project(fullPath: "gitlab-org/gitlab-runner") { jobs(first: 5) { nodes { id name retryable failureMessage erasedAt tags
+      pipeline { iid createdAt beforeSha user { username } duration } } } } }`,
+    token: maintainer,
+  },
+  {
+    name: 'users by username and the caller with their status',
+    query: '{ users(usernames: ["root", "maintainer"]) { nodes { username status { message } } } currentUser { username status { emoji } } }',
+  },
   { name: 'the current user and job artifacts', query: '{ currentUser { username email } project(fullPath: "gitlab-org/gitlab") { refJobArtifacts(refName: "main", jobName: "build-docs") { archivePath } } }' },
   {
     name: 'a runner update reading the written runner\'s projects',
@@ -139,6 +173,14 @@ const CASES: Case[] = [
     // REST finds an issue by global ID for administrators only.
     token: admin,
     query: 'mutation { todoCreate(input: { targetId: "gid://gitlab/Issue/1" }) { alreadyPending todo { target { ... on Issue { title webUrl timeStats { timeEstimate } links { self } } } author { username } project { fullPath visibility } } } }',
+  },
+  {
+    name: 'an issue locked through the sidebar, read back with its labels',
+    query: 'mutation { issueSetLocked(input: { projectPath: "gitlab-org/gitlab", iid: "1", locked: true }) { errors issue { discussionLocked author { username } labels { nodes { title color } } } } }',
+  },
+  {
+    name: 'a note created on an issue, read back with its HTML and permissions',
+    query: 'mutation { createNote(input: { noteableId: "gid://gitlab/Issue/1", body: "Estimated" }) { errors note { body bodyHtml url author { username } userPermissions { adminNote } } } }',
   },
   {
     name: 'a board created and read back',

@@ -6,6 +6,7 @@ import type { TimeStatsSchema } from '../../datasources/issuable-schemas.js';
 import type { IssueLinksSchema, IssueSchema } from '../../datasources/issues.js';
 import type { UserSchema } from '../../datasources/users.js';
 import { declared, type DeclarationSpec } from '../../fields/declaration.js';
+import { recordField } from '../../fields/patterns.js';
 import type { GatewayContext } from '../../server/context.js';
 import { FULL_RECORD_LOADERS } from '../full-records.js';
 import { toGlobalId } from '../global-id.js';
@@ -67,6 +68,10 @@ function singleLine(html: string | null): string | null {
 }
 
 export const Issue: IssueResolvers = {
+  // The people the issue record embeds (UserBasic).
+  author: recordField(embedded(USER_SUMMARY)),
+  assignee: recordField(embedded(USER_SUMMARY)),
+  closedBy: recordField(embedded(USER_SUMMARY)),
   // Reads the context only to remember the issue for subscriptions by global ID: no REST call.
   id: declared({ calls: 0 }, (issue, _args, context) => {
     rememberServedIssue(issue, context);

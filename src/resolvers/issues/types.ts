@@ -57,8 +57,10 @@ export const Note: NoteResolvers = {
     return `${project.web_url}/-/issues/${note.noteable_iid}#note_${note.id}`;
   }),
   resolved: (note) => note.resolved ?? false,
-  // The caller (GET /user), their access to the note's project (GET /projects/:id) and the issue's lock: each once per request.
-  userPermissions: declared({ calls: 3, rest: ['GET /user', 'GET /projects/:id', 'GET /projects/:id/issues/:issue_iid'] }, (note, _args, context) =>
+  // The caller (GET /user), their access to the note's project (GET /projects/:id) and the issue's
+  // lock: each once per request with batching on. Without it the caller is read twice (here and for
+  // the project's abilities), which the new estimate case "a note created on an issue" showed.
+  userPermissions: declared({ calls: 4, rest: ['GET /user', 'GET /projects/:id', 'GET /projects/:id/issues/:issue_iid'] }, (note, _args, context) =>
     notePermissions(note, context),
   ),
   resolvable: (note) => note.resolvable ?? false,
