@@ -21,7 +21,7 @@ function itemType(type: GraphQLNamedType): GraphQLNamedType {
 
 describe('the reviewed REST costs of fields', () => {
   it('has an entry for every resolver that can reach the REST session', () => {
-    const unreviewed = fields.filter(({ type, field, key }) => {
+    const unreviewed = fields.filter(({ type, field }) => {
       const resolver = ownResolver(type.name, field.name);
       return resolver !== undefined && mayCallRest(resolver) && declaredCost(type.name, field.name) === undefined;
     });
