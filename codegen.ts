@@ -89,6 +89,7 @@ const nodeMappers: Record<string, string> = {
   SnippetRepositoryStorageMove: '../datasources/snippets.js#SnippetRepositoryStorageMoveSchema',
   SshKey: '../datasources/keys.js#SshKeySchema',
   DeployKeysProject: '../datasources/keys.js#DeployKeysProjectSchema',
+  DeployKey: '../datasources/keys.js#DeployKeySchema',
   CiJobArtifact: '../records/artifacts.js#ArtifactRecord',
   CiJobArtifactsDownload: '../datasources/artifacts.js#ArtifactsLocation',
   PersonalAccessToken: '../datasources/credentials-inventory.js#PersonalAccessTokenSchema',

@@ -49,35 +49,36 @@ import { resolvers as m45 } from '../resolvers/issues/note-author-access.js';
 import { resolvers as m46 } from '../resolvers/issues/project-merge-requests.js';
 import { resolvers as m47 } from '../resolvers/issues/todo-mutations.js';
 import { resolvers as m48 } from '../resolvers/issues/types.js';
-import { resolvers as m49 } from '../resolvers/keys/Query.js';
-import { resolvers as m50 } from '../resolvers/keys/SshKey.js';
-import { resolvers as m51 } from '../resolvers/node.js';
-import { resolvers as m52 } from '../resolvers/projects/Mutation.js';
-import { resolvers as m53 } from '../resolvers/projects/Project.js';
-import { resolvers as m54 } from '../resolvers/projects/Query.js';
-import { resolvers as m55 } from '../resolvers/projects/feature-access.js';
-import { resolvers as m56 } from '../resolvers/projects/permissions.js';
-import { resolvers as m57 } from '../resolvers/runners/CiJob.js';
-import { resolvers as m58 } from '../resolvers/runners/CiRunner.js';
-import { resolvers as m59 } from '../resolvers/runners/Mutation.js';
-import { resolvers as m60 } from '../resolvers/runners/Pipeline.js';
-import { resolvers as m61 } from '../resolvers/runners/Query.js';
-import { resolvers as m62 } from '../resolvers/runners/Subscription.js';
-import { resolvers as m63 } from '../resolvers/runners/duration.js';
-import { resolvers as m64 } from '../resolvers/runners/management.js';
-import { resolvers as m65 } from '../resolvers/runners/pipelines.js';
-import { resolvers as m66 } from '../resolvers/runners/project-jobs.js';
-import { resolvers as m67 } from '../resolvers/scalars.js';
-import { resolvers as m68 } from '../resolvers/snippets/Mutation.js';
-import { resolvers as m69 } from '../resolvers/snippets/Query.js';
-import { resolvers as m70 } from '../resolvers/snippets/SnippetRepositoryStorageMove.js';
-import { resolvers as m71 } from '../resolvers/subscriptions/issuable.js';
-import { resolvers as m72 } from '../resolvers/users/Query.js';
-import { resolvers as m73 } from '../resolvers/users/User.js';
-import { resolvers as m74 } from '../resolvers/users/starred-projects.js';
-import { resolvers as m75 } from '../resolvers/wikis/Mutation.js';
-import { resolvers as m76 } from '../resolvers/wikis/Project.js';
-import { resolvers as m77 } from '../resolvers/wikis/WikiPage.js';
+import { resolvers as m49 } from '../resolvers/keys/Project.js';
+import { resolvers as m50 } from '../resolvers/keys/Query.js';
+import { resolvers as m51 } from '../resolvers/keys/SshKey.js';
+import { resolvers as m52 } from '../resolvers/node.js';
+import { resolvers as m53 } from '../resolvers/projects/Mutation.js';
+import { resolvers as m54 } from '../resolvers/projects/Project.js';
+import { resolvers as m55 } from '../resolvers/projects/Query.js';
+import { resolvers as m56 } from '../resolvers/projects/feature-access.js';
+import { resolvers as m57 } from '../resolvers/projects/permissions.js';
+import { resolvers as m58 } from '../resolvers/runners/CiJob.js';
+import { resolvers as m59 } from '../resolvers/runners/CiRunner.js';
+import { resolvers as m60 } from '../resolvers/runners/Mutation.js';
+import { resolvers as m61 } from '../resolvers/runners/Pipeline.js';
+import { resolvers as m62 } from '../resolvers/runners/Query.js';
+import { resolvers as m63 } from '../resolvers/runners/Subscription.js';
+import { resolvers as m64 } from '../resolvers/runners/duration.js';
+import { resolvers as m65 } from '../resolvers/runners/management.js';
+import { resolvers as m66 } from '../resolvers/runners/pipelines.js';
+import { resolvers as m67 } from '../resolvers/runners/project-jobs.js';
+import { resolvers as m68 } from '../resolvers/scalars.js';
+import { resolvers as m69 } from '../resolvers/snippets/Mutation.js';
+import { resolvers as m70 } from '../resolvers/snippets/Query.js';
+import { resolvers as m71 } from '../resolvers/snippets/SnippetRepositoryStorageMove.js';
+import { resolvers as m72 } from '../resolvers/subscriptions/issuable.js';
+import { resolvers as m73 } from '../resolvers/users/Query.js';
+import { resolvers as m74 } from '../resolvers/users/User.js';
+import { resolvers as m75 } from '../resolvers/users/starred-projects.js';
+import { resolvers as m76 } from '../resolvers/wikis/Mutation.js';
+import { resolvers as m77 } from '../resolvers/wikis/Project.js';
+import { resolvers as m78 } from '../resolvers/wikis/WikiPage.js';
 
 export const resolverModules: ReadonlyArray<{ readonly path: string; readonly resolvers: Resolvers }> = [
   { path: 'artifacts/CiJob.ts', resolvers: m0 },
@@ -129,33 +130,34 @@ export const resolverModules: ReadonlyArray<{ readonly path: string; readonly re
   { path: 'issues/project-merge-requests.ts', resolvers: m46 },
   { path: 'issues/todo-mutations.ts', resolvers: m47 },
   { path: 'issues/types.ts', resolvers: m48 },
-  { path: 'keys/Query.ts', resolvers: m49 },
-  { path: 'keys/SshKey.ts', resolvers: m50 },
-  { path: 'node.ts', resolvers: m51 },
-  { path: 'projects/Mutation.ts', resolvers: m52 },
-  { path: 'projects/Project.ts', resolvers: m53 },
-  { path: 'projects/Query.ts', resolvers: m54 },
-  { path: 'projects/feature-access.ts', resolvers: m55 },
-  { path: 'projects/permissions.ts', resolvers: m56 },
-  { path: 'runners/CiJob.ts', resolvers: m57 },
-  { path: 'runners/CiRunner.ts', resolvers: m58 },
-  { path: 'runners/Mutation.ts', resolvers: m59 },
-  { path: 'runners/Pipeline.ts', resolvers: m60 },
-  { path: 'runners/Query.ts', resolvers: m61 },
-  { path: 'runners/Subscription.ts', resolvers: m62 },
-  { path: 'runners/duration.ts', resolvers: m63 },
-  { path: 'runners/management.ts', resolvers: m64 },
-  { path: 'runners/pipelines.ts', resolvers: m65 },
-  { path: 'runners/project-jobs.ts', resolvers: m66 },
-  { path: 'scalars.ts', resolvers: m67 },
-  { path: 'snippets/Mutation.ts', resolvers: m68 },
-  { path: 'snippets/Query.ts', resolvers: m69 },
-  { path: 'snippets/SnippetRepositoryStorageMove.ts', resolvers: m70 },
-  { path: 'subscriptions/issuable.ts', resolvers: m71 },
-  { path: 'users/Query.ts', resolvers: m72 },
-  { path: 'users/User.ts', resolvers: m73 },
-  { path: 'users/starred-projects.ts', resolvers: m74 },
-  { path: 'wikis/Mutation.ts', resolvers: m75 },
-  { path: 'wikis/Project.ts', resolvers: m76 },
-  { path: 'wikis/WikiPage.ts', resolvers: m77 },
+  { path: 'keys/Project.ts', resolvers: m49 },
+  { path: 'keys/Query.ts', resolvers: m50 },
+  { path: 'keys/SshKey.ts', resolvers: m51 },
+  { path: 'node.ts', resolvers: m52 },
+  { path: 'projects/Mutation.ts', resolvers: m53 },
+  { path: 'projects/Project.ts', resolvers: m54 },
+  { path: 'projects/Query.ts', resolvers: m55 },
+  { path: 'projects/feature-access.ts', resolvers: m56 },
+  { path: 'projects/permissions.ts', resolvers: m57 },
+  { path: 'runners/CiJob.ts', resolvers: m58 },
+  { path: 'runners/CiRunner.ts', resolvers: m59 },
+  { path: 'runners/Mutation.ts', resolvers: m60 },
+  { path: 'runners/Pipeline.ts', resolvers: m61 },
+  { path: 'runners/Query.ts', resolvers: m62 },
+  { path: 'runners/Subscription.ts', resolvers: m63 },
+  { path: 'runners/duration.ts', resolvers: m64 },
+  { path: 'runners/management.ts', resolvers: m65 },
+  { path: 'runners/pipelines.ts', resolvers: m66 },
+  { path: 'runners/project-jobs.ts', resolvers: m67 },
+  { path: 'scalars.ts', resolvers: m68 },
+  { path: 'snippets/Mutation.ts', resolvers: m69 },
+  { path: 'snippets/Query.ts', resolvers: m70 },
+  { path: 'snippets/SnippetRepositoryStorageMove.ts', resolvers: m71 },
+  { path: 'subscriptions/issuable.ts', resolvers: m72 },
+  { path: 'users/Query.ts', resolvers: m73 },
+  { path: 'users/User.ts', resolvers: m74 },
+  { path: 'users/starred-projects.ts', resolvers: m75 },
+  { path: 'wikis/Mutation.ts', resolvers: m76 },
+  { path: 'wikis/Project.ts', resolvers: m77 },
+  { path: 'wikis/WikiPage.ts', resolvers: m78 },
 ];

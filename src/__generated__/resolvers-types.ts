@@ -26,7 +26,7 @@ import type { BoardListRecord } from '../records/boards.js';
 import type { WikiPageRecord } from '../records/wikis.js';
 import type { WikiAttachmentSchema } from '../datasources/wikis.js';
 import type { SnippetSchema, SnippetRepositoryStorageMoveSchema } from '../datasources/snippets.js';
-import type { SshKeySchema, DeployKeysProjectSchema } from '../datasources/keys.js';
+import type { SshKeySchema, DeployKeysProjectSchema, DeployKeySchema } from '../datasources/keys.js';
 import type { ArtifactRecord } from '../records/artifacts.js';
 import type { ArtifactsLocation } from '../datasources/artifacts.js';
 import type { PersonalAccessTokenSchema, ResourceAccessTokenSchema, EnterpriseUserSshKeySchema } from '../datasources/credentials-inventory.js';
@@ -2196,6 +2196,55 @@ export type DefaultBranchProtection =
   | 0
   /** Partial protection (`1`): developers and maintainers can push new commits. */
   | 1;
+
+/**
+ * A deploy key enabled in a project, as the project lists it (REST `GET /projects/:id/deploy_keys`,
+ * GitLab's `Entities::DeployKeysProject`: the key merged with the project's `can_push`). GitLab's own
+ * GraphQL API has no deploy key list; the names follow its `SshKey`.
+ */
+export type DeployKey = {
+  __typename?: 'DeployKey';
+  /** Whether the key may push to this project's repository. */
+  canPush?: Maybe<Scalars['Boolean']['output']>;
+  /** When the key was added. */
+  createdAt?: Maybe<Scalars['Time']['output']>;
+  /** When the key expires, or null. */
+  expiresAt?: Maybe<Scalars['Time']['output']>;
+  /** MD5 fingerprint of the public key (`b5:d1:...`); null on FIPS instances, which do not compute it. */
+  fingerprint?: Maybe<Scalars['String']['output']>;
+  /** SHA256 fingerprint of the public key (`SHA256:...`). */
+  fingerprintSha256?: Maybe<Scalars['String']['output']>;
+  /** Global ID of the key, `gid://gitlab/Key/<id>` (as `DeployKeysProject.deployKeyId` names it). */
+  id: Scalars['ID']['output'];
+  /** The public key, as OpenSSH writes it (`<type> <base64> <comment>`). */
+  key?: Maybe<Scalars['String']['output']>;
+  /** Title of the key. */
+  title?: Maybe<Scalars['String']['output']>;
+  /** What the key may be used for. */
+  usageType?: Maybe<SshKeyUsageType>;
+};
+
+/** A page of a project's deploy keys. */
+export type DeployKeyConnection = {
+  __typename?: 'DeployKeyConnection';
+  /** Total number of the project's deploy keys, or null when REST gives no total. */
+  count?: Maybe<Scalars['Int']['output']>;
+  /** The deploy keys of this page with their cursors. */
+  edges: Array<DeployKeyEdge>;
+  /** The deploy keys of this page. */
+  nodes: Array<DeployKey>;
+  /** Where this page stands in the list. */
+  pageInfo: PageInfo;
+};
+
+/** A deploy key with its cursor. */
+export type DeployKeyEdge = {
+  __typename?: 'DeployKeyEdge';
+  /** Opaque cursor of this deploy key in the list. */
+  cursor: Scalars['String']['output'];
+  /** The deploy key. */
+  node: DeployKey;
+};
 
 /** A deploy key enabled in a project (REST `deploy_keys_projects`). */
 export type DeployKeysProject = {
@@ -6654,6 +6703,11 @@ export type Project = Node & {
   customAttributes?: Maybe<Array<CustomAttribute>>;
   /** Default branch of the repository. */
   defaultBranch?: Maybe<Scalars['String']['output']>;
+  /**
+   * The deploy keys enabled in the project (REST `GET /projects/:id/deploy_keys`), in REST's order.
+   * Maintainers and above: others get FORBIDDEN, as from REST.
+   */
+  deployKeys?: Maybe<DeployKeyConnection>;
   /** Description of the project. */
   description?: Maybe<Scalars['String']['output']>;
   /**
@@ -6906,6 +6960,19 @@ export type ProjectBoardsArgs = {
  */
 export type ProjectCommitReferencesArgs = {
   commitSha: Scalars['String']['input'];
+};
+
+
+/**
+ * A project (REST `/projects/:id`, the Project record of rest-v4-api.md). Embedded project records (in
+ * runners and jobs) carry a few fields; any other field is fetched once per project per request from
+ * `GET /projects/:id`. Records of group project lists are full: they answer every field.
+ */
+export type ProjectDeployKeysArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -10019,6 +10086,9 @@ export type ResolversTypes = {
   CustomAttributeFilter: CustomAttributeFilter;
   Date: ResolverTypeWrapper<Scalars['Date']['output']>;
   DefaultBranchProtection: null;
+  DeployKey: ResolverTypeWrapper<DeployKeySchema>;
+  DeployKeyConnection: ResolverTypeWrapper<Connection<DeployKeySchema>>;
+  DeployKeyEdge: ResolverTypeWrapper<Edge<DeployKeySchema>>;
   DeployKeysProject: ResolverTypeWrapper<DeployKeysProjectSchema>;
   DestroyBoardInput: DestroyBoardInput;
   DestroyBoardListInput: DestroyBoardListInput;
@@ -10432,6 +10502,9 @@ export type ResolversParentTypes = {
   CustomAttribute: CustomAttributeSchema;
   CustomAttributeFilter: CustomAttributeFilter;
   Date: Scalars['Date']['output'];
+  DeployKey: DeployKeySchema;
+  DeployKeyConnection: Connection<DeployKeySchema>;
+  DeployKeyEdge: Edge<DeployKeySchema>;
   DeployKeysProject: DeployKeysProjectSchema;
   DestroyBoardInput: DestroyBoardInput;
   DestroyBoardListInput: DestroyBoardListInput;
@@ -11300,6 +11373,30 @@ export interface DateScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes
 }
 
 export type DefaultBranchProtectionResolvers = { FULL: 2, NONE?: 0, PARTIAL: 1 };
+
+export type DeployKeyResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['DeployKey'] = ResolversParentTypes['DeployKey']> = {
+  canPush?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  createdAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  expiresAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  fingerprint?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  fingerprintSha256?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  key?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  usageType?: Resolver<Maybe<ResolversTypes['SshKeyUsageType']>, ParentType, ContextType>;
+};
+
+export type DeployKeyConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['DeployKeyConnection'] = ResolversParentTypes['DeployKeyConnection']> = {
+  count?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  edges?: Resolver<Array<ResolversTypes['DeployKeyEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['DeployKey']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type DeployKeyEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['DeployKeyEdge'] = ResolversParentTypes['DeployKeyEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['DeployKey'], ParentType, ContextType>;
+};
 
 export type DeployKeysProjectResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['DeployKeysProject'] = ResolversParentTypes['DeployKeysProject']> = {
   canPush?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
@@ -12466,6 +12563,7 @@ export type ProjectResolvers<ContextType = GatewayContext, ParentType extends Re
   creator?: Resolver<Maybe<ResolversTypes['UserCore']>, ParentType, ContextType>;
   customAttributes?: Resolver<Maybe<Array<ResolversTypes['CustomAttribute']>>, ParentType, ContextType>;
   defaultBranch?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  deployKeys?: Resolver<Maybe<ResolversTypes['DeployKeyConnection']>, ParentType, ContextType, Partial<ProjectDeployKeysArgs>>;
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   descriptionHtml?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   editPath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -13366,6 +13464,9 @@ export type Resolvers<ContextType = GatewayContext> = {
   CustomAttribute?: CustomAttributeResolvers<ContextType>;
   Date?: GraphQLScalarType;
   DefaultBranchProtection?: DefaultBranchProtectionResolvers;
+  DeployKey?: DeployKeyResolvers<ContextType>;
+  DeployKeyConnection?: DeployKeyConnectionResolvers<ContextType>;
+  DeployKeyEdge?: DeployKeyEdgeResolvers<ContextType>;
   DeployKeysProject?: DeployKeysProjectResolvers<ContextType>;
   DestroyBoardListPayload?: DestroyBoardListPayloadResolvers<ContextType>;
   DestroyBoardPayload?: DestroyBoardPayloadResolvers<ContextType>;

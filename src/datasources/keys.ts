@@ -45,6 +45,19 @@ export interface SshKeySchema {
   deploy_keys_projects?: DeployKeysProjectSchema[];
 }
 
+/** A deploy key as a project lists it (REST `Entities::DeployKeysProject`). */
+export interface DeployKeySchema {
+  id: number;
+  title?: string;
+  key?: string;
+  fingerprint?: string;
+  fingerprint_sha256?: string | null;
+  created_at?: string;
+  expires_at?: string | null;
+  usage_type?: string;
+  can_push?: boolean;
+}
+
 /** REST `/keys` (administrators). */
 export class KeysApi {
   constructor(private readonly rest: RestSession) {}
