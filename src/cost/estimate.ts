@@ -22,7 +22,6 @@ import { FULL_RECORD_LOADERS } from '../resolvers/full-records.js';
 import { resolvers } from '../resolvers/index.js';
 import { gatewayDocument } from '../schema/sdl.js';
 import { declarationOf } from '../fields/declaration.js';
-import { FIELD_COSTS } from './field-costs.js';
 import { UNBOUNDED_ARRAY_ITEMS, type Count, type FieldArgs, type FieldCost } from './field-cost.js';
 import { ID_ONLY, type RecordShape } from './shapes.js';
 import { windowCost } from './window-cost.js';
@@ -33,7 +32,7 @@ import { windowCost } from './window-cost.js';
  *
  * How it stays an upper bound by construction:
  * - A field with a resolver of its own that can reach the REST session (it takes the context) and
- *   no reviewed entry in FIELD_COSTS costs one call per parent, or a whole connection window when
+ *   no declared cost (src/fields/) costs one call per parent, or a whole connection window when
  *   it returns a connection; a test fails until such a resolver is reviewed.
  * - A field without a resolver of its own reads its REST key from the parent record; on the types
  *   whose embedded records fetch their full record for a missing key (FULL_RECORD_LOADERS), that is
@@ -407,9 +406,9 @@ export function costOf(type: GraphQLObjectType, field: GraphQLField<unknown, unk
   return { ...reading, ...reviewed };
 }
 
-/** What a gateway field declares it costs (src/fields/), or its entry in FIELD_COSTS while that list is moved out. */
+/** What a gateway field declares it costs, beside its resolver (src/fields/). */
 export function declaredCost(typeName: string, fieldName: string): FieldCost | undefined {
-  return declarationOf(ownResolver(typeName, fieldName))?.cost ?? FIELD_COSTS[`${typeName}.${fieldName}`];
+  return declarationOf(ownResolver(typeName, fieldName))?.cost;
 }
 
 /** A call per parent, or a whole window for a connection. */

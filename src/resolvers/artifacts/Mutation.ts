@@ -1,10 +1,12 @@
 import type { MutationResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
-import { oneCall } from '../../cost/field-cost.js';
+import { embedded, oneCall } from '../../cost/field-cost.js';
 import type { ArtifactsLocation } from '../../datasources/artifacts.js';
 import { declared } from '../../fields/declaration.js';
 import { idFromGlobalId } from '../global-id.js';
 import { checkFullPath } from '../projects/Query.js';
 import { explainArtifactFailure } from './location.js';
+import { JOB_KEPT } from '../../cost/shapes.js';
+import { recordField } from '../../fields/patterns.js';
 
 function jobLocation(input: { projectPath: string; jobId: string }): ArtifactsLocation & { job: { kind: 'id' } } {
   return {
@@ -42,4 +44,4 @@ const artifactMutations: Pick<MutationResolvers, 'jobArtifactsKeep' | 'jobArtifa
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
-export const resolvers: Resolvers = { Mutation: artifactMutations };
+export const resolvers: Resolvers = { Mutation: artifactMutations, JobArtifactsKeepPayload: { job: recordField(embedded(JOB_KEPT)) } };

@@ -1,7 +1,9 @@
 import type { NoteResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { restConnection } from '../../connections/connection.js';
-import { restList } from '../../cost/field-cost.js';
+import { embedded, restList } from '../../cost/field-cost.js';
 import { declared } from '../../fields/declaration.js';
+import { USER_AUTHOR } from '../../cost/shapes.js';
+import { recordField } from '../../fields/patterns.js';
 
 /** A note's reactions: REST lists them under the note's issue, so only issue notes have them here. */
 const noteAwardEmojiFields: Pick<NoteResolvers, 'awardEmoji'> = {
@@ -14,4 +16,4 @@ const noteAwardEmojiFields: Pick<NoteResolvers, 'awardEmoji'> = {
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
-export const resolvers: Resolvers = { Note: noteAwardEmojiFields };
+export const resolvers: Resolvers = { Note: noteAwardEmojiFields, AwardEmoji: { user: recordField(embedded(USER_AUTHOR)) } };

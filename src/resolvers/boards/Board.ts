@@ -2,7 +2,7 @@ import type { BoardListResolvers, BoardResolvers, Resolvers } from '../../__gene
 import type { BoardSchema } from '../../datasources/boards.js';
 import { arrayConnection, restConnection } from '../../connections/connection.js';
 import { embedded, oneCall, restList, UNBOUNDED_ARRAY_ITEMS } from '../../cost/field-cost.js';
-import { ISSUE_RECORD, LABEL_OF_BOARD, USER_SUMMARY } from '../../cost/shapes.js';
+import { ISSUE_RECORD, LABEL_OF_BOARD, PROJECT_OF_BOARD, USER_SUMMARY } from '../../cost/shapes.js';
 import { UpstreamShapeError } from '../../errors/graphql-errors.js';
 import { declared } from '../../fields/declaration.js';
 import type { BoardListRecord } from '../../records/boards.js';
@@ -13,6 +13,7 @@ import { boardIssueFilters, listIssueFilters, listIssuesPage } from './list-issu
 import { underBoardParents } from './key.js';
 import { boardLists } from './lists.js';
 import { isListRef, listIdTail, parseListRef } from './record.js';
+import { recordField } from '../../fields/patterns.js';
 
 /** GitLab's board page: `<project or group web_url>/-/boards/<id>`. */
 function boardWebUrl(board: BoardSchema): string {
@@ -25,6 +26,8 @@ function boardWebUrl(board: BoardSchema): string {
 const LIST_ISSUES_REST = underBoardParents('GET', '/issues');
 
 export const Board: BoardResolvers = {
+  assignee: recordField(embedded(USER_SUMMARY)),
+  project: recordField(embedded(PROJECT_OF_BOARD)),
   id: (board) => toGlobalId('Board', board.id),
   hideBacklogList: (board) => board.hide_backlog_list ?? null,
   hideClosedList: (board) => board.hide_closed_list ?? null,

@@ -10,6 +10,9 @@ import { refusalReasons } from '../refusals.js';
 import { boardParentFromInput, locateBoard, locateList, underBoardParents } from './key.js';
 import { boardLists } from './lists.js';
 import { isListRef, type ListRef } from './record.js';
+import { BOARD } from '../../cost/shapes.js';
+import { embedded } from '../../cost/field-cost.js';
+import { recordField } from '../../fields/patterns.js';
 
 /** rest-v4-api.md "Limits": a board's weight scope is 0 to 9. */
 const MAX_BOARD_WEIGHT = 9;
@@ -190,4 +193,4 @@ const boardMutations: Pick<MutationResolvers, BoardMutations> = {
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
-export const resolvers: Resolvers = { Mutation: boardMutations };
+export const resolvers: Resolvers = { Mutation: boardMutations, CreateBoardPayload: { board: recordField(embedded(BOARD)) }, UpdateBoardPayload: { board: recordField(embedded(BOARD)) }, DestroyBoardPayload: { board: recordField(embedded(BOARD)) } };

@@ -20,6 +20,9 @@ import { labelListNames, listIssueFilters, listIssuesPage } from './list-issues.
 import { boardLists } from './lists.js';
 import { underBoardParents } from './key.js';
 import { isListRef, parseListRef, type ListRef } from './record.js';
+import { ISSUE_RECORD } from '../../cost/shapes.js';
+import { embedded } from '../../cost/field-cost.js';
+import { recordField } from '../../fields/patterns.js';
 
 /** An issue named by GitLab's `moveBeforeId`/`moveAfterId`: a numeric id or `gid://gitlab/Issue/<id>`. */
 function issueIdOf(value: string | null | undefined, argumentName: string): number | undefined {
@@ -159,4 +162,4 @@ const issueMoveListMutation: Pick<MutationResolvers, 'issueMoveList'> = {
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
-export const resolvers: Resolvers = { Mutation: issueMoveListMutation };
+export const resolvers: Resolvers = { Mutation: issueMoveListMutation, IssueMoveListPayload: { issue: recordField(embedded(ISSUE_RECORD)) } };

@@ -1,5 +1,5 @@
 import type { CommitAction, CommitActionMode, CommitCherryPickInput, CommitCreateInput, CommitRevertInput, MutationResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
-import { oneCall } from '../../cost/field-cost.js';
+import { embedded, oneCall } from '../../cost/field-cost.js';
 import type { DataSources } from '../../datasources/index.js';
 import type { CommitActionBody, CommitCreationBody, CommitSchema, DryRunSchema } from '../../datasources/commits.js';
 import { RestError } from '../../datasources/rest-error.js';
@@ -9,6 +9,8 @@ import { commitRecord } from '../../records/commits.js';
 import { idFromGlobalId } from '../global-id.js';
 import { refusalReasons } from '../refusals.js';
 import { checkFullPath } from '../projects/Query.js';
+import { COMMIT_CHANGED, COMMIT_LOADED, COMMIT_OF_SUBMODULE } from '../../cost/shapes.js';
+import { recordField } from '../../fields/patterns.js';
 
 const FULL_SHA = /^[0-9a-f]{40}$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -192,4 +194,4 @@ const commitMutations: Pick<MutationResolvers, 'commitCreate' | 'commitCherryPic
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
-export const resolvers: Resolvers = { Mutation: commitMutations };
+export const resolvers: Resolvers = { Mutation: commitMutations, CommitCreatePayload: { commit: recordField(embedded(COMMIT_LOADED)) }, CommitCherryPickPayload: { commit: recordField(embedded(COMMIT_CHANGED)) }, CommitRevertPayload: { commit: recordField(embedded(COMMIT_CHANGED)) }, SubmoduleUpdatePayload: { commit: recordField(embedded(COMMIT_OF_SUBMODULE)) } };

@@ -1,9 +1,13 @@
 import type { CommitSignatureResolvers, CommitStatusResolvers, X509CertificateResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { toGlobalId } from '../global-id.js';
+import { USER_AUTHOR } from '../../cost/shapes.js';
+import { embedded } from '../../cost/field-cost.js';
+import { recordField } from '../../fields/patterns.js';
 
 // Every other field of these types reads its REST field as it is.
 
 export const CommitStatus: CommitStatusResolvers = {
+  author: recordField(embedded(USER_AUTHOR)),
   id: (status) => toGlobalId('CommitStatus', status.id),
   pipelineId: (status) => (status.pipeline_id === undefined ? null : toGlobalId('Ci::Pipeline', status.pipeline_id)),
 };
@@ -28,4 +32,4 @@ export const X509Certificate: X509CertificateResolvers = {
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
-export const resolvers: Resolvers = { CommitSignature, CommitStatus, X509Certificate };
+export const resolvers: Resolvers = { CommitSignature, CommitStatus, X509Certificate, CommitComment: { author: recordField(embedded(USER_AUTHOR)) } };

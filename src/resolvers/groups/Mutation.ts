@@ -1,5 +1,5 @@
 import type { GroupCreateInput, GroupUpdateInput, MutationResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
-import { oneCall } from '../../cost/field-cost.js';
+import { embedded, oneCall } from '../../cost/field-cost.js';
 import type { GroupSchema, GroupSettings } from '../../datasources/groups.js';
 import type { FileUpload } from '../../datasources/file-upload.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
@@ -9,6 +9,8 @@ import { idFromGlobalId } from '../global-id.js';
 import { checkFullPath } from '../projects/Query.js';
 import { refusalReasons } from '../refusals.js';
 import { isSet } from '../input.js';
+import { GROUP_LOADED } from '../../cost/shapes.js';
+import { recordField } from '../../fields/patterns.js';
 
 type SharedSettings = Omit<GroupCreateInput, 'clientMutationId' | 'name' | 'path' | 'parentId'>;
 
@@ -126,4 +128,4 @@ const groupMutations: Pick<MutationResolvers, 'groupCreate' | 'groupUpdate'> = {
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
-export const resolvers: Resolvers = { Mutation: groupMutations };
+export const resolvers: Resolvers = { Mutation: groupMutations, GroupCreatePayload: { group: recordField(embedded(GROUP_LOADED)) }, GroupUpdatePayload: { group: recordField(embedded(GROUP_LOADED)) } };

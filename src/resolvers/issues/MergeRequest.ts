@@ -13,6 +13,7 @@ import { formatHumanDuration } from './human-duration.js';
 import { asksForLabelDetails, labelsOfIssue, withLabelDetails } from './labels.js';
 import { MAX_ASSIGNEES, projectIdOf, readsWholeRecord, wholeRecordField, wholeRecordWith } from './merge-request-record.js';
 import { mergeRequestSidebarFields } from './merge-request-sidebar.js';
+import { recordField } from '../../fields/patterns.js';
 
 /** The assignees REST embeds; a record that names only its first (`assignee`) gives that one. */
 function assigneesOf(mergeRequest: MergeRequestSchema): UserSchema[] {
@@ -27,6 +28,9 @@ function assigneesOf(mergeRequest: MergeRequestSchema): UserSchema[] {
 const inTargetProject = (mergeRequest: MergeRequestSchema, pipeline: PipelineSchema | null | undefined) => (pipeline ? { project_id: projectIdOf(mergeRequest), ...pipeline } : null);
 
 export const MergeRequest: MergeRequestResolvers = {
+  closedBy: recordField(embedded(USER_SUMMARY)),
+  assignee: recordField(embedded(USER_SUMMARY)),
+  author: recordField(embedded(USER_SUMMARY)),
   id: (mergeRequest) => toGlobalId('MergeRequest', mergeRequest.id),
   iid: (mergeRequest) => String(mergeRequest.iid),
   // Only the ids are known; any other project field is fetched (or found primed) through the project loader.

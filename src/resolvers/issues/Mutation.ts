@@ -1,5 +1,5 @@
 import type { MutationResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
-import { oneCall } from '../../cost/field-cost.js';
+import { embedded, oneCall } from '../../cost/field-cost.js';
 import type { IssueKey } from '../../datasources/issues.js';
 import type { TimeStatsSchema } from '../../datasources/issuable-schemas.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
@@ -13,6 +13,8 @@ import { sidebarMutations } from './sidebar-mutations.js';
 import { noteMutations } from './notes.js';
 import { checkMetricImage } from './metric-images.js';
 import { refusalReasons } from '../refusals.js';
+import { ISSUE_RECORD } from '../../cost/shapes.js';
+import { recordField } from '../../fields/patterns.js';
 
 type TimeTrackingMutation = 'issueTimeEstimateSet' | 'issueTimeEstimateReset' | 'issueSpentTimeAdd' | 'issueSpentTimeReset';
 
@@ -113,4 +115,4 @@ const issueMutations: Pick<MutationResolvers, 'todoCreate' | 'promoteToEpic' | '
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
-export const resolvers: Resolvers = { Mutation: issueMutations };
+export const resolvers: Resolvers = { Mutation: issueMutations, CreateIssuePayload: { issue: recordField(embedded(ISSUE_RECORD)) }, UpdateIssuePayload: { issue: recordField(embedded(ISSUE_RECORD)) }, IssueMovePayload: { issue: recordField(embedded(ISSUE_RECORD)) }, IssueSetAssigneesPayload: { issue: recordField(embedded(ISSUE_RECORD)) }, IssueSetConfidentialPayload: { issue: recordField(embedded(ISSUE_RECORD)) }, IssueSetLockedPayload: { issue: recordField(embedded(ISSUE_RECORD)) }, IssueSetDueDatePayload: { issue: recordField(embedded(ISSUE_RECORD)) }, IssueSetSubscriptionPayload: { issue: recordField(embedded(ISSUE_RECORD)) } };

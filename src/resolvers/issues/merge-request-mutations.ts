@@ -1,5 +1,5 @@
 import type { MergeRequestNewState, MutationOperationMode, MutationResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
-import { oneCall } from '../../cost/field-cost.js';
+import { embedded, oneCall } from '../../cost/field-cost.js';
 import { MERGE_REQUEST_RECORD } from '../../cost/shapes.js';
 import type { MergeRequestKey, MergeRequestSchema, MergeRequestWriteBody } from '../../datasources/merge-requests.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
@@ -12,6 +12,7 @@ import { parseHumanDuration } from './human-duration.js';
 import { assigneeIdsFor, labelIdsOf, labelTitles, shareProjectLabels } from './issue-writes.js';
 import { checkIid } from './key.js';
 import { MERGE_REQUEST_READ } from './merge-request-record.js';
+import { recordField } from '../../fields/patterns.js';
 
 /** The merge request a mutation names by `projectPath` and `iid`, checked before any REST call. */
 function mergeRequestKeyFromInput(input: { projectPath: string; iid: string }): MergeRequestKey {
@@ -156,4 +157,4 @@ const mergeRequestMutations: Pick<MutationResolvers, MergeRequestMutation> = {
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
-export const resolvers: Resolvers = { Mutation: mergeRequestMutations };
+export const resolvers: Resolvers = { Mutation: mergeRequestMutations, MergeRequestSetMilestonePayload: { mergeRequest: recordField(embedded(MERGE_REQUEST_RECORD)) }, MergeRequestSetSubscriptionPayload: { mergeRequest: recordField(embedded(MERGE_REQUEST_RECORD)) }, MergeRequestSetLabelsPayload: { mergeRequest: recordField(embedded(MERGE_REQUEST_RECORD)) }, MergeRequestSetLockedPayload: { mergeRequest: recordField(embedded(MERGE_REQUEST_RECORD)) }, MergeRequestSetAssigneesPayload: { mergeRequest: recordField(embedded(MERGE_REQUEST_RECORD)) }, MergeRequestUpdatePayload: { mergeRequest: recordField(embedded(MERGE_REQUEST_RECORD)) } };

@@ -16,7 +16,7 @@ import { milestoneExpired } from './labels.js';
 
 /**
  * Most REST pages (of 100) read to order or filter a milestone list here: 1,000 milestones. A longer
- * list is refused rather than read without end; src/cost/field-costs.ts counts these pages.
+ * list is refused rather than read without end; the milestone lists' declared cost counts these pages.
  */
 export const MAX_SORTED_MILESTONE_PAGES = 10;
 
@@ -28,7 +28,7 @@ export interface WholeListArgs {
   timeframe?: Timeframe | null;
 }
 
-/** Whether the arguments ask for what REST's milestone lists cannot do (field-costs.ts asks too). */
+/** Whether the arguments ask for what REST's milestone lists cannot do (the lists' declared cost asks too). */
 export function needsWholeMilestoneList(args: Readonly<Record<string, unknown>>): boolean {
   return ['sort', 'ids', 'containingDate', 'timeframe'].some((name) => args[name] !== undefined && args[name] !== null);
 }

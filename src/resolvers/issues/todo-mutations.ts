@@ -5,6 +5,7 @@ import { everyPage } from '../../datasources/every-page.js';
 import { MOST_PENDING_TO_DO_PAGES, type TodoSchema } from '../../datasources/todos.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
 import { declared } from '../../fields/declaration.js';
+import { recordField } from '../../fields/patterns.js';
 import { parseGlobalId } from '../global-id.js';
 
 /** The to-dos' issue or merge request, by class and id: the only targets REST's `type` filter and the gateway's Todoable share. */
@@ -46,4 +47,8 @@ const todoMutations: Pick<MutationResolvers, 'todosMarkAllDone'> = {
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
-export const resolvers: Resolvers = { Mutation: todoMutations };
+export const resolvers: Resolvers = {
+  Mutation: todoMutations,
+  // The to-dos read before marking them: at most the pages read.
+  TodosMarkAllDonePayload: { todos: recordField({ items: MOST_PENDING_TO_DO_PAGES * 100 }) },
+};

@@ -9,11 +9,12 @@ import type {
   Resolvers,
 } from '../../__generated__/resolvers-types.js';
 import { embedded, oneCall } from '../../cost/field-cost.js';
-import { ID_ONLY, ISSUE_AS_TO_DO_TARGET } from '../../cost/shapes.js';
+import { ID_ONLY, ISSUE_AS_TO_DO_TARGET, PROJECT_REFERENCE, USER_AUTHOR, USER_SUMMARY } from '../../cost/shapes.js';
 import { declared } from '../../fields/declaration.js';
 import { toGlobalId } from '../global-id.js';
 import { renderMarkdown } from '../projects/markdown.js';
 import { notePermissions } from './note-permissions.js';
+import { recordField } from '../../fields/patterns.js';
 
 // The small object types of the issues domain: global IDs and links to their owners; every other
 // field reads its REST field.
@@ -39,6 +40,7 @@ export const MetricImage: MetricImageResolvers = {
 };
 
 export const Note: NoteResolvers = {
+  author: recordField(embedded(USER_AUTHOR)),
   id: (note) => toGlobalId('Note', note.id),
   noteableIid: (note) => (note.noteable_iid === undefined || note.noteable_iid === null ? null : String(note.noteable_iid)),
   project: declared(embedded(ID_ONLY), (note) => (typeof note.project_id === 'number' ? { id: note.project_id } : null)),
@@ -70,6 +72,8 @@ export const Note: NoteResolvers = {
 };
 
 export const Todo: TodoResolvers = {
+  project: recordField(embedded(PROJECT_REFERENCE)),
+  author: recordField(embedded(USER_SUMMARY)),
   id: (todo) => toGlobalId('Todo', todo.id),
   // The enums' internal values are REST's strings. (Codegen types enum results as `null` when enums
   // carry REST values, hence the casts.)

@@ -1,12 +1,14 @@
 import type { DeployKeysProjectResolvers, SshKeyResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
-import { oneCall, UNBOUNDED_ARRAY_ITEMS } from '../../cost/field-cost.js';
-import { PROJECT_LOADED } from '../../cost/shapes.js';
+import { embedded, oneCall, UNBOUNDED_ARRAY_ITEMS } from '../../cost/field-cost.js';
+import { PROJECT_LOADED, USER_FULL } from '../../cost/shapes.js';
 import { declared } from '../../fields/declaration.js';
 import { toGlobalId } from '../global-id.js';
 import { nullWhenNotFound } from '../lookups.js';
 import { md5Fingerprint, sha256Fingerprint } from './fingerprints.js';
+import { recordField } from '../../fields/patterns.js';
 
 export const SshKey: SshKeyResolvers = {
+  user: recordField(embedded(USER_FULL)),
   id: (key) => toGlobalId('Key', key.id),
   fingerprint: (key) => md5Fingerprint(key.key),
   fingerprintSha256: (key) => sha256Fingerprint(key.key),

@@ -4,6 +4,9 @@ import type { ProjectSchema } from '../../datasources/projects.js';
 import { declared } from '../../fields/declaration.js';
 import { refusalReasons } from '../refusals.js';
 import { checkFullPath } from './Query.js';
+import { GROUP_OF_NAMESPACE, PROJECT_LOADED } from '../../cost/shapes.js';
+import { embedded } from '../../cost/field-cost.js';
+import { recordField } from '../../fields/patterns.js';
 
 function isProjectRecord(body: ProjectSchema | GroupSchema): body is ProjectSchema {
   return typeof (body as ProjectSchema).path_with_namespace === 'string';
@@ -53,4 +56,4 @@ const projectMutations: Pick<MutationResolvers, 'projectTransfer'> = {
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
-export const resolvers: Resolvers = { Mutation: projectMutations };
+export const resolvers: Resolvers = { Mutation: projectMutations, ProjectTransferPayload: { project: recordField(embedded(PROJECT_LOADED)), group: recordField(embedded(GROUP_OF_NAMESPACE)) } };

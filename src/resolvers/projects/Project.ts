@@ -1,7 +1,7 @@
 import type { NamespaceResolvers, ProjectResolvers, ProjectStatisticsResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import type { GroupSchema } from '../../datasources/groups.js';
 import { restConnection } from '../../connections/connection.js';
-import { restList } from '../../cost/field-cost.js';
+import { embedded, restList } from '../../cost/field-cost.js';
 import { GROUP_OF_NAMESPACE, USER_LOADED, USER_SUMMARY } from '../../cost/shapes.js';
 import { declared } from '../../fields/declaration.js';
 import { FULL_RECORD_LOADERS } from '../full-records.js';
@@ -18,6 +18,7 @@ import { memberConnection } from '../groups/members.js';
 import { renderMarkdown } from './markdown.js';
 import { projectListRowFields } from './list-row.js';
 import { projectAbilities } from './permissions.js';
+import { recordField } from '../../fields/patterns.js';
 
 /** `GET /projects/:id/runners` takes the id or the full path: a project looked up by path sends it early. */
 const projectRunnerList: ParentList<RunnerFilterArgs & Parameters<typeof runnerListOrder>[0], RunnerListFilters, RunnerSchema> = {
@@ -28,6 +29,7 @@ const projectRunnerList: ParentList<RunnerFilterArgs & Parameters<typeof runnerL
 };
 
 export const Project: ProjectResolvers = {
+  owner: recordField(embedded(USER_SUMMARY)),
   id: (project) => toGlobalId('Project', project.id),
   ...projectListRowFields,
   // POST /markdown of the description (in the project's context), once per distinct text.

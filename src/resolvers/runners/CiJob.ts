@@ -1,6 +1,6 @@
 import type { CiJobResolvers, CiRunnerManagerResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { embedded } from '../../cost/field-cost.js';
-import { ID_ONLY, PIPELINE_OF_JOB } from '../../cost/shapes.js';
+import { ID_ONLY, PIPELINE_OF_JOB, RUNNER_SUMMARY, USER_SUMMARY } from '../../cost/shapes.js';
 import type { JobSchema } from '../../datasources/artifacts.js';
 import { declared } from '../../fields/declaration.js';
 import type { GatewayContext } from '../../server/context.js';
@@ -11,6 +11,7 @@ import { wholeSeconds } from './duration.js';
 import { jobFailureMessage } from './failure-message.js';
 import { jobIsActive, jobIsCancelable, jobIsRetryable, jobIsScheduled, jobQueuedAt, jobStatusMayRetry } from './job-status.js';
 import { browseArtifactsPath, commitPath, jobPath, pipelinePath, refPath, shaOfJob, type JobRecord } from './job-paths.js';
+import { recordField } from '../../fields/patterns.js';
 
 /**
  * The job record that holds `key`: the parent when it carries it (the job record and the keep
@@ -57,6 +58,8 @@ async function jobFailureMessageOf(job: JobRecord, context: GatewayContext): Pro
 
 // Every other field of a job, its user, commit and project comes straight from the REST record.
 export const CiJob: CiJobResolvers = {
+  user: recordField(embedded(USER_SUMMARY)),
+  runner: recordField(embedded(RUNNER_SUMMARY)),
   id: (job) => toGlobalId('Ci::Build', job.id),
   refName: (job) => job.ref ?? null,
   createdByTag: (job) => job.tag === true,

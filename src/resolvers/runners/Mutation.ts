@@ -1,5 +1,5 @@
 import type { MutationResolvers, RunnerUpdateInput, Resolvers } from '../../__generated__/resolvers-types.js';
-import { oneCall, UNBOUNDED_ARRAY_ITEMS, type FieldArgs } from '../../cost/field-cost.js';
+import { embedded, type FieldArgs, oneCall, UNBOUNDED_ARRAY_ITEMS } from '../../cost/field-cost.js';
 import type { RunnerEdit } from '../../datasources/runners.js';
 import { RestError } from '../../datasources/rest-error.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
@@ -7,6 +7,8 @@ import { declared } from '../../fields/declaration.js';
 import { idFromGlobalId, toGlobalId } from '../global-id.js';
 import { refusalReasons } from '../refusals.js';
 import { setAssociatedProjects } from './associated-projects.js';
+import { RUNNER_LOADED, RUNNER_SUMMARY } from '../../cost/shapes.js';
+import { recordField } from '../../fields/patterns.js';
 
 /** `paused` and its deprecated negation `active` as REST's `active`; both at odds is refused. */
 function activeFlag(input: { paused?: boolean | null; active?: boolean | null }): boolean | undefined {
@@ -210,4 +212,4 @@ const runnerMutations: Pick<
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
-export const resolvers: Resolvers = { Mutation: runnerMutations };
+export const resolvers: Resolvers = { Mutation: runnerMutations, RunnerUpdatePayload: { runner: recordField(embedded(RUNNER_LOADED)) }, RunnerAssignToProjectPayload: { runner: recordField(embedded(RUNNER_SUMMARY)) } };

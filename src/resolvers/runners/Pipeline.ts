@@ -1,6 +1,6 @@
 import type { PipelineResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import { embedded } from '../../cost/field-cost.js';
-import { ID_ONLY } from '../../cost/shapes.js';
+import { ID_ONLY, USER_SUMMARY } from '../../cost/shapes.js';
 import { UpstreamShapeError } from '../../errors/graphql-errors.js';
 import { declared } from '../../fields/declaration.js';
 import type { PipelineRecord } from '../../records/runners.js';
@@ -11,6 +11,7 @@ import { readRecordField } from '../record-fields.js';
 import { pathOfWebUrl } from '../web-path.js';
 import { pipelineDetailedStatus } from './detailed-status.js';
 import { wholeSeconds } from './duration.js';
+import { recordField } from '../../fields/patterns.js';
 
 function pathOfPipeline(pipeline: PipelineRecord): string | null {
   return pipeline.path ?? pathOfWebUrl(pipeline.web_url);
@@ -44,6 +45,7 @@ const recordKey = (pipeline: PipelineRecord, key: string, context: GatewayContex
 const PIPELINE_RECORD = 'GET /projects/:id/pipelines/:pipeline_id';
 
 export const Pipeline: PipelineResolvers = {
+  user: recordField({ reads: ['user'], returns: USER_SUMMARY }),
   id: (pipeline) => toGlobalId('Ci::Pipeline', pipeline.id),
   detailedStatus: (pipeline) => pipelineDetailedStatus({ id: pipeline.id, status: statusOf(pipeline) }, pathOfPipeline(pipeline)),
   path: (pipeline) => pathOfPipeline(pipeline),

@@ -1,7 +1,7 @@
 // The runner mutations of GitLab's runner administration pages: creating a runner as a signed-in
 // user, deleting several at once, and replacing a registration token.
 import type { MutationResolvers, RunnerCreateInput, Resolvers } from '../../__generated__/resolvers-types.js';
-import { oneCall, type FieldArgs } from '../../cost/field-cost.js';
+import { embedded, type FieldArgs, oneCall } from '../../cost/field-cost.js';
 import type { RunnerCreation, RunnerSchema } from '../../datasources/runners.js';
 import { RestError } from '../../datasources/rest-error.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
@@ -10,6 +10,8 @@ import { idFromGlobalId, toGlobalId } from '../global-id.js';
 import { refusalReasons } from '../refusals.js';
 import type { CreatedRunner } from './CiRunner.js';
 import { runnerSettings } from './Mutation.js';
+import { RUNNER_LOADED } from '../../cost/shapes.js';
+import { recordField } from '../../fields/patterns.js';
 
 /** GitLab's Ci::Runners::BulkDeleteRunnersService::RUNNER_LIMIT, which bulk pausing shares. */
 export const BULK_DELETE_LIMIT = 50;
@@ -151,4 +153,4 @@ const runnerManagementMutations: Pick<MutationResolvers, 'runnerCreate' | 'bulkR
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
-export const resolvers: Resolvers = { Mutation: runnerManagementMutations };
+export const resolvers: Resolvers = { Mutation: runnerManagementMutations, RunnerCreatePayload: { runner: recordField(embedded(RUNNER_LOADED)) }, RunnerBulkPausePayload: { updatedRunners: recordField({ items: BULK_DELETE_LIMIT, returns: RUNNER_LOADED }) } };

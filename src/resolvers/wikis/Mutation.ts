@@ -1,12 +1,14 @@
 import type { MutationResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
 import type { WikiPageChanges } from '../../datasources/wikis.js';
-import { oneCall } from '../../cost/field-cost.js';
+import { embedded, oneCall } from '../../cost/field-cost.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
 import { declared } from '../../fields/declaration.js';
 import { wikiPageRecord } from '../../records/wikis.js';
 import { refusalReasons } from '../refusals.js';
 import { checkFullPath } from '../projects/Query.js';
 import { checkSlug } from './slug.js';
+import { WIKI_PAGE } from '../../cost/shapes.js';
+import { recordField } from '../../fields/patterns.js';
 
 function checkTitle(title: string): string {
   if (!title.trim()) throw badUserInput('`title` must not be blank.', 'title');
@@ -64,4 +66,4 @@ const wikiMutations: Pick<MutationResolvers, 'wikiPageCreate' | 'wikiPageUpdate'
 };
 
 /** What this module adds to the resolver map, keyed by GraphQL type (assembled by src/resolvers/index.ts). */
-export const resolvers: Resolvers = { Mutation: wikiMutations };
+export const resolvers: Resolvers = { Mutation: wikiMutations, WikiPageCreatePayload: { wikiPage: recordField(embedded(WIKI_PAGE)) }, WikiPageUpdatePayload: { wikiPage: recordField(embedded(WIKI_PAGE)) } };
