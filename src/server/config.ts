@@ -90,18 +90,16 @@ function choice<T extends string>(env: string, values: readonly T[], fallback: T
   };
 }
 
+/** A URL setting, unset by default; `parse` says what it accepts. */
+function urlSetting(env: string, meaning: string, parse: Setting<string | undefined>['parse']): Setting<string | undefined> {
+  return { env, placeholder: '<url>', shown: 'unset', meaning, fallback: undefined, parse };
+}
+
 function upstreamUrl(env: string, meaning: string): Setting<string | undefined> {
-  return {
-    env,
-    placeholder: '<url>',
-    shown: 'unset',
-    meaning,
-    fallback: undefined,
-    parse(input) {
-      const base = restBaseUrl(input);
-      return 'url' in base ? accept(base.url) : refuse(base.expected);
-    },
-  };
+  return urlSetting(env, meaning, (input) => {
+    const base = restBaseUrl(input);
+    return 'url' in base ? accept(base.url) : refuse(base.expected);
+  });
 }
 
 /**
@@ -187,17 +185,10 @@ function redisUrl(env: string, meaning: string): Setting<string | undefined> {
 
 /** An http:// or https:// URL (an OTLP/HTTP receiver's). */
 function httpUrl(env: string, meaning: string): Setting<string | undefined> {
-  return {
-    env,
-    placeholder: '<url>',
-    shown: 'unset',
-    meaning,
-    fallback: undefined,
-    parse(input) {
-      const valid = URL.canParse(input) && ['http:', 'https:'].includes(new URL(input).protocol);
-      return valid ? accept(input) : refuse('an http:// or https:// URL such as http://otel-collector:4318');
-    },
-  };
+  return urlSetting(env, meaning, (input) => {
+    const valid = URL.canParse(input) && ['http:', 'https:'].includes(new URL(input).protocol);
+    return valid ? accept(input) : refuse('an http:// or https:// URL such as http://otel-collector:4318');
+  });
 }
 
 /** A fraction from 0 to 1 (a sampling ratio). */
