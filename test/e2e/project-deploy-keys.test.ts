@@ -67,6 +67,14 @@ describe('Project.deployKeys over real HTTP', () => {
     expect(result.data!.project!.deployKeys!.nodes.map((node) => node['id'])).toEqual([`gid://gitlab/Key/${keys[0]!.id}`]);
   });
 
+  it('refuses a page size out of range with BAD_USER_INPUT, before the list is asked of REST', async () => {
+    const { path } = await projectWithKeys();
+    harness.simulator.resetRequests();
+    const result = await harness.gateway.query<DeployKeysData>(QUERY, { path, first: 101 }, admin);
+    expect(result.errors?.map((error) => error.extensions?.['code'])).toEqual(['BAD_USER_INPUT']);
+    expect(restCalls(harness.simulator).filter((call) => call.includes('/deploy_keys'))).toEqual([]);
+  });
+
   it('answers a Developer FORBIDDEN, as REST does', async () => {
     const { path } = await projectWithKeys();
     const result = await harness.gateway.query<DeployKeysData>(QUERY, { path }, developer);
