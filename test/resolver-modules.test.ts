@@ -3,6 +3,7 @@ import { GraphQLScalarType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { RESOLVER_MODULES_FILE, resolverModulesSource } from '../scripts/resolver-modules.js';
 import { resolverModules } from '../src/__generated__/resolver-modules.js';
+import { declared } from '../src/fields/declaration.js';
 import { assembleResolvers, resolvers } from '../src/resolvers/index.js';
 import { buildSchemaFromFiles } from '../src/schema/sdl.js';
 
@@ -60,5 +61,27 @@ describe('resolver map assembled from the domain folders', () => {
       { path: 'b.ts', resolvers: { Project: { board: () => null } } },
     ]) as Record<string, Record<string, unknown>>;
     expect(Object.keys(merged.Project ?? {}).sort()).toEqual(['board', 'wikiPage']);
+  });
+
+  it('refuses a resolver that takes the context without declaring what it calls, naming it', () => {
+    const undeclared = { path: 'keys/Project.ts', resolvers: { Project: { deployKeys: (_project: unknown, _args: unknown, _context: unknown) => null } } };
+    expect(() => assembleResolvers([undeclared])).toThrow('Project.deployKeys (src/resolvers/keys/Project.ts) takes the context but declares no cost');
+    const subscribe = (_root: unknown, _args: unknown, _context: unknown) => null;
+    const subscription = { path: 's.ts', resolvers: { Subscription: { issuableLabelsUpdated: { subscribe } } } } as never;
+    expect(() => assembleResolvers([subscription])).toThrow('Subscription.issuableLabelsUpdated (src/resolvers/s.ts)');
+  });
+
+  it('assembles declared resolvers, resolvers that answer from their parent, and type resolution', () => {
+    const merged = assembleResolvers([
+      {
+        path: 'a.ts',
+        resolvers: {
+          Project: { deployKeys: declared({ calls: 1, rest: ['GET /projects/:id/deploy_keys'] }, (_project: unknown, _args: unknown, _context: unknown) => null), name: (project: { name: string }) => project.name },
+          Node: { __resolveType: (_node: unknown, _context: unknown, _info: unknown) => 'Project' },
+        },
+      } as never,
+    ]) as Record<string, Record<string, unknown>>;
+    expect(Object.keys(merged.Project ?? {}).sort()).toEqual(['deployKeys', 'name']);
+    expect(typeof merged.Node?.__resolveType).toBe('function');
   });
 });

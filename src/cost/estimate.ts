@@ -390,9 +390,11 @@ function cachedCostOf(type: GraphQLObjectType, field: GraphQLField<unknown, unkn
 }
 
 /**
- * The reviewed cost of a field, or the conservative default: a resolver that takes the context may
- * make a call (a window of calls for a connection); a field without a resolver of its own reads its
- * REST key, which on the full-record types may fetch the full record.
+ * The declared cost of a field. A resolver that takes the context is declared, or the resolver map
+ * would not have assembled (resolvers/index.ts), so an undeclared one answers from its parent and
+ * arguments: it costs nothing. A field without a resolver of its own reads its REST key, which on
+ * the full-record types may fetch the full record. A field an embedder adds costs a call (a window
+ * for a connection): its resolver is theirs, unseen.
  */
 export function costOf(type: GraphQLObjectType, field: GraphQLField<unknown, unknown>): FieldCost {
   // A field an embedder added (GatewayOptions.extend) has a resolver the estimate cannot see into.
@@ -400,7 +402,7 @@ export function costOf(type: GraphQLObjectType, field: GraphQLField<unknown, unk
   const resolver = ownResolver(type.name, field.name);
   const declaration = declarationOf(resolver);
   const reviewed = declaredCost(type.name, field.name);
-  if (resolver !== undefined && !declaration?.readsRecord) return reviewed ?? (mayCallRest(resolver) ? mayCall(field) : {});
+  if (resolver !== undefined && !declaration?.readsRecord) return reviewed ?? {};
   // The REST reading of record-fields.ts; a reviewed entry adds what the record holds.
   const reading: FieldCost = FULL_RECORD_TYPES.has(type.name) ? { reads: [snakeCase(field.name)] } : {};
   return { ...reading, ...reviewed };
@@ -447,14 +449,6 @@ export function ownResolver(typeName: string, fieldName: string): ((...args: nev
   if (typeof resolver === 'function') return resolver as (...args: never[]) => unknown;
   const subscribe = (resolver as { subscribe?: unknown } | undefined)?.subscribe;
   return typeof subscribe === 'function' ? (subscribe as (...args: never[]) => unknown) : undefined;
-}
-
-/**
- * Whether a resolver can reach REST: only through the context, its third parameter. One declared
- * with fewer parameters (`(parent) => ...`, `(parent, args) => ...`) answers from what it is given.
- */
-export function mayCallRest(resolver: (...args: never[]) => unknown): boolean {
-  return resolver.length >= 3;
 }
 
 function snakeCase(name: string): string {
