@@ -4,14 +4,9 @@ import type { PipelineKey } from './pipelines.js';
 import { restPath } from './path.js';
 import type { RestSession } from './rest-client.js';
 
-/** A project's jobs (`GET /projects/:id/jobs`), newest first. */
+/** A pipeline's jobs. (A project's own list, `Project.jobs`, is declared by its route: resolvers/runners/project-jobs.ts.) */
 export class ProjectJobsApi {
   constructor(private readonly rest: RestSession) {}
-
-  /** `statuses` are REST's `scope[]`: only jobs in one of them; every job when empty. */
-  forProject(idOrPath: number | string, statuses: readonly string[], page: PageRequest): Promise<Page<JobSchema>> {
-    return this.rest.getPage<JobSchema>(restPath`/projects/${idOrPath}/jobs`, page, statuses.length > 0 ? { scope: [...statuses] } : {});
-  }
 
   /**
    * A pipeline's jobs (`GET /projects/:id/pipelines/:pipeline_id/jobs`), newest first: the latest

@@ -1,15 +1,16 @@
-import type { ProjectResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
-import { restConnection } from '../../connections/connection.js';
-import { oneCall, restList } from '../../cost/field-cost.js';
+import type { ProjectJobsArgs, ProjectResolvers, Resolvers } from '../../__generated__/resolvers-types.js';
+import { oneCall } from '../../cost/field-cost.js';
 import { PIPELINE_LISTED, PROJECT_JOB } from '../../cost/shapes.js';
 import { badUserInput } from '../../errors/graphql-errors.js';
 import { declared } from '../../fields/declaration.js';
+import { restListField } from '../../fields/patterns.js';
 
-/** `Project.jobs`: REST's project job list, one page per window. */
+/** `Project.jobs`: REST's project job list, one page per window; `statuses` are REST's `scope[]`. */
 const projectJobFields: Pick<ProjectResolvers, 'jobs'> = {
-  jobs: declared({ ...restList(PROJECT_JOB), rest: ['GET /projects/:id/jobs'] }, (project, args, { api }) =>
-    restConnection(args, (page) => api.projectJobs.forProject(project.id, args.statuses ?? [], page)),
-  ),
+  jobs: restListField('GET /projects/:id/jobs', {
+    filters: ({ statuses }: ProjectJobsArgs) => (statuses?.length ? { scope: [...statuses] } : {}),
+    returns: PROJECT_JOB,
+  }),
 };
 
 /** `Project.pipeline(sha:)`: the newest pipeline of the SHA, REST's list being newest first. */
