@@ -5,7 +5,8 @@ import { restRoute } from '../../src/datasources/rest-route.js';
 import { endpointOf } from '../../src/observability/endpoint.js';
 import { declared, declarationOf } from '../../src/fields/declaration.js';
 import { recordField, restListField } from '../../src/fields/patterns.js';
-import { declaredFields, restFieldsPage } from '../../src/fields/rest-fields-page.js';
+import { resolverModules } from '../../src/__generated__/resolver-modules.js';
+import { declaredFields, fieldDomains, restFieldsPage, routesByDomain } from '../../src/fields/rest-fields-page.js';
 import { resolvers } from '../../src/resolvers/index.js';
 import { buildSchemaFromFiles } from '../../src/schema/sdl.js';
 import { createRouter } from '../../simulator/routes/index.js';
@@ -24,7 +25,34 @@ describe('field declarations', () => {
   });
 
   it('are listed on docs/rest-fields.md as `npm run codegen` last wrote it', () => {
-    expect(readFileSync(REST_FIELDS_PAGE, 'utf8')).toBe(restFieldsPage(schema, resolverMap));
+    expect(readFileSync(REST_FIELDS_PAGE, 'utf8')).toBe(restFieldsPage(schema, resolverMap, resolverModules));
+  });
+
+  it('list each endpoint with the fields that call it, written with their arguments, under the domain of their module', () => {
+    const byDomain = routesByDomain(schema, resolverMap, resolverModules);
+    // restListField('GET /projects/:id/deploy_keys') in keys/Project.ts; a connection's window arguments left out.
+    expect(byDomain.get('keys')?.get('GET /projects/:id/deploy_keys')).toEqual(['Project.deployKeys']);
+    expect(byDomain.get('runners')?.get('GET /runners/:id/managers')).toEqual(['CiRunner.managers']);
+    expect(byDomain.get('runners')?.get('PUT /runners/:id')).toEqual(expect.arrayContaining(['Mutation.runnerUpdate(input)', 'Mutation.runnerBulkPause(input)']));
+    const pipelines = byDomain.get('runners')?.get('GET /projects/:id/pipelines') ?? [];
+    expect(pipelines).toContain('Project.pipelines(sha, ref, status, scope, source, username, updatedAfter, updatedBefore)');
+    // Every declared route of every field is on the page once per domain, and only there.
+    const domains = fieldDomains(resolverModules);
+    for (const { type, field, declaration } of declaredFields(schema, resolverMap)) {
+      for (const route of declaration.rest) {
+        const fields = byDomain.get(domains.get(`${type}.${field}`)!)?.get(route.name) ?? [];
+        expect(fields.filter((name) => name === `${type}.${field}` || name.startsWith(`${type}.${field}(`)), `${type}.${field}: ${route.name}`).toHaveLength(1);
+      }
+    }
+  });
+
+  it('put the endpoints, by domain, before the types on the page, each domain under its own anchor', () => {
+    const page = restFieldsPage(schema, resolverMap, resolverModules);
+    expect(page.indexOf('\n## By REST endpoint\n')).toBeLessThan(page.indexOf('\n## By GraphQL type\n'));
+    const keys = page.slice(page.indexOf('\n### keys endpoints\n'));
+    expect(keys).toMatch(/^\| `GET \/projects\/:id\/deploy_keys` \| `Project\.deployKeys` \|$/m);
+    expect(page).toContain('[keys](#keys-endpoints)');
+    expect(page).toMatch(/^\| `deployKeys` \| `GET \/projects\/:id\/deploy_keys` \| the window's REST pages \|$/m);
   });
 
   it('derive a REST list field whole: its call, its cost and its line on the page', () => {
