@@ -9,6 +9,7 @@ import type { SimulatorState } from './data/state.js';
 import type { RecordedRequest, TrafficEvent } from './http/control.js';
 import { FaultRegistry, type FaultSpec } from './http/faults.js';
 import { selfSignedCertificate } from './http/certificate.js';
+import { RateLimiter, type SimulatorRateLimits } from './http/rate-limits.js';
 import { CONNECTION_NUMBER, createListener } from './http/server.js';
 import { createRouter } from './routes/index.js';
 
@@ -19,6 +20,8 @@ export { SimulatorState } from './data/state.js';
 export * from './data/model.js';
 export type { RecordedRequest, TrafficEvent } from './http/control.js';
 export type { FaultKind, FaultSpec } from './http/faults.js';
+export type { RateLimit, SimulatorRateLimits } from './http/rate-limits.js';
+export { parseRateLimit } from './http/rate-limits.js';
 
 export interface SimulatorOptions {
   /** Port to listen on; 0 (default) picks a free one. */
@@ -34,6 +37,13 @@ export interface SimulatorOptions {
    * certificate for 127.0.0.1, ::1 and localhost made at start (`ca`). Default: plain HTTP/1.1.
    */
   tls?: boolean;
+  /**
+   * GitLab's user and IP rate limits (Rack::Attack's `throttle_authenticated_api` per user and
+   * `throttle_unauthenticated_api` per client IP, rest-conventions §9): each off unless given.
+   * While one applies, every /api/v4 answer carries the RateLimit-* headers, and a request past the
+   * limit is answered 429 `Retry later` without being routed (it is still recorded in `requests`).
+   */
+  rateLimits?: SimulatorRateLimits;
 }
 
 export interface SimulatorFaults {
@@ -56,6 +66,8 @@ export interface Simulator {
   readonly traffic: TrafficEvent[];
   resetRequests(): void;
   setLatency(ms: number): void;
+  /** Replaces the rate limits (undefined turns them off) and starts every count from zero. */
+  setRateLimits(limits: SimulatorRateLimits | undefined): void;
   readonly faults: SimulatorFaults;
   /** The in-memory data; tests may read and change it. */
   readonly state: SimulatorState;
@@ -68,6 +80,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   if (options.loadTestUsers) seedLoadTestUsers(state, options.loadTestUsers);
   const router = createRouter();
   const faults = new FaultRegistry();
+  const rateLimits = new RateLimiter(options.rateLimits);
   const requests: RecordedRequest[] = [];
   const traffic: TrafficEvent[] = [];
   const timers = new Map<NodeJS.Timeout, () => void>();
@@ -78,6 +91,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const listener = createListener({
     state,
     router,
+    rateLimits,
     faults,
     requests,
     traffic,
@@ -143,6 +157,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     setLatency: (ms) => {
       latencyMs = Math.max(0, ms);
     },
+    setRateLimits: (limits) => rateLimits.set(limits),
     faults: {
       add: (fault) => faults.add(fault),
       remove: (id) => faults.remove(id),

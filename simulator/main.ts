@@ -1,9 +1,12 @@
 // npx tsx simulator/main.ts --port 4010 [--host 127.0.0.1] [--latency 20] [--tls]
+//   [--rate-limit-authenticated 7200/3600] [--rate-limit-unauthenticated 3600/3600]
+// The rate limits may also come from SIMULATOR_RATE_LIMIT_AUTHENTICATED and
+// SIMULATOR_RATE_LIMIT_UNAUTHENTICATED (requests/periodSeconds); a flag wins over its variable.
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEMO_TOKENS, startSimulator } from './index.js';
+import { DEMO_TOKENS, parseRateLimit, startSimulator, type RateLimit } from './index.js';
 
 function numberOption(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
@@ -15,20 +18,38 @@ function numberOption(value: string | undefined, name: string, fallback: number)
   return n;
 }
 
+function rateLimitOption(flag: string | undefined, envName: string, name: string): RateLimit | undefined {
+  const value = flag ?? process.env[envName];
+  try {
+    return parseRateLimit(value);
+  } catch {
+    console.error(`--${name} (${envName}) must be requests/periodSeconds with positive integers, e.g. 7200/3600, got "${value}"`);
+    process.exit(2);
+  }
+}
+
 const { values } = parseArgs({
   options: {
     port: { type: 'string', default: '4010' },
     host: { type: 'string', default: '127.0.0.1' },
     latency: { type: 'string' },
     tls: { type: 'boolean', default: false },
+    'rate-limit-authenticated': { type: 'string' },
+    'rate-limit-unauthenticated': { type: 'string' },
   },
 });
+
+const rateLimits = {
+  authenticated: rateLimitOption(values['rate-limit-authenticated'], 'SIMULATOR_RATE_LIMIT_AUTHENTICATED', 'rate-limit-authenticated'),
+  unauthenticated: rateLimitOption(values['rate-limit-unauthenticated'], 'SIMULATOR_RATE_LIMIT_UNAUTHENTICATED', 'rate-limit-unauthenticated'),
+};
 
 const simulator = await startSimulator({
   port: numberOption(values.port, 'port', 4010),
   host: values.host ?? '127.0.0.1',
   latencyMs: numberOption(values.latency, 'latency', 0),
   tls: values.tls ?? false,
+  rateLimits,
 });
 
 console.log(`Embedded GitLab v4 server at ${simulator.url}`);
@@ -38,6 +59,9 @@ if (simulator.ca) {
   writeFileSync(caFile, simulator.ca);
   console.log(`HTTP/2 and HTTP/1.1 over TLS; its self-signed certificate: ${caFile}`);
   console.log(`  V4_URL=${simulator.url} UPSTREAM_CA_FILE=${caFile} npm start`);
+}
+for (const [kind, limit] of Object.entries(rateLimits)) {
+  if (limit) console.log(`Rate limit, ${kind} API requests: ${limit.requests} per ${limit.periodSeconds} s per ${kind === 'authenticated' ? 'user' : 'IP'}`);
 }
 console.log('Demo tokens (PRIVATE-TOKEN header):');
 for (const [role, token] of Object.entries(DEMO_TOKENS)) console.log(`  ${role.padEnd(18)} ${token}`);
@@ -54,7 +78,7 @@ for (const id of [1, 16, 37]) {
   const runner = simulator.state.runners.get(id);
   if (runner) console.log(`  ${`runner ${id} (${runner.runnerType})`.padEnd(28)} ${runner.token}`);
 }
-console.log(`Control API: ${simulator.origin}/__simulator/{requests,reset,latency,faults}`);
+console.log(`Control API: ${simulator.origin}/__simulator/{requests,reset,latency,faults,rate-limits}`);
 
 let stopping = false;
 const stop = (signal: string) => {

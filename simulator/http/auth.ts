@@ -31,6 +31,11 @@ export function sudoFromRequest(headers: IncomingHttpHeaders, rawQuery: string):
   return header(headers, 'sudo') || new URLSearchParams(rawQuery).get('sudo') || null;
 }
 
+/** A token expires at the end of its `expires_at` day. */
+function isExpired(state: SimulatorState, token: PersonalAccessToken): boolean {
+  return token.expiresAt !== null && token.expiresAt < state.now.toISOString().slice(0, 10);
+}
+
 /**
  * Resolves a token to its user. An unknown token is a 401 even where anonymous access is allowed;
  * revoked and expired tokens get the OAuth-style bodies of §6.5; a `read_api` token may only
@@ -44,7 +49,7 @@ export function authenticate(state: SimulatorState, tokenValue: string | null, m
   if (token.revoked) {
     throw oauthError(401, 'invalid_token', 'Token was revoked. You have to re-authorize from the user.');
   }
-  if (token.expiresAt !== null && token.expiresAt < state.now.toISOString().slice(0, 10)) {
+  if (isExpired(state, token)) {
     throw oauthError(401, 'invalid_token', 'Token is expired. You can either do re-authorization or token refresh.');
   }
   const readOnly = method === 'GET' || method === 'HEAD';
@@ -56,6 +61,26 @@ export function authenticate(state: SimulatorState, tokenValue: string | null, m
   }
   if (sudo !== null) return { user: sudoUser(state, user, token, sudo), token };
   return { user, token };
+}
+
+/**
+ * The user Rack::Attack's `throttled_user_id` finds for a request, before any endpoint runs: the
+ * owner of a usable token (PRIVATE-TOKEN, Bearer, `private_token`/`access_token`), or a running
+ * job's user for a job token (`JOB-TOKEN`, `job_token`). Null when none resolves (no token, an
+ * unknown, revoked or expired one), so that the request counts against its IP. Sudo changes whom
+ * the endpoint acts as, not whose quota the call spends: GitLab keys on the token's owner.
+ */
+export function requesterId(state: SimulatorState, headers: IncomingHttpHeaders, rawQuery: string): number | null {
+  const tokenValue = tokenFromRequest(headers, rawQuery);
+  if (tokenValue !== null) {
+    const token = state.tokens.get(tokenValue);
+    const user = token ? state.users.get(token.userId) : undefined;
+    const usable = token && !token.revoked && !isExpired(state, token);
+    return usable && user?.state === 'active' ? user.id : null;
+  }
+  const jobToken = header(headers, 'job-token') || new URLSearchParams(rawQuery).get('job_token');
+  const job = jobToken ? state.jobs.get(state.jobTokens.get(jobToken) ?? -1) : undefined;
+  return job?.status === 'running' ? job.userId : null;
 }
 
 /** An administrator with a `sudo`-scoped token acts as another user. */

@@ -1,6 +1,7 @@
 // The control API under /__simulator, so that a separately started simulator can be driven
 // (bench, manual use). It is outside /api/v4: never recorded, delayed or faulted.
 import type { FaultRegistry, FaultSpec } from './faults.js';
+import type { RateLimiter } from './rate-limits.js';
 import type { ApiResponse } from './response.js';
 
 export interface RecordedRequest {
@@ -46,6 +47,8 @@ export interface ControlTarget {
   requests: RecordedRequest[];
   traffic: TrafficEvent[];
   faults: FaultRegistry;
+  /** GitLab's user and IP throttles (off unless set). */
+  rateLimits: RateLimiter;
   latencyMs(): number;
   setLatency(ms: number): void;
 }
@@ -89,6 +92,18 @@ function faultFromJson(input: unknown): FaultSpec | string {
   return spec;
 }
 
+/** `{"authenticated": {"requests": 7200, "periodSeconds": 3600}, "unauthenticated": {...}}`, or `null` for off. */
+function putRateLimits(target: ControlTarget, input: unknown): ApiResponse {
+  if (input !== null && (typeof input !== 'object' || Array.isArray(input))) return bad('body must be a JSON object or null');
+  try {
+    target.rateLimits.set(input ?? undefined);
+  } catch (error) {
+    if (error instanceof RangeError) return bad(error.message);
+    throw error;
+  }
+  return { status: 200, json: target.rateLimits.limits() ?? null };
+}
+
 export function handleControl(target: ControlTarget, method: string, path: string, body: Buffer): ApiResponse {
   const route = `${method} ${path.replace(/\/+$/, '')}`;
   if (route === 'GET /__simulator/requests') return { status: 200, json: target.requests };
@@ -105,6 +120,8 @@ export function handleControl(target: ControlTarget, method: string, path: strin
     target.setLatency(ms);
     return { status: 200, json: { ms } };
   }
+  if (route === 'GET /__simulator/rate-limits') return { status: 200, json: target.rateLimits.limits() ?? null };
+  if (route === 'PUT /__simulator/rate-limits') return putRateLimits(target, parseJson(body));
   if (route === 'GET /__simulator/faults') {
     return {
       status: 200,

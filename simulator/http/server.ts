@@ -1,13 +1,15 @@
-// node:http plumbing: standard headers, request log, latency, faults, the control API, and
-// /api/v3 and unknown paths.
+// node:http plumbing: standard headers, request log, rate limits, latency, faults, the control
+// API, and /api/v3 and unknown paths.
 import { randomFillSync } from 'node:crypto';
 import { STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { SimulatorState } from '../data/state.js';
 import { appendToLog, handleControl, type ControlTarget } from './control.js';
+import { requesterId } from './auth.js';
 import { dispatch } from './dispatch.js';
 import { ApiError, entityTooLarge, grapeError, routeNotFound } from './errors.js';
 import type { Fault } from './faults.js';
 import { flatQuery } from './query.js';
+import { THROTTLED_BODY } from './rate-limits.js';
 import type { ApiResponse } from './response.js';
 import type { Router } from './router.js';
 
@@ -159,11 +161,42 @@ async function answerOf(ctx: ServerContext, req: IncomingMessage, method: string
   return hasBody(answer) ? { ...answer, bytes: bodyBytes(answer) } : answer;
 }
 
+/** Waits what is left of the latency since the request arrived; false if the simulator closed meanwhile. */
+async function waitOutLatency(ctx: ServerContext, arrivedAt: number): Promise<boolean> {
+  await ctx.delay(ctx.latencyMs() - (performance.now() - arrivedAt));
+  return !ctx.closing();
+}
+
+/** Rack::Attack's answer past a limit: plain text, with the throttle's headers. */
+function throttledResponse(headers: Record<string, string>): ApiResponse {
+  return { status: 429, text: THROTTLED_BODY, headers: { 'Content-Type': 'text/plain', ...headers } };
+}
+
+function withHeaders(response: ApiResponse | 'no-answer', headers: Record<string, string> | undefined): ApiResponse | 'no-answer' {
+  return response === 'no-answer' || !headers ? response : { ...response, headers: { ...response.headers, ...headers } };
+}
+
 async function handleApi(ctx: ServerContext, req: IncomingMessage, rawPath: string, rawQuery: string): Promise<ApiResponse | 'no-answer'> {
   const method = req.method ?? 'GET';
   const arrivedAt = performance.now();
   appendToLog(ctx.requests, { method, path: rawPath, query: flatQuery(rawQuery) });
   appendToLog(ctx.traffic, { event: 'arrived', requestId: callerRequestId(req), method, path: rawPath, httpVersion: req.httpVersion, connection: connectionOf(req) });
+  // Rack::Attack sits in front of Rails: every request counts as it arrives, routed or not, and one
+  // past the limit goes no further (no fault taken, no handler run). The answers GitLab itself
+  // gives, faulted ones included, carry the throttle's RateLimit-* headers.
+  const verdict = ctx.rateLimits.check({ userId: requesterId(ctx.state, req.headers, rawQuery), ip: req.socket.remoteAddress ?? '' });
+  if (verdict?.throttled) return (await waitOutLatency(ctx, arrivedAt)) ? throttledResponse(verdict.headers) : 'no-answer';
+  return withHeaders(await answerOrFault(ctx, req, method, rawPath, rawQuery, arrivedAt), verdict?.headers);
+}
+
+async function answerOrFault(
+  ctx: ServerContext,
+  req: IncomingMessage,
+  method: string,
+  rawPath: string,
+  rawQuery: string,
+  arrivedAt: number,
+): Promise<ApiResponse | 'no-answer'> {
   // Faults are chosen in arrival order so that `times` is deterministic; applied after the latency.
   const fault = ctx.faults.take(method, rawPath);
   // The latency stands for the time GitLab takes over a call, and GitLab works on many calls at
@@ -172,15 +205,11 @@ async function handleApi(ctx: ServerContext, req: IncomingMessage, rawPath: stri
   // on this one thread at the moment its timers fired, so the last answers of a wave came late by
   // the work of all the others, as no parallel server's would (bench: fleet, dashboard). A call
   // taken by a fault is not handled at all.
-  const waitOutLatency = async (): Promise<boolean> => {
-    await ctx.delay(ctx.latencyMs() - (performance.now() - arrivedAt));
-    return !ctx.closing();
-  };
   if (!fault) {
     const answer = await answerOf(ctx, req, method, rawPath, rawQuery);
-    return (await waitOutLatency()) ? answer : 'no-answer';
+    return (await waitOutLatency(ctx, arrivedAt)) ? answer : 'no-answer';
   }
-  if (!(await waitOutLatency())) return 'no-answer';
+  if (!(await waitOutLatency(ctx, arrivedAt))) return 'no-answer';
   if (fault.kind === 'timeout') return 'no-answer'; // held until close() destroys the socket
   if (fault.kind === 'close') {
     // Over HTTP/2 this resets the request's stream (RST_STREAM), the others of its connection go on.
