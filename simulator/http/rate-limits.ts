@@ -51,10 +51,10 @@ function throttleOf(name: ThrottleName, limit: RateLimit | undefined): Throttle 
 
 function checkLimit(limit: RateLimit, which: string): void {
   if (!Number.isSafeInteger(limit.requests) || limit.requests < 1) {
-    throw new RangeError(`rate limit ${which}.requests must be a positive integer, got ${limit.requests}`);
+    throw new RangeError(`rate limit ${which}: requests must be a positive integer, got ${limit.requests}`);
   }
   if (!Number.isSafeInteger(limit.periodSeconds) || limit.periodSeconds < 1) {
-    throw new RangeError(`rate limit ${which}.periodSeconds must be a positive integer, got ${limit.periodSeconds}`);
+    throw new RangeError(`rate limit ${which}: periodSeconds must be a positive integer, got ${limit.periodSeconds}`);
   }
 }
 
@@ -144,6 +144,6 @@ export function parseRateLimit(text: string | undefined): RateLimit | undefined 
   const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
   if (!match) throw new RangeError(`a rate limit is written requests/periodSeconds (e.g. 7200/3600), got "${text}"`);
   const limit = { requests: Number(match[1]), periodSeconds: Number(match[2]) };
-  checkLimit(limit, text);
+  checkLimit(limit, `"${text}"`);
   return limit;
 }
