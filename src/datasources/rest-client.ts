@@ -24,6 +24,7 @@ import { FairScheduler, type SchedulerFlow } from './scheduler.js';
 import type { RestCallLog } from './call-log.js';
 import { isSendableHeaderValue, requireWellFormed, UnsendableRequest, type UnsentReason } from './unsendable.js';
 import { RestCallSpan, type OperationTrace, type UpstreamServer } from '../observability/trace-context.js';
+import type { QuotaEntry, UpstreamQuota } from './upstream-quota.js';
 
 export interface RestClientOptions {
   /** Base URL of the REST API, with its `/api/v4` path, e.g. `https://gitlab.example.com/api/v4`. */
@@ -60,6 +61,11 @@ export interface RestClientOptions {
   retry?: Partial<RetryPolicy>;
   /** When to stop sending to a failing upstream for a while; `false` turns the breaker off. */
   circuitBreaker?: CircuitBreakerOptions | false;
+  /**
+   * GitLab's rate limits per credential (upstream-quota.ts): every answer's `RateLimit-*` headers are
+   * recorded, and a call of a credential with nothing left before the reset is not sent. Absent: neither.
+   */
+  upstreamQuota?: UpstreamQuota | undefined;
 }
 
 export interface RestCallEvent {
@@ -214,6 +220,7 @@ export class RestClient {
   private readonly onResponse: ((event: RestCallEvent) => void) | undefined;
   private readonly retry: RetryPolicy;
   private readonly breaker: CircuitBreaker | undefined;
+  private readonly quota: UpstreamQuota | undefined;
   /** Every session's calls take their turn here: the upstream pool shared fairly among operations. */
   readonly scheduler: FairScheduler;
   /** Whether each live connection of the default pool negotiated h2. */
@@ -235,6 +242,7 @@ export class RestClient {
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.onResponse = options.onResponse;
+    this.quota = options.upstreamQuota;
     this.ownsDispatcher = options.dispatcher === undefined;
     const connections = options.connections ?? DEFAULT_CONNECTIONS;
     this.pool = {
@@ -333,8 +341,9 @@ export class RestClient {
       if (this.breaker && !this.breaker.allow()) {
         throw new RestError({ method: request.method, path: request.path, status: 0, failure: 'circuit-open', requestId: request.requestId });
       }
+      const sent = this.quotaAllows(request.credential);
       try {
-        const response = await this.exchange<T>(request, prepared);
+        const response = await this.exchange<T>(request, prepared, sent);
         this.breaker?.recordSuccess();
         return response;
       } catch (error) {
@@ -357,6 +366,19 @@ export class RestClient {
         await sleep(delay);
         request.span?.retried();
       }
+    }
+  }
+
+  /**
+   * The call counted in flight against its credential's rate limit; none sent when nothing is left
+   * before GitLab's reset (UpstreamQuotaSpent): then a half-open breaker's trial is free again.
+   */
+  private quotaAllows(credential: Credential | null): QuotaEntry | undefined {
+    try {
+      return this.quota?.sending(credential);
+    } catch (error) {
+      this.breaker?.recordNeutral();
+      throw error;
     }
   }
 
@@ -412,7 +434,7 @@ export class RestClient {
   }
 
   /** One HTTP exchange with the upstream, its body read to the end. */
-  private async exchange<T>(request: RestRequest, prepared: PreparedRequest): Promise<RestResponse<T>> {
+  private async exchange<T>(request: RestRequest, prepared: PreparedRequest, sent: QuotaEntry | undefined): Promise<RestResponse<T>> {
     const started = performance.now();
     let response: Dispatcher.ResponseData;
     try {
@@ -427,6 +449,7 @@ export class RestClient {
         signal: request.deadlineSignal ?? (request.deadline === undefined ? undefined : AbortSignal.timeout(Math.max(1, request.deadline - Date.now()))),
       });
     } catch (cause) {
+      this.quota?.answered(sent, request.credential, 0, noHeader);
       if (isBuildError(cause)) throw this.unsent(request, cause);
       throw this.observed(request, started, transportError(request, cause, request.requestId));
     }
@@ -435,6 +458,7 @@ export class RestClient {
       const value = response.headers[name];
       return Array.isArray(value) ? value.join(', ') : value;
     };
+    this.quota?.answered(sent, request.credential, response.statusCode, header);
     const text = await this.readBody(request, started, response, header);
     // 304 answers an action POST that changed nothing (rest-conventions §5): a success without a body.
     const succeeded = response.statusCode < 300 || response.statusCode === 304;
@@ -511,8 +535,9 @@ export class RestClient {
     if (this.breaker && !this.breaker.allow()) {
       throw new RestError({ method: request.method, path: request.path, status: 0, failure: 'circuit-open', requestId: request.requestId });
     }
+    const sent = this.quotaAllows(request.credential);
     try {
-      const answer = await this.openStream(request, prepared);
+      const answer = await this.openStream(request, prepared, sent);
       this.breaker?.recordSuccess();
       return answer;
     } catch (error) {
@@ -522,7 +547,11 @@ export class RestClient {
     }
   }
 
-  private async openStream(request: Omit<RestRequest, 'method' | 'body'> & { method: 'GET' | 'HEAD' }, prepared: PreparedRequest): Promise<RestStream> {
+  private async openStream(
+    request: Omit<RestRequest, 'method' | 'body'> & { method: 'GET' | 'HEAD' },
+    prepared: PreparedRequest,
+    sent: QuotaEntry | undefined,
+  ): Promise<RestStream> {
     const started = performance.now();
     let response: Dispatcher.ResponseData;
     try {
@@ -535,6 +564,7 @@ export class RestClient {
         bodyTimeout: this.timeoutMs,
       });
     } catch (cause) {
+      this.quota?.answered(sent, request.credential, 0, noHeader);
       if (isBuildError(cause)) throw this.unsent(request, cause);
       throw this.observed(request, started, transportError({ ...request, method: request.method === 'HEAD' ? 'GET' : request.method }, cause, request.requestId));
     }
@@ -542,6 +572,7 @@ export class RestClient {
       const value = response.headers[name];
       return Array.isArray(value) ? value.join(', ') : value;
     };
+    this.quota?.answered(sent, request.credential, response.statusCode, header);
     const redirect = response.statusCode >= 300 && response.statusCode < 400 && header('location') !== undefined;
     // A download's redirect to object storage is an answer; a 3xx with nowhere to go is an upstream fault.
     this.observe(request, started, response.statusCode, undefined, redirect ? undefined : this.redirectOf(prepared, response.statusCode, undefined));
@@ -1002,6 +1033,9 @@ function retryAfter(value: string | undefined): number | undefined {
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : reportableWait((date - Date.now()) / 1000);
 }
+
+/** The headers of no answer (a failed exchange), for UpstreamQuota.answered. */
+const noHeader = (): undefined => undefined;
 
 /** A day: the longest wait a Retry-After is reported as. */
 const MAX_RETRY_AFTER_SECONDS = 86_400;

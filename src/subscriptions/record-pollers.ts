@@ -1,6 +1,7 @@
 import type { Credential } from '../datasources/credentials.js';
 import { RestSession, type RestClient } from '../datasources/rest-client.js';
 import { RestError } from '../datasources/rest-error.js';
+import type { UpstreamQuota } from '../datasources/upstream-quota.js';
 import { randomCredentialDigest, type CredentialDigest } from '../shared-state/credential-digest.js';
 import { localCoordination, type PollerCoordination, type PollerMembership } from './poller-coordination.js';
 import { PushIterator } from './push-iterator.js';
@@ -41,6 +42,11 @@ export interface RecordPollersOptions {
    * subscriber by the whole burst. Spread over the interval, each poller's burst is its own.
    */
   pollPhase?: () => number;
+  /**
+   * GitLab's rate limits as last seen (datasources/upstream-quota.ts): a poller of a credential
+   * running low waits longer than `intervalMs`, and one with nothing left waits past the reset.
+   */
+  upstreamQuota?: UpstreamQuota | undefined;
 }
 
 /** What the replica that polls a key tells the others watching it: the record it saw, or the error that ended the watch. */
@@ -84,6 +90,7 @@ class RecordPoller<T> {
     coordination: PollerCoordination,
     phase: number,
     private readonly onIdle: () => void,
+    private readonly quota: UpstreamQuota | undefined,
   ) {
     // The first poll is now (the baseline); the second comes at this poller's phase of the first
     // interval, never later than a whole interval, and the others an interval apart from there.
@@ -135,8 +142,12 @@ class RecordPoller<T> {
     return this.membership.leave();
   }
 
+  /** The next poll in `delayMs`, or past the interval when the credential's rate limit runs low. */
   private schedule(delayMs = this.intervalMs): void {
     if (this.stopped) return;
+    // Stretched only: a first poll at its phase of the interval keeps its phase while the quota is ample.
+    const stretched = this.quota?.pollDelay(this.session.credential, this.intervalMs) ?? 0;
+    if (stretched > this.intervalMs) delayMs = Math.max(delayMs, stretched);
     // A chain of timeouts rather than an interval: a slow REST answer never overlaps the next poll.
     this.timer = setTimeout(() => void this.tick(), delayMs);
   }
@@ -242,7 +253,7 @@ export class RecordPollers {
       const phase = (this.options.pollPhase ?? Math.random)();
       const created: RecordPoller<T> = new RecordPoller(this.options.restClient, credential, key, watched, this.options.intervalMs, this.coordination, phase, () => {
         if (this.pollers.get(registryKey) === created) this.pollers.delete(registryKey);
-      });
+      }, this.options.upstreamQuota);
       this.pollers.set(registryKey, created as RecordPoller<unknown>);
       poller = created;
     }
