@@ -1,4 +1,3 @@
-import { GraphQLError } from 'graphql';
 import type { Credential } from './credentials.js';
 import type { CredentialDigest } from '../shared-state/credential-digest.js';
 
@@ -80,12 +79,15 @@ export const RESET_MARGIN_MS = 250;
 /** How long a replica waits before asking Redis again for a credential nobody had figures for. */
 const LOOK_UP_AGAIN_MS = 10_000;
 
-/** A REST call not sent: its credential has no call left before GitLab's window resets. A field error. */
-export class UpstreamQuotaSpent extends GraphQLError {
+/**
+ * A REST call not sent: its credential has no call left before GitLab's window resets. The error
+ * table (errors/graphql-errors.ts) makes it a field error RATE_LIMITED with `retryAfter`; it is the
+ * gateway's own refusal, never counted as an upstream fault.
+ */
+export class UpstreamQuotaSpent extends Error {
   constructor(readonly retryAfter: number) {
-    super(`GitLab's rate limit for this credential is used up until its window resets; the call was not sent. Retry after ${retryAfter} s.`, {
-      extensions: { code: 'RATE_LIMITED', retryAfter },
-    });
+    super(`GitLab's rate limit for this credential is used up until its window resets; the call was not sent. Retry after ${retryAfter} s.`);
+    this.name = 'UpstreamQuotaSpent';
   }
 }
 

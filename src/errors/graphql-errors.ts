@@ -1,6 +1,7 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { RestError } from '../datasources/rest-error.js';
 import { UnsendableRequest, type UnsentReason } from '../datasources/unsendable.js';
+import { UpstreamQuotaSpent } from '../datasources/upstream-quota.js';
 import { redact, redactDeep } from './redact.js';
 
 /** Every `extensions.code` the gateway itself produces. */
@@ -122,6 +123,8 @@ export function badUserInput(message: string, argumentName?: string): GraphQLErr
 export function toGraphQLError(error: unknown): GraphQLError {
   if (error instanceof RestError) return graphQLErrorFromRest(error);
   if (error instanceof UnsendableRequest) return graphQLErrorFromUnsendable(error);
+  // A call the gateway did not send, GitLab's rate limit being spent (datasources/upstream-quota.ts): no restStatus, nothing was answered.
+  if (error instanceof UpstreamQuotaSpent) return new GraphQLError(error.message, { extensions: { code: 'RATE_LIMITED', retryAfter: error.retryAfter } });
   if (error instanceof GraphQLError) return error;
   return new GraphQLError('Internal error in the gateway', { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
 }
@@ -191,7 +194,7 @@ function isCodelessRequestError(error: unknown): boolean {
 export function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const original = rootCause(error);
   let result: GraphQLFormattedError = formatted;
-  if (original instanceof RestError || original instanceof UnsendableRequest) {
+  if (original instanceof RestError || original instanceof UnsendableRequest || original instanceof UpstreamQuotaSpent) {
     const mapped = toGraphQLError(original);
     result = { ...formatted, message: mapped.message, extensions: { ...mapped.extensions } };
   } else if (isWrongShapeFromUpstream(error)) {
@@ -220,7 +223,7 @@ export function isUnexpectedError(error: unknown): boolean {
   if (isWrongShapeFromUpstream(error)) return false;
   const cause = rootCause(error);
   if (cause instanceof UnsendableRequest) return codeForUnsendableRequest(cause) === 'INTERNAL_SERVER_ERROR';
-  return !(cause instanceof RestError) && !(cause instanceof GraphQLError);
+  return !(cause instanceof RestError) && !(cause instanceof GraphQLError) && !(cause instanceof UpstreamQuotaSpent);
 }
 
 function cut(text: string, length: number): string {

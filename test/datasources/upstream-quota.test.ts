@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Credential } from '../../src/datasources/credentials.js';
 import { ANONYMOUS_QUOTA_KEY, RESET_MARGIN_MS, UpstreamQuota, UpstreamQuotaSpent, type QuotaFigures } from '../../src/datasources/upstream-quota.js';
+import { toGraphQLError } from '../../src/errors/graphql-errors.js';
 import { randomCredentialDigest } from '../../src/shared-state/credential-digest.js';
 
 const T0 = 1_800_000_000_000;
@@ -63,7 +64,8 @@ describe('UpstreamQuota', () => {
     try {
       quota.sending(alice);
     } catch (error) {
-      expect((error as UpstreamQuotaSpent).extensions).toEqual({ code: 'RATE_LIMITED', retryAfter: 20 });
+      expect((error as UpstreamQuotaSpent).retryAfter).toBe(20);
+      expect(toGraphQLError(error).extensions).toEqual({ code: 'RATE_LIMITED', retryAfter: 20 });
     }
     // An answer without figures (a failed exchange) frees its call all the same.
     quota.answered(first, alice, 0, none);
