@@ -59,6 +59,7 @@ export class GatewayMetrics {
   private readonly trustedDocumentsLoaded: Gauge;
   private readonly trustedDocumentReloadFailures: Counter;
   private readonly trustedDocumentRefusals: Counter<'code'>;
+  private readonly callerLimitRefusals: Counter<'limit' | 'caller'>;
 
   constructor(sources: GaugeSources) {
     const registers = [this.registry];
@@ -129,7 +130,18 @@ export class GatewayMetrics {
       labelNames: ['code'],
       registers,
     });
+    this.callerLimitRefusals = new Counter({
+      name: 'gateway_caller_limit_refusals_total',
+      help: 'Operations refused RATE_LIMITED by the caller limits (CALLER_*, ANONYMOUS_*), by limit (operations, restCalls) and caller (credential, anonymous); none when they are off.',
+      labelNames: ['limit', 'caller'],
+      registers,
+    });
     this.registerGauges(sources);
+  }
+
+  /** An operation refused by the caller limits. */
+  callerLimitRefused(limit: string, anonymous: boolean): void {
+    this.callerLimitRefusals.inc({ limit, caller: anonymous ? 'anonymous' : 'credential' });
   }
 
   /** A trusted documents manifest put in force, with this many documents. */

@@ -1,6 +1,7 @@
 import type { GraphQLSchema } from 'graphql';
 import { checkOperation, checkQueryLength, checkRequestQueries, type OperationRequest, type QueryLimits } from './limits.js';
 import type { TrustedDocuments } from './trusted-documents.js';
+import type { CallerIdentity, CallerLimits } from './caller-limits.js';
 
 /**
  * The checks an operation passes before it runs: one pipeline, which every way in calls at the
@@ -17,7 +18,9 @@ import type { TrustedDocuments } from './trusted-documents.js';
  *    call: its text's length again (a persisted query's or a BFF mount's text never passed step 1),
  *    with trusted documents its text held to the list (a BFF mount's),
  *    its shape (depth, aliases, directives), its introspection's size and its REST-call estimate,
- *    which it returns for the operation's budget to report.
+ *    which it returns for the operation's budget to report; last, with caller limits
+ *    (caller-limits.ts), an operation taken from its caller's bucket, or refused RATE_LIMITED
+ *    (after Redis has answered, with Redis: the estimate is then returned as a promise).
  * What only one transport has stays with it: Apollo coerces HTTP's variables, the WebSocket server
  * coerces its own and counts a connection's operations.
  */
@@ -26,7 +29,7 @@ export interface Admission {
   beforeParsing(operations: readonly unknown[], options?: { batched?: boolean }): readonly unknown[];
   /** The trusted documents in force (their list is swapped when its file changes); undefined: any document may be sent. */
   readonly trustedDocuments: TrustedDocuments | undefined;
-  beforeExecution(operation: OperationToAdmit): number;
+  beforeExecution(operation: OperationToAdmit): number | Promise<number>;
 }
 
 export interface OperationToAdmit extends OperationRequest {
@@ -34,6 +37,8 @@ export interface OperationToAdmit extends OperationRequest {
   source?: string | undefined;
   /** Whether the caller has a credential: it picks the depth limit. */
   authenticated: boolean;
+  /** Who sent it, for the caller limits (absent: an embedder's context that did not say; counted as an unknown address). */
+  caller?: CallerIdentity | undefined;
 }
 
 /** The query text of an operation as it arrived (a GET's, a body's, a payload's). */
@@ -42,9 +47,9 @@ const queryOf = (operation: unknown) => (typeof operation === 'object' && operat
 export function createAdmission(
   schema: GraphQLSchema,
   limits: QueryLimits,
-  options: { batching: boolean; trustedDocuments?: TrustedDocuments | undefined },
+  options: { batching: boolean; trustedDocuments?: TrustedDocuments | undefined; callerLimits?: CallerLimits | undefined },
 ): Admission {
-  const { trustedDocuments } = options;
+  const { trustedDocuments, callerLimits } = options;
   return {
     limits,
     trustedDocuments,
@@ -55,11 +60,18 @@ export function createAdmission(
       checkRequestQueries(toParse.map(queryOf), batched, limits);
       return toParse;
     },
-    beforeExecution({ source, authenticated, ...request }) {
+    beforeExecution({ source, authenticated, caller, ...request }) {
       checkQueryLength(source, limits);
       // A BFF's own mount of `apollo` never passed step 1: its text must be one of the list's too.
       if (trustedDocuments && source !== undefined) trustedDocuments.checkText(source);
-      return checkOperation(schema, request, { authenticated, batching: options.batching }, limits);
+      const estimate = checkOperation(schema, request, { authenticated, batching: options.batching }, limits);
+      return callerLimits ? admitCaller(callerLimits, caller, estimate) : estimate;
     },
   };
+}
+
+/** The caller step: an operation refused by its shape above costs its caller nothing. */
+function admitCaller(callerLimits: CallerLimits, caller: CallerIdentity | undefined, estimate: number): number | Promise<number> {
+  const admitted = callerLimits.admit(caller ?? { credential: null });
+  return admitted ? admitted.then(() => estimate) : estimate;
 }

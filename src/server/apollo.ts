@@ -69,10 +69,10 @@ function admissionPlugin({ admission }: GatewayServices): ApolloServerPlugin<Gat
   return {
     requestDidStart: () =>
       Promise.resolve({
-        didResolveOperation: ({ source, document, operation, operationName, contextValue, request }) => {
+        didResolveOperation: async ({ source, document, operation, operationName, contextValue, request }) => {
           if (operation?.operation === OperationTypeNode.SUBSCRIPTION) throw subscriptionOverHttp();
-          contextValue.stats.estimate = admission.beforeExecution({ source, document, operationName, variables: request.variables, authenticated: contextValue.credential !== null });
-          return Promise.resolve();
+          const { credential, caller } = contextValue;
+          contextValue.stats.estimate = await admission.beforeExecution({ source, document, operationName, variables: request.variables, authenticated: credential !== null, caller });
         },
       }),
   };

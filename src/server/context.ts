@@ -7,6 +7,7 @@ import type { RestCallLog } from '../datasources/call-log.js';
 import type { OperationTrace } from '../observability/trace-context.js';
 import { createLoaders, type Loaders } from '../datasources/loaders.js';
 import { restCallBudgetSpent } from '../policy/call-budget.js';
+import type { CallerIdentity, CallerLimits } from '../policy/caller-limits.js';
 import type { ServedDiscussions } from '../resolvers/discussions/served-discussions.js';
 import { PrefetchStore } from '../resolvers/prefetch-store.js';
 import type { IssueReferences } from '../subscriptions/issue-references.js';
@@ -15,6 +16,8 @@ import type { RecordPollers } from '../subscriptions/record-pollers.js';
 /** What every resolver receives. One is made per HTTP request and per WebSocket operation. */
 export interface GatewayContext {
   credential: Credential | null;
+  /** Who sent the operation, for the caller limits: its own credential (not the service token) and address. */
+  caller: CallerIdentity;
   requestId: string;
   api: DataSources;
   loaders: Loaders;
@@ -70,6 +73,8 @@ export interface ContextDependencies {
   maxRestCallsMade: number;
   /** How the loaders' batches went (observability/metrics.ts); absent when metrics are off. */
   onLoaderBatch?: (loader: string, size: number) => void;
+  /** The caller limits, when on: every REST call made is taken from its caller's bucket. */
+  callerLimits?: CallerLimits | undefined;
 }
 
 /**
@@ -82,9 +87,11 @@ export function createContext(
   credential: Credential | null,
   requestId: string = randomUUID(),
   /** A subscription lives as long as its client wants: its events are not bound by a request deadline. */
-  options: { longLived?: boolean } = {},
+  options: { longLived?: boolean; caller?: CallerIdentity } = {},
 ): GatewayContext {
   const stats: RequestStats = { restCalls: 0 };
+  const caller = options.caller ?? { credential };
+  const { callerLimits } = dependencies;
   const budget = dependencies.maxRestCallsMade;
   // The calls counted against the budget: the request's, or the current event's of a subscription.
   let callsInBudget = 0;
@@ -93,6 +100,7 @@ export function createContext(
       if (callsInBudget >= budget) throw restCallBudgetSpent(budget, stats.estimate);
       callsInBudget += 1;
       stats.restCalls += 1;
+      callerLimits?.spent(caller, 1);
     },
     log: () => stats.restCallLog,
     trace: () => stats.trace,
@@ -103,6 +111,7 @@ export function createContext(
   const freshLoaders = () => createLoaders(api, { batching: dependencies.batching, onBatch: dependencies.onLoaderBatch });
   const context: GatewayContext = {
     credential,
+    caller,
     requestId,
     api,
     loaders: freshLoaders(),

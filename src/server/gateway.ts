@@ -65,7 +65,10 @@ export function createGateway(gatewayOptions: GatewayOptions): Gateway {
     typeDefs,
     resolvers,
     createContext: contextFor,
-    contextFromRequest: (request) => contextFor(credentials.ofHttpRequest(request) ?? credentials.fallback, requestIdOf(request)),
+    contextFromRequest: (request) => {
+      const own = credentials.ofHttpRequest(request);
+      return contextFor(own ?? credentials.fallback, requestIdOf(request), { caller: { credential: own, address: request.socket?.remoteAddress } });
+    },
     start,
     attachWebSocket: webSockets.attach,
     // For a BFF that serves GraphQL through `apollo` on its own server: the other routes only.

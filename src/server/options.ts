@@ -6,6 +6,7 @@ import type { GatewayContext } from './context.js';
 import type { Credential, CredentialReader } from '../datasources/credentials.js';
 import type { NextHandler } from '../transport/http-handler.js';
 import type { QueryLimits } from '../policy/limits.js';
+import type { CallerIdentity, CallerLimitOptions } from '../policy/caller-limits.js';
 import type { createExecutableSchema, resolvers, SchemaExtension } from '../schema/executable.js';
 import type { RecordPollers } from '../subscriptions/record-pollers.js';
 import type { GatewayLogger } from '../observability/logger.js';
@@ -83,6 +84,13 @@ export interface GatewayOptions {
   requestDeadlineMs?: number;
   /** Limits on operations: query length, tokens, depth, aliases, directives, and the REST calls they may need (`maxRestCalls`, an estimate, default 5,000; `maxRestCallsMade`, counted as it runs, default 500). */
   limits?: Partial<QueryLimits>;
+  /**
+   * Limits on each caller (default none): operations per second and REST calls per minute, per
+   * credential digest, and per address for callers without a credential of their own; past one, an
+   * operation is refused RATE_LIMITED with `retryAfter` before any REST call. With `redis`, one
+   * bucket per caller for all replicas.
+   */
+  callerLimits?: CallerLimitOptions;
   /** Most subscriptions one WebSocket connection may hold at once (default 100). */
   maxSubscriptionsPerConnection?: number;
   /** How long a WebSocket may wait before its `connection_init` message; then it is closed with 4408 (default 10 s). */
@@ -170,7 +178,7 @@ export interface Gateway {
   typeDefs: string;
   resolvers: typeof resolvers;
   /** A context for one operation of a caller; the same one HTTP and WebSocket use. */
-  createContext(credential: Credential | null, requestId?: string, options?: { longLived?: boolean }): GatewayContext;
+  createContext(credential: Credential | null, requestId?: string, options?: { longLived?: boolean; caller?: CallerIdentity }): GatewayContext;
   apollo: ApolloServer<GatewayContext>;
   httpServer: Server;
   pollers: RecordPollers;
@@ -181,7 +189,7 @@ export interface Gateway {
    * `@as-integrations/express5`, `@as-integrations/fastify`, ...): the caller's credential as
    * `credentials` reads it, or the service token, and the request's `X-Request-Id` (or a new one).
    */
-  contextFromRequest: (request: Pick<IncomingMessage, 'headers'>) => GatewayContext;
+  contextFromRequest: (request: Pick<IncomingMessage, 'headers'> & Partial<Pick<IncomingMessage, 'socket'>>) => GatewayContext;
   /** Starts Apollo without listening, for a BFF that serves `apollo` on its own server. Idempotent. */
   start: () => Promise<void>;
   /**

@@ -14,6 +14,7 @@ import { ReadinessProbe } from '../observability/readiness.js';
 import { Telemetry } from '../observability/telemetry.js';
 import { createTracing, type GatewayTracing } from '../observability/tracing.js';
 import { createAdmission, type Admission } from '../policy/admission.js';
+import { createCallerLimits, type CallerIdentity } from '../policy/caller-limits.js';
 import { DEFAULT_QUERY_LIMITS, type QueryLimits } from '../policy/limits.js';
 import { ManifestError, TrustedDocuments } from '../policy/trusted-documents.js';
 import { DEFAULT_SERVED_DISCUSSION_BOUNDS, DISCUSSION_REFERENCES, ServedDiscussions, type ServedDiscussion } from '../resolvers/discussions/served-discussions.js';
@@ -37,7 +38,7 @@ export interface GatewayServices {
   telemetry: Telemetry;
   readiness: ReadinessProbe;
   pollers: RecordPollers;
-  contextFor: ContextFactory & ((credential: Credential | null, requestId?: string, options?: { longLived?: boolean }) => GatewayContext);
+  contextFor: ContextFactory & ((credential: Credential | null, requestId?: string, options?: { longLived?: boolean; caller?: CallerIdentity }) => GatewayContext);
   credentials: CredentialPolicy;
   limits: QueryLimits;
   schema: GraphQLSchema;
@@ -63,9 +64,15 @@ export function createServices(options: ResolvedOptions): GatewayServices {
   });
   const metrics = options.metrics ? createMetrics(pollers, sharing) : undefined;
   const telemetry = new Telemetry(logger, metrics);
+  const callerLimits = createCallerLimits(options.callerLimits, {
+    digest: pollers.credentialDigest,
+    link: sharing?.link,
+    onFallback: sharing?.fallbackCounter('caller_limits'),
+    onRefusal: (limit, anonymous) => metrics?.callerLimitRefused(limit, anonymous),
+  });
   const readiness = new ReadinessProbe({ restClient, timeoutMs: options.readinessTimeoutMs, ...(sharing ? { details: sharing.readinessDetails } : {}) });
-  const dependencies = contextDependencies(options, restClient, pollers, sharing, telemetry);
-  const contextFor = (credential: Credential | null, requestId?: string, contextOptions?: { longLived?: boolean }) => createContext(dependencies, credential, requestId, contextOptions);
+  const dependencies = { ...contextDependencies(options, restClient, pollers, sharing, telemetry), callerLimits };
+  const contextFor = (credential: Credential | null, requestId?: string, contextOptions?: { longLived?: boolean; caller?: CallerIdentity }) => createContext(dependencies, credential, requestId, contextOptions);
   const limits: QueryLimits = { ...DEFAULT_QUERY_LIMITS, ...options.limits };
   const credentials = credentialPolicy(options);
   const schema = createExecutableSchema(options.extend);
@@ -83,7 +90,7 @@ export function createServices(options: ResolvedOptions): GatewayServices {
     credentials,
     limits,
     schema,
-    admission: createAdmission(schema, limits, { batching: options.batching, trustedDocuments }),
+    admission: createAdmission(schema, limits, { batching: options.batching, trustedDocuments, callerLimits }),
     trustedDocuments,
     formatErrorForCaller: callerErrorFormat(credentials.secrets, options.introspection),
     tracing: createTracing(options.tracing),

@@ -1,7 +1,7 @@
 import type { RedisLink } from './redis-link.js';
 
 /** Which store fell back to memory, as the metric labels it. */
-export type SharedStore = 'persisted_queries' | 'response_cache';
+export type SharedStore = 'persisted_queries' | 'response_cache' | 'caller_limits';
 
 /**
  * Runs `shared` when Redis is up, `local` otherwise or when `shared` fails (a timeout, a dropped

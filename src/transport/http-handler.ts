@@ -7,6 +7,7 @@ import type { GatewayContext } from '../server/context.js';
 import type { Credential, CredentialPolicy } from '../datasources/credentials.js';
 import { refusalBody } from '../policy/limits.js';
 import type { Admission } from '../policy/admission.js';
+import type { CallerIdentity } from '../policy/caller-limits.js';
 import { readMultipartOperation, UploadRequestError } from './uploads.js';
 import { isArtifactDownloadRequest, serveArtifactDownload } from './artifacts-download.js';
 import type { CorsPolicy } from './cors.js';
@@ -18,7 +19,7 @@ const MAX_BODY_BYTES = 1_000_000;
 
 export const GRAPHQL_PATH = '/graphql';
 
-export type ContextFactory = (credential: Credential | null, requestId: string, options?: { longLived?: boolean }) => GatewayContext;
+export type ContextFactory = (credential: Credential | null, requestId: string, options?: { longLived?: boolean; caller?: CallerIdentity }) => GatewayContext;
 
 class HttpProblem extends Error {
   constructor(
@@ -175,7 +176,7 @@ export function createHttpHandler(apollo: ApolloServer<GatewayContext>, createCo
     // The context is kept for the request's log line (its operation name and REST call count).
     const startedAt = performance.now();
     let context: GatewayContext | undefined;
-    const contextOf = (credential: Credential | null) => (context = createContext(credential, requestId));
+    const contextOf = (credential: Credential | null, caller?: CallerIdentity) => (context = createContext(credential, requestId, caller ? { caller } : {}));
     let passedOn = false;
     const ended = { method: req.method, path: url.pathname, requestId, startedAt };
     if (options.telemetry?.logsRequests) res.once('close', () => passedOn || options.telemetry?.httpRequestEnded(ended, res, context));
@@ -208,7 +209,7 @@ interface Exchange {
   url: URL;
   requestId: string;
   /** The request's context for `credential`, kept for its log line. */
-  contextOf: (credential: Credential | null) => GatewayContext;
+  contextOf: (credential: Credential | null, caller?: CallerIdentity) => GatewayContext;
 }
 
 /** The gateway's routes other than GraphQL: the redirect, health, extra routes, CORS preflights, artifacts, the explorer. True when one answered. */
@@ -262,11 +263,18 @@ async function serveGraphQL(apollo: ApolloServer<GatewayContext>, { req, res, ur
     sendJson(res, 400, refusalBody(error));
     return;
   }
-  const credential = options.credentials.ofHttpRequest(req) ?? options.credentials.fallback;
+  const own = options.credentials.ofHttpRequest(req);
+  const caller = { credential: own, address: req.socket.remoteAddress };
   const response = await apollo.executeHTTPGraphQLRequest({
     httpGraphQLRequest: { method: req.method ?? 'GET', headers, search, body },
-    context: () => Promise.resolve(contextOf(credential)),
+    context: () => Promise.resolve(contextOf(own ?? options.credentials.fallback, caller)),
   });
+  if (Array.isArray(body) && response.status === 429 && response.body.kind === 'complete' && !everyOperationRateLimited(response.body.string)) {
+    // Apollo gives a batch the status of any of its operations: 429 only when the whole batch may be
+    // sent again, else a client doing so would run twice the operations (mutations too) that ran.
+    response.status = 200;
+    response.headers.delete('retry-after');
+  }
   for (const [name, value] of response.headers) res.setHeader(name, value);
   res.statusCode = response.status ?? 200;
   if (response.body.kind === 'complete') {
@@ -275,6 +283,12 @@ async function serveGraphQL(apollo: ApolloServer<GatewayContext>, { req, res, ur
   }
   for await (const chunk of response.body.asyncIterator) res.write(chunk);
   res.end();
+}
+
+/** Whether every operation of a batch's answer was refused RATE_LIMITED (caller limits) before it started. */
+function everyOperationRateLimited(batchAnswer: string): boolean {
+  const answers = JSON.parse(batchAnswer) as Array<{ data?: unknown; errors?: Array<{ extensions?: { code?: unknown } }> }>;
+  return answers.every((answer) => !('data' in answer) && answer.errors?.[0]?.extensions?.code === 'RATE_LIMITED');
 }
 
 /**

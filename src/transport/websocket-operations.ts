@@ -17,6 +17,7 @@ import type { formatError } from '../errors/graphql-errors.js';
 import type { Telemetry } from '../observability/telemetry.js';
 import { startWebSocketOperation, webSocketOperationEnded, webSocketOperationFailed, type GatewayTracing } from '../observability/tracing.js';
 import type { Admission } from '../policy/admission.js';
+import type { CallerIdentity } from '../policy/caller-limits.js';
 import { limitExceeded } from '../policy/limits.js';
 import { ConnectionOperations } from './connection-operations.js';
 import type { ContextFactory } from './http-handler.js';
@@ -32,6 +33,8 @@ export interface WebSocketOperationsOptions {
   introspection: boolean;
   /** The credential a connection runs as, and its request id. */
   credentialOf: (ctx: ConnectionContext) => Credential | null;
+  /** Who sent a connection's operations, for the caller limits: its own credential (not the service token) and address. */
+  callerOf: (ctx: ConnectionContext) => CallerIdentity;
   requestIdFor: (ctx: ConnectionContext) => string;
   /** The same error formatting as HTTP: codes from the table, tokens and secrets scrubbed. */
   formatError: typeof formatError;
@@ -69,8 +72,12 @@ export class WebSocketOperations {
     this.maxRunningText = limits.maxQueryLength * 10;
   }
 
-  /** graphql-ws's onSubscribe: the arguments to run the operation with, or the errors that refuse it. */
-  subscribe(ctx: ConnectionContext, id: string, payload: SubscribePayload): ExecutionArgs | readonly GraphQLError[] {
+  /**
+   * graphql-ws's onSubscribe: the arguments to run the operation with, or the errors that refuse it;
+   * once Redis has answered when the caller limits are shared (the connection's room is then
+   * checked again: other operations may have taken it meanwhile).
+   */
+  subscribe(ctx: ConnectionContext, id: string, payload: SubscribePayload): Admitted | Promise<Admitted> {
     try {
       const connection = this.operationsOf(ctx);
       const query = this.checkRoom(connection, payload);
@@ -83,14 +90,23 @@ export class WebSocketOperations {
       if (!operation) return [unresolvedOperation(payload.operationName)];
       const coerced = getVariableValues(this.schema, operation.variableDefinitions ?? [], payload.variables ?? {}, { maxErrors: 50 });
       if (coerced.errors) return coerced.errors.map((error) => withCode(error, ApolloServerErrorCode.BAD_USER_INPUT));
-      const estimate = this.options.admission.beforeExecution({ document: prepared.document, operationName: payload.operationName, variables: payload.variables, authenticated: true });
-      const contextValue = this.createContext(this.options.credentialOf(ctx), this.options.requestIdFor(ctx), { longLived: operation.operation === OperationTypeNode.SUBSCRIPTION });
-      Object.assign(contextValue.stats, { operationName: operation.name?.value ?? null, estimate, operationType: operation.operation });
-      if (this.options.tracing) startWebSocketOperation(this.options.tracing, contextValue.stats, { connectionParams: ctx.connectionParams, headers: ctx.extra.request.headers });
-      connection.add(id, { context: contextValue, startedAt: performance.now(), textLength: query.length });
-      return { schema: this.schema, document: prepared.document, variableValues: payload.variables, operationName: payload.operationName, contextValue };
+      const caller = this.options.callerOf(ctx);
+      const estimate = this.options.admission.beforeExecution({ document: prepared.document, operationName: payload.operationName, variables: payload.variables, authenticated: true, caller });
+      const start = (admitted: number, { recheck = false } = {}) => {
+        if (recheck) {
+          this.checkCount(connection);
+          this.checkText(connection, query.length);
+        }
+        const contextValue = this.createContext(this.options.credentialOf(ctx), this.options.requestIdFor(ctx), { longLived: operation.operation === OperationTypeNode.SUBSCRIPTION, caller });
+        Object.assign(contextValue.stats, { operationName: operation.name?.value ?? null, estimate: admitted, operationType: operation.operation });
+        if (this.options.tracing) startWebSocketOperation(this.options.tracing, contextValue.stats, { connectionParams: ctx.connectionParams, headers: ctx.extra.request.headers });
+        connection.add(id, { context: contextValue, startedAt: performance.now(), textLength: query.length });
+        return { schema: this.schema, document: prepared.document, variableValues: payload.variables, operationName: payload.operationName, contextValue };
+      };
+      if (typeof estimate === 'number') return start(estimate);
+      return estimate.then((admitted) => start(admitted, { recheck: true })).catch(refusalOf);
     } catch (error) {
-      return [error instanceof GraphQLError ? error : new GraphQLError(String(error))];
+      return refusalOf(error);
     }
   }
 
@@ -129,26 +145,41 @@ export class WebSocketOperations {
    * checks before parsing; returns the query text to parse (a trusted document's, for an id).
    */
   private checkRoom(connection: ConnectionOperations, payload: SubscribePayload): string {
+    this.checkCount(connection);
+    const [operation] = this.options.admission.beforeParsing([payload]);
+    const query = (operation as SubscribePayload).query;
+    this.checkText(connection, query.length);
+    return query;
+  }
+
+  /** Room for one more operation on the connection. */
+  private checkCount(connection: ConnectionOperations): void {
     const { maxSubscriptionsPerConnection } = this.options;
     if (connection.count >= maxSubscriptionsPerConnection) {
       throw limitExceeded(`This connection already holds ${maxSubscriptionsPerConnection} operations; close some first.`, 'subscriptions');
     }
-    const [operation] = this.options.admission.beforeParsing([payload]);
-    const query = (operation as SubscribePayload).query;
-    const held = connection.textLength(query.length);
-    if (held + query.length > this.maxRunningText) {
+  }
+
+  /** Room for `textLength` more characters of query text on the connection. */
+  private checkText(connection: ConnectionOperations, textLength: number): void {
+    const held = connection.textLength(textLength);
+    if (held + textLength > this.maxRunningText) {
       throw limitExceeded(
-        `The operations this connection holds have ${held} characters of query text, and this one ${query.length}: at most ${this.maxRunningText} at once; close some first.`,
+        `The operations this connection holds have ${held} characters of query text, and this one ${textLength}: at most ${this.maxRunningText} at once; close some first.`,
         'operationText',
       );
     }
-    return query;
   }
 
   private format(error: GraphQLError): GraphQLFormattedError {
     return this.options.formatError(withoutHttpStatus(error.toJSON()), error);
   }
 }
+
+/** What onSubscribe answers: the arguments to run an operation with, or the errors that refuse it. */
+type Admitted = ExecutionArgs | readonly GraphQLError[];
+
+const refusalOf = (error: unknown): readonly GraphQLError[] => [error instanceof GraphQLError ? error : new GraphQLError(String(error))];
 
 /**
  * No operation of the document answers to the operation name: graphql-js's words and Apollo's code

@@ -22,7 +22,7 @@ import { WebSocketOperations, type ConnectionContext, type WebSocketOperationsOp
  * without one, or with one REST refuses, is closed with 4403 Forbidden before any operation runs.
  * Each operation gets a context from the same factory as HTTP requests.
  */
-export interface WebSocketServerOptions extends Omit<WebSocketOperationsOptions, 'credentialOf' | 'requestIdFor'> {
+export interface WebSocketServerOptions extends Omit<WebSocketOperationsOptions, 'credentialOf' | 'callerOf' | 'requestIdFor'> {
   /** How long a connection may wait before its `connection_init`; then it is closed with 4408. */
   connectionInitWaitTimeoutMs: number;
   /** Bytes a connection may hold waiting to be sent before it is closed (gateway-websocket.ts). */
@@ -49,7 +49,8 @@ export function createWebSocketServer(schema: GraphQLSchema, createContext: Cont
   // Its sockets batch their writes and close quietly when a write fails (gateway-websocket.ts).
   const wsServer = new WebSocketServer({ noServer: true, maxPayload: options.admission.limits.maxQueryLength * 4 + 64 * 1024, WebSocket: GatewayWebSocket });
   const requestIdFor = tagConnectionsWithRequestIds(wsServer);
-  const operations = new WebSocketOperations(schema, createContext, { ...options, credentialOf, requestIdFor });
+  const callerOf = (ctx: ConnectionContext) => ({ credential: credentials.ofWebSocket(ctx.extra.request.headers, ctx.connectionParams), address: ctx.extra.request.socket.remoteAddress });
+  const operations = new WebSocketOperations(schema, createContext, { ...options, credentialOf, callerOf, requestIdFor });
   const disposable = useServer(
     {
       schema,
