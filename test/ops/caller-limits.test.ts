@@ -235,6 +235,27 @@ describe('caller limits', () => {
       for (const token of Object.values(DEMO_TOKENS)) expect(text).not.toContain(token);
       expect(await redis.client.pttl(buckets[0]![0])).toBeGreaterThan(0);
     });
+
+    it("falls back to each replica's memory while Redis is down, still limiting, and says so", async () => {
+      const gateway = await start({
+        redis: { url: redis.url, keySecret: 'a secret shared by both replicas', keyPrefix: 'caller-limits-down:' },
+        callerLimits: { operationsPerSecond: SLOW, operationBurst: 2 },
+      });
+      const metricsOf = async () => (await fetch(new URL('/metrics', gateway.url))).text();
+      await redis.stop();
+      try {
+        await eventually(async () => metricSample(await metricsOf(), 'gateway_redis_up') === 0, 10_000, 'the replica seeing Redis down');
+        const token = { 'private-token': DEMO_TOKENS.guest };
+        for (let sent = 0; sent < 2; sent++) expect((await postGraphQL(gateway.url, { query: ME }, token)).body).toEqual({ data: { currentUser: { username: 'guest' } } });
+        simulator.resetRequests();
+        const refused = await postGraphQL(gateway.url, { query: ME }, token);
+        expect([refused.status, codeOf(refused)]).toEqual([429, 'RATE_LIMITED']);
+        expect(restCalls(simulator)).toEqual([]);
+        expect(metricSample(await metricsOf(), 'gateway_redis_fallbacks_total', { store: 'caller_limits' })).toBe(3);
+      } finally {
+        await redis.start();
+      }
+    });
   });
 });
 
