@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { RestCallEvent } from '../datasources/rest-client.js';
+import type { QuotaSnapshot } from '../datasources/upstream-quota.js';
 import { endpointOf } from './endpoint.js';
 
 /** What the gauges read when Prometheus scrapes: the live counts of the gateway. */
@@ -10,7 +11,15 @@ export interface GaugeSources {
   pollingPollers?: () => number;
   /** 1 while Redis is usable, 0 while not; absent without Redis. */
   redisUp?: () => number;
+  /** GitLab's rate-limit figures of up to `max` credentials, most recently updated first; absent when not followed. */
+  upstreamQuota?: (max: number) => QuotaSnapshot[];
 }
+
+/**
+ * Credential digests labelled at most in the upstream quota series: the most recently updated ones,
+ * whose window has not reset; the others' series go (digests are as many as callers).
+ */
+export const MAX_QUOTA_CREDENTIALS_SHOWN = 100;
 
 /** Distinct operation names kept as label values; later ones are counted as `__other` (names are chosen by clients). */
 const MAX_OPERATION_NAMES = 200;
@@ -178,6 +187,7 @@ export class GatewayMetrics {
         pollingPollers,
       );
     }
+    if (sources.upstreamQuota) this.registerUpstreamQuota(sources.upstreamQuota);
     if (redisUp) gauge('gateway_redis_up', '1 while Redis is usable; 0 while the gateway runs degraded (local polling, in-memory stores).', redisUp);
     gauge('gateway_active_subscriptions', 'GraphQL subscriptions being served.', () => sources.activeSubscriptions());
     gauge(
@@ -185,6 +195,51 @@ export class GatewayMetrics {
       'Runners watched for subscriptions on this replica (one per credential and runner); gateway_runners_polled counts those it polls itself.',
       () => sources.activePollers(),
     );
+  }
+
+  /**
+   * GitLab's rate limits per credential digest, read from the ledger when scraped (nothing on the
+   * calls' way): calls left, calls not sent for want of any (paced), operations refused. Each series
+   * is rebuilt from the ledger at each scrape, so a credential that went idle, or whose window reset,
+   * leaves the exposition, and the counters restart from 0 if it comes back.
+   */
+  private registerUpstreamQuota(read: (max: number) => QuotaSnapshot[]): void {
+    const registers = [this.registry];
+    const labelNames = ['credential'] as const;
+    const series = (metric: Gauge<'credential'> | Counter<'credential'>, value: (entry: QuotaSnapshot) => number) => {
+      metric.reset();
+      for (const entry of read(MAX_QUOTA_CREDENTIALS_SHOWN)) {
+        if (metric instanceof Gauge) metric.set({ credential: entry.digest }, value(entry));
+        else if (value(entry) > 0) metric.inc({ credential: entry.digest }, value(entry));
+      }
+    };
+    new Gauge({
+      name: 'gateway_upstream_quota_remaining',
+      help: `REST calls GitLab's rate limit still allows a credential (keyed digest, or anonymous) until its window resets, less those in flight; at most ${MAX_QUOTA_CREDENTIALS_SHOWN} credentials, the most recently updated.`,
+      labelNames,
+      registers,
+      collect() {
+        series(this, (entry) => entry.remaining);
+      },
+    });
+    new Counter({
+      name: 'gateway_upstream_quota_paced_total',
+      help: "REST calls not sent because the credential had no call left before GitLab's reset (answered RATE_LIMITED), by credential digest.",
+      labelNames,
+      registers,
+      collect() {
+        series(this, (entry) => entry.paced);
+      },
+    });
+    new Counter({
+      name: 'gateway_upstream_quota_refused_total',
+      help: "Operations refused RATE_LIMITED before any REST call because their estimate exceeded what GitLab's rate limit left the credential, by credential digest.",
+      labelNames,
+      registers,
+      collect() {
+        series(this, (entry) => entry.refused);
+      },
+    });
   }
 
   /** A query or mutation answered (subscriptions live too long for a duration to mean anything). */

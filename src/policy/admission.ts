@@ -2,6 +2,7 @@ import type { GraphQLSchema } from 'graphql';
 import { checkOperation, checkQueryLength, checkRequestQueries, type OperationRequest, type QueryLimits } from './limits.js';
 import type { TrustedDocuments } from './trusted-documents.js';
 import type { CallerIdentity, CallerLimits } from './caller-limits.js';
+import type { UpstreamQuotaAdmission } from './upstream-quota-admission.js';
 
 /**
  * The checks an operation passes before it runs: one pipeline, which every way in calls at the
@@ -47,9 +48,15 @@ const queryOf = (operation: unknown) => (typeof operation === 'object' && operat
 export function createAdmission(
   schema: GraphQLSchema,
   limits: QueryLimits,
-  options: { batching: boolean; trustedDocuments?: TrustedDocuments | undefined; callerLimits?: CallerLimits | undefined },
+  options: {
+    batching: boolean;
+    trustedDocuments?: TrustedDocuments | undefined;
+    callerLimits?: CallerLimits | undefined;
+    /** GitLab's rate limits as last seen (upstream-quota-admission.ts): an estimate they would not cover is refused. */
+    upstreamQuota?: UpstreamQuotaAdmission | undefined;
+  },
 ): Admission {
-  const { trustedDocuments, callerLimits } = options;
+  const { trustedDocuments, callerLimits, upstreamQuota } = options;
   return {
     limits,
     trustedDocuments,
@@ -65,6 +72,8 @@ export function createAdmission(
       // A BFF's own mount of `apollo` never passed step 1: its text must be one of the list's too.
       if (trustedDocuments && source !== undefined) trustedDocuments.checkText(source);
       const estimate = checkOperation(schema, request, { authenticated, batching: options.batching }, limits);
+      // Before the caller's bucket: an operation GitLab would refuse costs its caller nothing here.
+      upstreamQuota?.check(caller?.credential, estimate);
       return callerLimits ? admitCaller(callerLimits, caller, estimate) : estimate;
     },
   };

@@ -349,6 +349,11 @@ export const SETTINGS = {
     100_000_000,
     '`CALLER_REST_CALLS_PER_MINUTE` for callers without a credential of their own, per address; `0`: the credential figure.',
   ),
+  upstreamRateLimits: flag(
+    'UPSTREAM_RATE_LIMITS',
+    D.upstreamRateLimits,
+    "GitLab's rate limits respected per credential (its `RateLimit-*` headers): an operation whose REST-call estimate the calls left would not cover before the reset is refused `RATE_LIMITED` with `retryAfter` (HTTP 429, `Retry-After`), a call with none left is not sent, pollers wait longer. On by default: GitLab sends no such header while its throttles are off, and then nothing is refused.",
+  ),
   corsOrigins: origins(
     'CORS_ORIGINS',
     'Origins browsers may call the gateway from: `*` or a comma-separated list; unset: no CORS headers.',
@@ -600,6 +605,7 @@ export function gatewayOptions(config: GatewayConfig, upstreamUrl: string, logge
       maxBatchOperations: config.maxBatchOperations,
     },
     allowBatchedHttpRequests: config.batchedHttpRequests,
+    upstreamRateLimits: config.upstreamRateLimits,
     callerLimits: {
       operationsPerSecond: config.callerOperationsPerSecond,
       operationBurst: config.callerOperationBurst,

@@ -19,6 +19,7 @@ export const GATEWAY_DEFAULTS = {
   metrics: true,
   persistedQueries: true,
   explainRestCalls: false,
+  upstreamRateLimits: true,
   allowBatchedHttpRequests: false,
   maxSubscriptionsPerConnection: 100,
   connectionInitWaitTimeoutMs: 10_000,

@@ -91,6 +91,15 @@ export interface GatewayOptions {
    * bucket per caller for all replicas.
    */
   callerLimits?: CallerLimitOptions;
+  /**
+   * GitLab's rate limits respected (default true): the `RateLimit-*` headers of every REST answer are
+   * followed per credential digest (one `anonymous` entry for calls without a credential: GitLab
+   * counts those per IP); an operation whose estimate the calls left would not cover before the
+   * reset is refused RATE_LIMITED with `retryAfter` (HTTP 429, `Retry-After`), a call with none left
+   * is not sent, and pollers of that credential wait longer. With `redis`, replicas share the figures.
+   * GitLab sends no such header while its throttles are off, and then nothing is refused.
+   */
+  upstreamRateLimits?: boolean;
   /** Most subscriptions one WebSocket connection may hold at once (default 100). */
   maxSubscriptionsPerConnection?: number;
   /** How long a WebSocket may wait before its `connection_init` message; then it is closed with 4408 (default 10 s). */

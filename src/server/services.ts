@@ -5,6 +5,7 @@ import { BoardLocator } from '../datasources/board-locator.js';
 import { credentialPolicy, type Credential, type CredentialPolicy } from '../datasources/credentials.js';
 import type { IssueKey } from '../datasources/issues.js';
 import { RestClient } from '../datasources/rest-client.js';
+import { UpstreamQuota } from '../datasources/upstream-quota.js';
 import { restBaseUrl } from '../datasources/upstream-url.js';
 import { formatError } from '../errors/graphql-errors.js';
 import { redactDeep } from '../errors/redact.js';
@@ -17,6 +18,7 @@ import { createAdmission, type Admission } from '../policy/admission.js';
 import { createCallerLimits, type CallerIdentity } from '../policy/caller-limits.js';
 import { DEFAULT_QUERY_LIMITS, type QueryLimits } from '../policy/limits.js';
 import { ManifestError, TrustedDocuments } from '../policy/trusted-documents.js';
+import { UpstreamQuotaAdmission } from '../policy/upstream-quota-admission.js';
 import { DEFAULT_SERVED_DISCUSSION_BOUNDS, DISCUSSION_REFERENCES, ServedDiscussions, type ServedDiscussion } from '../resolvers/discussions/served-discussions.js';
 import { createExecutableSchema } from '../schema/executable.js';
 import { ReplicaSharing } from '../shared-state/replicas.js';
@@ -49,20 +51,28 @@ export interface GatewayServices {
   formatErrorForCaller: typeof formatError;
   /** OpenTelemetry traces (observability/tracing.ts); undefined when off, and then nothing is traced. */
   tracing: GatewayTracing | undefined;
+  /** GitLab's rate limits per credential (datasources/upstream-quota.ts); undefined when `upstreamRateLimits` is off. */
+  upstreamQuota: UpstreamQuota | undefined;
 }
 
 export function createServices(options: ResolvedOptions): GatewayServices {
   const logger = options.logger ?? createLogger({ level: 'error' });
+  // Named by the pollers' digest (the replicas' shared one with Redis), which exists once calls are made.
+  const upstreamQuota: UpstreamQuota | undefined = options.upstreamRateLimits
+    ? new UpstreamQuota({ digest: (credential): string => pollers.credentialDigest(credential) })
+    : undefined;
   // Telemetry and metrics come after what they observe; these callbacks run only once requests do.
-  const restClient = createRestClient(options, (event) => telemetry.restCall(event));
+  const restClient = createRestClient(options, (event) => telemetry.restCall(event), upstreamQuota);
   // Fallbacks to memory are counted from the first request on, when metrics exist.
   const sharing = options.redis ? new ReplicaSharing(options.redis, logger, (store) => metrics?.redisFallback(store)) : undefined;
   const pollers = new RecordPollers({
     restClient,
     intervalMs: options.runnerPollIntervalMs,
+    upstreamQuota,
     ...(sharing ? { credentialDigest: sharing.credentialDigest, coordination: sharing.pollerCoordination(options.runnerPollIntervalMs) } : {}),
   });
-  const metrics = options.metrics ? createMetrics(pollers, sharing) : undefined;
+  if (sharing && upstreamQuota) sharing.shareUpstreamQuota(upstreamQuota);
+  const metrics = options.metrics ? createMetrics(pollers, sharing, upstreamQuota) : undefined;
   const telemetry = new Telemetry(logger, metrics);
   const callerLimits = createCallerLimits(options.callerLimits, {
     digest: pollers.credentialDigest,
@@ -90,10 +100,16 @@ export function createServices(options: ResolvedOptions): GatewayServices {
     credentials,
     limits,
     schema,
-    admission: createAdmission(schema, limits, { batching: options.batching, trustedDocuments, callerLimits }),
+    admission: createAdmission(schema, limits, {
+      batching: options.batching,
+      trustedDocuments,
+      callerLimits,
+      upstreamQuota: upstreamQuota && new UpstreamQuotaAdmission(upstreamQuota, credentials.fallback),
+    }),
     trustedDocuments,
     formatErrorForCaller: callerErrorFormat(credentials.secrets, options.introspection),
     tracing: createTracing(options.tracing),
+    upstreamQuota,
   };
 }
 
@@ -129,7 +145,11 @@ function createTrustedDocuments(options: ResolvedOptions, limits: QueryLimits, l
   }
 }
 
-function createRestClient(options: ResolvedOptions, onResponse: NonNullable<ConstructorParameters<typeof RestClient>[0]['onResponse']>): RestClient {
+function createRestClient(
+  options: ResolvedOptions,
+  onResponse: NonNullable<ConstructorParameters<typeof RestClient>[0]['onResponse']>,
+  upstreamQuota: UpstreamQuota | undefined,
+): RestClient {
   const upstream = restBaseUrl(options.upstreamUrl);
   if (!('url' in upstream)) throw new TypeError(`upstreamUrl must be ${upstream.expected}.`);
   return new RestClient({
@@ -142,11 +162,13 @@ function createRestClient(options: ResolvedOptions, onResponse: NonNullable<Cons
     ...(options.upstreamRetryAttempts ? { retry: { attempts: options.upstreamRetryAttempts } } : {}),
     ...(options.circuitBreaker !== undefined ? { circuitBreaker: options.circuitBreaker } : {}),
     onResponse,
+    upstreamQuota,
   });
 }
 
-function createMetrics(pollers: RecordPollers, sharing: ReplicaSharing | undefined): GatewayMetrics {
+function createMetrics(pollers: RecordPollers, sharing: ReplicaSharing | undefined, upstreamQuota: UpstreamQuota | undefined): GatewayMetrics {
   return new GatewayMetrics({
+    ...(upstreamQuota ? { upstreamQuota: (max: number) => upstreamQuota.snapshot(max) } : {}),
     activeSubscriptions: () => pollers.activeSubscriptions,
     activePollers: () => pollers.activePollers,
     pollingPollers: () => pollers.pollingPollers,

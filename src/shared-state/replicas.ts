@@ -8,6 +8,8 @@ import type { ServedReferenceKind } from '../caching/served-references.js';
 import { RedisServedReferenceStore } from './served-reference-store.js';
 import { RedisBoardPlaceStore } from './board-place-store.js';
 import { RedisPollerCoordination } from './poller-leases.js';
+import { RedisUpstreamQuotaSharing } from './upstream-quota-store.js';
+import type { UpstreamQuota } from '../datasources/upstream-quota.js';
 
 /** The gateway's `redis` option: replicas that share state through one Redis. */
 export interface RedisSharingOptions {
@@ -65,6 +67,13 @@ export class ReplicaSharing {
    */
   servedReferenceStore<Id extends string | number, Place>(kind: ServedReferenceKind<Place>, perCredential: number): RedisServedReferenceStore<Id, Place> {
     return new RedisServedReferenceStore(this.link, kind, perCredential);
+  }
+
+  /** GitLab's rate-limit figures, published and heard by every replica (upstream-quota-store.ts). */
+  shareUpstreamQuota(quota: UpstreamQuota): void {
+    const sharing = new RedisUpstreamQuotaSharing(this.link, (digest, figures) => quota.merge(digest, figures));
+    quota.shareWith(sharing);
+    void sharing.listen();
   }
 
   /** Where boards and lists live, so that any replica can act on a board another one served. */
