@@ -65,7 +65,8 @@ export function createWebSocketServer(schema: GraphQLSchema, createContext: Cont
         if (key === '' && isServerOnlyMessage(value)) throw new TypeError('A client may not send this message type.');
         return key === '' ? withQueryForDocumentId(value) : value;
       },
-      onConnect: (ctx) => acceptsCredential(credentialOf(ctx), (credential) => createContext(credential, requestIdFor(ctx))),
+      // Its GET /user is the caller's REST call (for the caller limits, as its operations' are).
+      onConnect: (ctx) => acceptsCredential(credentialOf(ctx), (credential) => createContext(credential, requestIdFor(ctx), { caller: callerOf(ctx) })),
       onSubscribe: (ctx, id, payload) => operations.subscribe(ctx, id, payload),
       onNext: (ctx, id, _payload, _args, result) => operations.next(ctx, id, result),
       onError: (_ctx, _id, _payload, errors) => operations.error(errors),
