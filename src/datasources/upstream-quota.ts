@@ -174,13 +174,14 @@ export class UpstreamQuota {
    * (or nothing is known), else the seconds until the reset, and the refusal is counted.
    */
   refusal(credential: Credential | null, estimate: number): number | undefined {
-    if (estimate <= 0 || (this.entries.size === 0 && !this.sharing)) return undefined;
+    if (this.entries.size === 0 && !this.sharing) return undefined;
     const entry = this.current(credential);
     if (!entry) {
+      // Any operation of a credential unknown here asks, one that costs nothing too: the next ones know.
       this.askOthers(this.keyOf(credential));
       return undefined;
     }
-    if (entry.remaining - entry.inFlight >= estimate) return undefined;
+    if (estimate <= 0 || entry.remaining - entry.inFlight >= estimate) return undefined;
     entry.refused += 1;
     return secondsUntil(entry.resetAt, this.now());
   }

@@ -131,6 +131,37 @@ describe("GitLab's rate limits, respected", () => {
     expect(await answers429(gateway)).toBe(0);
   });
 
+  it('refuses in the one pipeline: each operation of a batch on its own, and a graphql-ws operation', async () => {
+    limitTo({ authenticated: { requests: LIMIT, periodSeconds: period } });
+    const gateway = await start({ allowBatchedHttpRequests: true });
+    const spend = LIMIT - estimateOf(gateway, PROJECTS_AND_ISSUES) + 1;
+    for (let sent = 0; sent < spend; sent++) await postGraphQL(gateway.url, { query: ME }, tokenOf(DEMO_TOKENS.maintainer));
+    simulator.resetRequests();
+
+    const batch = await fetch(gateway.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...tokenOf(DEMO_TOKENS.maintainer) },
+      body: JSON.stringify([{ query: PROJECTS_AND_ISSUES }, { query: ME }]),
+    });
+    const answers = (await batch.json()) as Array<{ data?: unknown; errors?: Array<{ extensions?: Record<string, unknown> }> }>;
+    // One ran: the batch is not to be sent again whole, so it is no 429.
+    expect(batch.status).toBe(200);
+    expect(answers[0]!.errors?.[0]?.extensions?.['code']).toBe('RATE_LIMITED');
+    expect(answers[1]).toEqual({ data: { currentUser: { username: 'maintainer' } } });
+    expect(simulator.requests).toHaveLength(1);
+
+    const socket = connectWebSocket(gateway.wsUrl, { 'PRIVATE-TOKEN': DEMO_TOKENS.maintainer });
+    try {
+      const refused = await socket.first(PROJECTS_AND_ISSUES);
+      expect(refused.errors?.[0]?.extensions?.['code']).toBe('RATE_LIMITED');
+      expect(refused.errors?.[0]?.extensions?.['retryAfter']).toBeGreaterThanOrEqual(1);
+    } finally {
+      await socket.client.dispose();
+    }
+    // Nothing of the refused operations went out (the socket's own check of its token may have).
+    expect(simulator.requests.filter((request) => request.path.startsWith('/projects'))).toEqual([]);
+  });
+
   it('sends no call once none is left: a burst past the limit gets RATE_LIMITED and GitLab never answers 429', async () => {
     limitTo({ authenticated: { requests: LIMIT, periodSeconds: period } });
     const gateway = await start();
@@ -215,6 +246,15 @@ describe("GitLab's rate limits, respected", () => {
       expect(ttl).toBeLessThanOrEqual(period * 1000);
       const everything = [...stored].join('\n');
       for (const token of Object.values(DEMO_TOKENS)) expect(everything).not.toContain(token);
+
+      // A replica started later reads the stored figures, asked by the credential's first operation
+      // (one that makes no REST call: nothing it could learn them from GitLab by).
+      const late = await start(redisOptions);
+      await eventually(async () => metricSample(await metrics(late), 'gateway_redis_up') === 1, 5_000, 'redis up');
+      expect((await postGraphQL(late.url, { query: '{ __typename }' }, tokenOf(DEMO_TOKENS.maintainer))).body.errors).toBeUndefined();
+      await eventually(async () => (await remaining(late, credential)) === LIMIT - spend, 5_000, 'the late replica read the stored figures');
+      expect(codeOf(await postGraphQL(late.url, { query: PROJECTS_AND_ISSUES }, tokenOf(DEMO_TOKENS.maintainer)))).toBe('RATE_LIMITED');
+      expect(simulator.requests).toHaveLength(0);
     });
   });
 });
