@@ -41,6 +41,21 @@ describe('UpstreamQuota', () => {
     expect(quota.snapshot(10)).toEqual([]);
   });
 
+  it('costs a call without figures one header lookup, and no digest while nothing is known', () => {
+    let digests = 0;
+    let lookups = 0;
+    const digest = randomCredentialDigest();
+    const quota = new UpstreamQuota({ digest: (credential) => (digests++, digest(credential)), now: () => T0 });
+    for (let call = 0; call < 100; call++) {
+      const sent = quota.sending(alice);
+      quota.answered(sent, alice, 200, () => void lookups++);
+      quota.refusal(alice, 50);
+      quota.pollDelay(alice, 5_000);
+    }
+    expect(lookups).toBe(100);
+    expect(digests).toBe(0);
+  });
+
   it('records each credential apart by digest, and anonymous calls under one entry', () => {
     const { quota } = ledger();
     quota.answered(undefined, alice, 200, throttled(10, 30));
