@@ -1,7 +1,7 @@
 import type { Credential } from '../datasources/credentials.js';
 import { RestSession, type RestClient } from '../datasources/rest-client.js';
 import { RestError } from '../datasources/rest-error.js';
-import type { UpstreamQuota } from '../datasources/upstream-quota.js';
+import { UpstreamQuotaSpent, type UpstreamQuota } from '../datasources/upstream-quota.js';
 import { randomCredentialDigest, type CredentialDigest } from '../shared-state/credential-digest.js';
 import { localCoordination, type PollerCoordination, type PollerMembership } from './poller-coordination.js';
 import { PushIterator } from './push-iterator.js';
@@ -106,6 +106,9 @@ class RecordPoller<T> {
       },
       (error: unknown) => {
         if (error instanceof RestError && FINAL_STATUSES.has(error.status)) throw error;
+        // No call left before GitLab's reset: the subscription is refused RATE_LIMITED with
+        // `retryAfter`, rather than accepted before the caller was shown to see the record.
+        if (error instanceof UpstreamQuotaSpent) throw error;
         // A passing fault (timeout, 5xx, a reused socket the upstream had closed) must not end
         // the watch before it starts: the next poll sets the baseline instead.
         this.membership.compete();

@@ -9,6 +9,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS, startSimulator, type Simulator, type SimulatorRateLimits } from '../../simulator/index.js';
 import type { GatewayOptions } from '../../src/index.js';
 import { estimateRestCalls } from '../../src/cost/estimate.js';
+import { RestClient, RestSession } from '../../src/datasources/rest-client.js';
+import { UpstreamQuota, UpstreamQuotaSpent } from '../../src/datasources/upstream-quota.js';
+import { randomCredentialDigest } from '../../src/shared-state/credential-digest.js';
+import { RecordPollers } from '../../src/subscriptions/record-pollers.js';
+import { watchedRunner, runnerStatusAspect } from '../../src/subscriptions/runner-status.js';
 import { connectWebSocket } from '../embedding/support.js';
 import { startRedis, type TestRedis } from '../replicas/support/redis-server.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
@@ -209,6 +214,28 @@ describe("GitLab's rate limits, respected", () => {
     expect(metricSample(exposition, 'gateway_upstream_quota_paced_total', { credential: digestOf(gateway, DEMO_TOKENS.admin) }) ?? 0).toBe(0);
     expect(await answers429(gateway)).toBe(0);
   }, 30_000);
+
+  it("refuses a watch whose first poll finds no call left (RATE_LIMITED), sending nothing, rather than accepting it unchecked", async () => {
+    limitTo({ authenticated: { requests: 1, periodSeconds: period } });
+    const digest = randomCredentialDigest();
+    const upstreamQuota = new UpstreamQuota({ digest });
+    const restClient = new RestClient({ baseUrl: simulator.url, upstreamQuota });
+    const pollers = new RecordPollers({ restClient, intervalMs: 1_000, credentialDigest: digest, upstreamQuota });
+    const credential = { kind: 'private-token' as const, value: DEMO_TOKENS.admin };
+    try {
+      // The window's one call: its answer says none is left.
+      await new RestSession(restClient, credential).get('/user');
+      const sent = simulator.requests.length;
+      const refusal = await pollers.watch(credential, watchedRunner(RUNNER), runnerStatusAspect).catch((error: unknown) => error);
+      expect(refusal).toBeInstanceOf(UpstreamQuotaSpent);
+      expect((refusal as UpstreamQuotaSpent).retryAfter).toBeGreaterThanOrEqual(1);
+      expect(pollers.activePollers).toBe(0);
+      expect(simulator.requests).toHaveLength(sent);
+    } finally {
+      await pollers.close();
+      await restClient.close();
+    }
+  });
 
   describe('with replicas sharing a Redis', () => {
     let redis: TestRedis;
