@@ -53,6 +53,20 @@ interface RestCallSeries {
  * that two gateways in one process keep apart and an embedder decides what else to expose.
  * Label values are bounded: REST paths become endpoint templates, operation names are capped.
  */
+/** How an operation ran: as a compiled function, or through graphql-js' interpreter. */
+export type ExecutionEngine = 'compiled' | 'interpreted';
+
+/** Operations run, by engine; each label bound once, so that the hot path increments without looking it up. */
+function executionCounters(registers: Registry[]): Record<ExecutionEngine, { inc(): void }> {
+  const executions = new Counter({
+    name: 'gateway_operations_executed_total',
+    help: 'Operations run over HTTP, by engine: compiled (a document sent before, run as its compiled function; COMPILED_OPERATIONS) or interpreted (graphql-js).',
+    labelNames: ['engine'],
+    registers,
+  });
+  return { compiled: executions.labels('compiled'), interpreted: executions.labels('interpreted') };
+}
+
 export class GatewayMetrics {
   readonly registry = new Registry();
   private readonly operationNames = new Set<string>();
@@ -69,6 +83,7 @@ export class GatewayMetrics {
   private readonly trustedDocumentReloadFailures: Counter;
   private readonly trustedDocumentRefusals: Counter<'code'>;
   private readonly callerLimitRefusals: Counter<'limit' | 'caller'>;
+  private readonly executedBy: Record<ExecutionEngine, { inc(): void }>;
 
   constructor(sources: GaugeSources) {
     const registers = [this.registry];
@@ -145,7 +160,13 @@ export class GatewayMetrics {
       labelNames: ['limit', 'caller'],
       registers,
     });
+    this.executedBy = executionCounters(registers);
     this.registerGauges(sources);
+  }
+
+  /** An operation run, compiled or interpreted (server/compiled-execution.ts). */
+  operationExecuted(engine: ExecutionEngine): void {
+    this.executedBy[engine].inc();
   }
 
   /** An operation refused by the caller limits. */

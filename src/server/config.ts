@@ -280,6 +280,11 @@ export const SETTINGS = {
     D.explainRestCalls,
     'Lets a caller ask (`"extensions": {"explainRestCalls": true}`) for the REST calls its operation made, in the response.',
   ),
+  compiledOperations: flag(
+    'COMPILED_OPERATIONS',
+    D.compiledOperations,
+    'Runs a document on its second use as a compiled function (graphql-jit) rather than interpreting it each time; `off` to compare.',
+  ),
   maxQueryLength: integer(
     'MAX_QUERY_LENGTH',
     L.maxQueryLength,
@@ -593,6 +598,7 @@ export function gatewayOptions(config: GatewayConfig, upstreamUrl: string, logge
     landingPage: config.landingPage,
     introspection: config.introspection,
     explainRestCalls: config.explainRestCalls,
+    compiledOperations: config.compiledOperations,
     limits: {
       maxQueryLength: config.maxQueryLength,
       maxTokens: config.maxQueryTokens,

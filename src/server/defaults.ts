@@ -20,6 +20,7 @@ export const GATEWAY_DEFAULTS = {
   persistedQueries: true,
   explainRestCalls: false,
   upstreamRateLimits: true,
+  compiledOperations: true,
   allowBatchedHttpRequests: false,
   maxSubscriptionsPerConnection: 100,
   connectionInitWaitTimeoutMs: 10_000,

@@ -75,6 +75,11 @@ export interface GatewayOptions {
    */
   explainRestCalls?: boolean;
   /**
+   * Runs a document sent again as a compiled function (graphql-jit) instead of interpreting it
+   * each time (default true); server/compiled-execution.ts says when a document is compiled.
+   */
+  compiledOperations?: boolean;
+  /**
    * A ceiling on the REST calls one operation may have in flight at once. Default none: the
    * upstream connections are shared fairly among the operations that want them, and an operation
    * alone may use them all.
