@@ -369,6 +369,11 @@ export class RestClient {
     }
   }
 
+  /** Throws UpstreamQuotaSpent when a call of this credential would find nothing left of its rate limit (counted nowhere else yet). */
+  checkQuota(credential: Credential | null): void {
+    this.quota?.check(credential);
+  }
+
   /**
    * The call counted in flight against its credential's rate limit; none sent when nothing is left
    * before GitLab's reset (UpstreamQuotaSpent): then a half-open breaker's trial is free again.
@@ -791,6 +796,7 @@ export class RestSession {
 
   /** A download streamed through as it arrives (see RestClient.stream). */
   stream(path: string, query?: RestParams, method: 'GET' | 'HEAD' = 'GET'): Promise<RestStream> {
+    this.client.checkQuota(this.credential);
     this.limits.onCall?.();
     const operation = this.limits.trace?.();
     if (!operation) return this.client.stream({ method, path, query, credential: this.credential, requestId: this.requestId });
@@ -818,6 +824,8 @@ export class RestSession {
 
   /** Every call of the session passes here: within its budget, in its turn in the shared pool, within the deadline. */
   private async send<T>(request: RestRequest): Promise<RestResponse<T>> {
+    // A call GitLab's rate limit leaves no room for is refused before it counts as made.
+    this.client.checkQuota(request.credential);
     this.limits.onCall?.();
     const log = this.limits.log?.();
     const logged = log?.begin(request.method, request.path);

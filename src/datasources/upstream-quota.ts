@@ -142,12 +142,24 @@ export class UpstreamQuota {
   sending(credential: Credential | null): QuotaEntry | undefined {
     const entry = this.current(credential);
     if (!entry) return undefined;
-    if (entry.remaining - entry.inFlight <= 0) {
-      entry.paced += 1;
-      throw new UpstreamQuotaSpent(secondsUntil(entry.resetAt, this.now()));
-    }
+    if (entry.remaining - entry.inFlight <= 0) this.pace(entry);
     entry.inFlight += 1;
     return entry;
+  }
+
+  /**
+   * Throws UpstreamQuotaSpent when a call of this credential would find nothing left, before the
+   * call is counted anywhere (an operation's budget, its caller's REST calls, EXPLAIN): a call not
+   * sent was not made. Counts nothing in flight; `sending` does, as the call leaves.
+   */
+  check(credential: Credential | null): void {
+    const entry = this.current(credential);
+    if (entry && entry.remaining - entry.inFlight <= 0) this.pace(entry);
+  }
+
+  private pace(entry: QuotaEntry): never {
+    entry.paced += 1;
+    throw new UpstreamQuotaSpent(secondsUntil(entry.resetAt, this.now()));
   }
 
   /**

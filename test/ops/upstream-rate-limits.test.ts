@@ -19,6 +19,7 @@ import { startRedis, type TestRedis } from '../replicas/support/redis-server.js'
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { SUBSCRIPTION } from '../support/runner-watch.js';
 import { eventually, until } from '../support/wait.js';
+import { restOracle } from '../support/rest-oracle.js';
 import { metricSample, postGraphQL } from './support.js';
 
 /** One REST call (GET /user). */
@@ -169,10 +170,11 @@ describe("GitLab's rate limits, respected", () => {
 
   it('sends no call once none is left: a burst past the limit gets RATE_LIMITED and GitLab never answers 429', async () => {
     limitTo({ authenticated: { requests: LIMIT, periodSeconds: period } });
-    const gateway = await start();
+    const gateway = await start({ explainRestCalls: true });
     // The figures come with the first answer; then three times what is left, at once.
     expect((await postGraphQL(gateway.url, { query: ME }, tokenOf(DEMO_TOKENS.maintainer))).body.errors).toBeUndefined();
-    const burst = await Promise.all(Array.from({ length: 3 * LIMIT }, () => postGraphQL(gateway.url, { query: ME }, tokenOf(DEMO_TOKENS.maintainer))));
+    const explained = { query: ME, extensions: { explainRestCalls: true } };
+    const burst = await Promise.all(Array.from({ length: 3 * LIMIT }, () => postGraphQL(gateway.url, explained, tokenOf(DEMO_TOKENS.maintainer))));
 
     expect(simulator.requests).toHaveLength(LIMIT);
     const answered = burst.filter((answer) => answer.body.errors === undefined);
@@ -180,6 +182,10 @@ describe("GitLab's rate limits, respected", () => {
     expect(answered).toHaveLength(LIMIT - 1);
     expect(limited).toHaveLength(burst.length - answered.length);
     for (const answer of limited) expect(answer.body.errors![0]!.extensions!['retryAfter']).toBeGreaterThanOrEqual(1);
+    // A call not sent was not made: EXPLAIN lists none for them, each answered one lists its one.
+    const made = (answer: (typeof burst)[number]) => (answer.body as { extensions?: { restCalls?: { made: number } } }).extensions?.restCalls?.made ?? 0;
+    expect(limited.map(made)).toEqual(limited.map(() => 0));
+    expect(answered.map(made)).toEqual(answered.map(() => 1));
 
     expect(await answers429(gateway)).toBe(0);
     const exposition = await metrics(gateway);
@@ -188,6 +194,41 @@ describe("GitLab's rate limits, respected", () => {
     const paced = metricSample(exposition, 'gateway_upstream_quota_paced_total', { credential }) ?? 0;
     const refused = metricSample(exposition, 'gateway_upstream_quota_refused_total', { credential }) ?? 0;
     expect(paced + refused).toBe(limited.length);
+  });
+
+  it('paces the calls of operations admitted together past what is left: not sent, not counted as made, a field error', async () => {
+    const left = 3;
+    // Six projects, each read by a call of its own (one batch shares its loaders: the same read would be made once).
+    const projects = await restOracle(simulator).get<Array<{ path_with_namespace: string }>>(`/projects?per_page=${2 * left}`, DEMO_TOKENS.maintainer);
+    expect(projects).toHaveLength(2 * left);
+    limitTo({ authenticated: { requests: LIMIT, periodSeconds: period } });
+    const gateway = await start({ allowBatchedHttpRequests: true, explainRestCalls: true });
+    for (let sent = 0; sent < LIMIT - left; sent++) await postGraphQL(gateway.url, { query: ME }, tokenOf(DEMO_TOKENS.maintainer));
+    simulator.resetRequests();
+    // A batch's operations pass the admission before any of them calls REST: each fits what is left.
+    const batch = projects.map(({ path_with_namespace: fullPath }) => ({
+      query: 'query($fullPath: ID!) { project(fullPath: $fullPath) { id } }',
+      variables: { fullPath },
+      extensions: { explainRestCalls: true },
+    }));
+    const response = await fetch(gateway.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...tokenOf(DEMO_TOKENS.maintainer) },
+      body: JSON.stringify(batch),
+    });
+    type Answer = { data?: unknown; errors?: Array<{ path?: unknown[]; extensions?: Record<string, unknown> }>; extensions?: { restCalls?: { made: number } } };
+    const answers = (await response.json()) as Answer[];
+    expect(simulator.requests).toHaveLength(left);
+    const paced = answers.filter((answer) => answer.errors !== undefined);
+    expect(paced).toHaveLength(left);
+    for (const answer of paced) {
+      expect(answer.errors![0]).toMatchObject({ path: ['project'], extensions: { code: 'RATE_LIMITED', retryAfter: expect.any(Number) as unknown } });
+    }
+    // The batch's operations share one context: what it made is the calls sent, the paced ones not among them.
+    expect(answers.map((answer) => answer.extensions?.restCalls?.made)).toEqual(answers.map(() => left));
+    const exposition = await metrics(gateway);
+    expect(metricSample(exposition, 'gateway_upstream_quota_paced_total', { credential: digestOf(gateway, DEMO_TOKENS.maintainer) })).toBe(left);
+    expect(await answers429(gateway)).toBe(0);
   });
 
   it("stretches a poller's interval as its credential's calls run low, and polls again after each reset without ever being paced", async () => {
