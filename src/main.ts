@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { collectDefaultMetrics } from 'prom-client';
-import { startSimulator, DEMO_TOKENS } from '../simulator/index.js';
+import { startSimulator, DEMO_TOKENS, parseRateLimit, type SimulatorRateLimits } from '../simulator/index.js';
 import { ConfigError, gatewayOptions, helpText, loadConfig, wantsHelp, type GatewayConfig } from './server/config.js';
 import { createGateway } from './index.js';
 import { createLogger } from './observability/logger.js';
@@ -23,6 +23,19 @@ function readSettings(argv: readonly string[]): GatewayConfig {
   }
 }
 
+/** The embedded v4 server's rate limits (SIMULATOR_RATE_LIMIT_*), off unless set; a malformed one stops the start as bad settings do. */
+function simulatorRateLimits(config: GatewayConfig): SimulatorRateLimits | undefined {
+  try {
+    const authenticated = parseRateLimit(config.simulatorRateLimitAuthenticated);
+    const unauthenticated = parseRateLimit(config.simulatorRateLimitUnauthenticated);
+    return authenticated || unauthenticated ? { ...(authenticated ? { authenticated } : {}), ...(unauthenticated ? { unauthenticated } : {}) } : undefined;
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    console.error(`Invalid settings:\n  - SIMULATOR_RATE_LIMIT_*: ${error.message}`);
+    process.exit(2);
+  }
+}
+
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   if (wantsHelp(argv)) {
@@ -32,7 +45,7 @@ async function main(): Promise<void> {
   const config = readSettings(argv);
   const logger = createLogger({ level: config.logLevel });
 
-  const simulator = config.upstreamUrl ? undefined : await startSimulator({ latencyMs: config.simulatorLatencyMs });
+  const simulator = config.upstreamUrl ? undefined : await startSimulator({ latencyMs: config.simulatorLatencyMs, rateLimits: simulatorRateLimits(config) });
   const upstreamUrl = config.upstreamUrl ?? simulator!.url;
   const gateway = createGateway(gatewayOptions(config, upstreamUrl, logger));
   // Process metrics (CPU, memory, event loop) belong to the process: the CLI's, not the library's.

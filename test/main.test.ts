@@ -77,6 +77,24 @@ describe('the command line', () => {
     expect(cli.output()).toMatch(/V4_URL must be an http\(s\) URL/);
   });
 
+  it("starts the embedded v4 server with GitLab's rate limits when SIMULATOR_RATE_LIMIT_* say so, and refuses a malformed one", async () => {
+    const cli = startCli({ SIMULATOR_RATE_LIMIT_AUTHENTICATED: '2/3600' });
+    await cli.ready();
+    const upstream = /embedded v4 server with demo data at (http:\/\/\S+)/.exec(cli.output())?.[1];
+    expect(upstream).toBeDefined();
+    const answers = [];
+    for (let call = 0; call < 3; call += 1) answers.push(await fetch(`${upstream}/user`, { headers: { 'private-token': 'glpat-demo-maintainer' } }));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 429]);
+    expect(answers[0]?.headers.get('ratelimit-name')).toBe('throttle_authenticated_api');
+    expect(answers[1]?.headers.get('ratelimit-remaining')).toBe('0');
+    cli.child.kill('SIGTERM');
+    expect(await cli.exited).toBe(0);
+
+    const malformed = startCli({ SIMULATOR_RATE_LIMIT_UNAUTHENTICATED: 'often' });
+    expect(await malformed.exited).toBe(2);
+    expect(malformed.output()).toMatch(/SIMULATOR_RATE_LIMIT_\*: a rate limit is written requests\/periodSeconds/);
+  });
+
   it('prints every setting for --help, and exits 0 without starting', async () => {
     const cli = startCli({ PORT: 'not even checked' }, ['--help']);
     expect(await cli.exited).toBe(0);

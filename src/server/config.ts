@@ -128,6 +128,11 @@ function pemFile(env: string, meaning: string): Setting<string | undefined> {
   };
 }
 
+/** A rate limit of the embedded v4 server, `<requests>/<periodSeconds>`, parsed by the server it configures (main.ts). */
+function simulatorRateLimit(env: string, meaning: string): Setting<string | undefined> {
+  return { env, placeholder: '<n/s>', shown: 'unset', meaning, fallback: undefined, parse: accept };
+}
+
 /** A path to a file, checked when it is used (the trusted documents' manifest is read by createGateway). */
 function path(env: string, meaning: string): Setting<string | undefined> {
   return { env, placeholder: '<path>', shown: 'unset', meaning, fallback: undefined, parse: accept };
@@ -480,6 +485,15 @@ export const SETTINGS = {
     'On SIGTERM or SIGINT, time in-flight requests have to finish before their connections are closed.',
   ),
   simulatorLatencyMs: integer('SIMULATOR_LATENCY_MS', 0, 0, 60_000, 'Latency the embedded v4 server adds to each REST call.', '<ms>'),
+  // Read by main.ts with the embedded server's own parser (simulator/http/rate-limits.ts), which says what it accepts.
+  simulatorRateLimitAuthenticated: simulatorRateLimit(
+    'SIMULATOR_RATE_LIMIT_AUTHENTICATED',
+    "The embedded v4 server's limit of API requests per user, as GitLab's throttle_authenticated_api: `<requests>/<periodSeconds>` (`7200/3600`, GitLab's default when on); unset: off.",
+  ),
+  simulatorRateLimitUnauthenticated: simulatorRateLimit(
+    'SIMULATOR_RATE_LIMIT_UNAUTHENTICATED',
+    "The embedded v4 server's limit of API requests per client IP without a credential, as GitLab's throttle_unauthenticated_api: `<requests>/<periodSeconds>` (`3600/3600`); unset: off.",
+  ),
 } as const;
 
 type SettingValue<S> = S extends Setting<infer T> ? T : never;
