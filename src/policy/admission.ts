@@ -19,7 +19,9 @@ import type { UpstreamQuotaAdmission } from './upstream-quota-admission.js';
  *    call: its text's length again (a persisted query's or a BFF mount's text never passed step 1),
  *    with trusted documents its text held to the list (a BFF mount's),
  *    its shape (depth, aliases, directives), its introspection's size and its REST-call estimate,
- *    which it returns for the operation's budget to report; last, with caller limits
+ *    which it returns for the operation's budget to report; then, while GitLab's rate limits are
+ *    known (upstream-quota-admission.ts), an estimate the credential's calls left would not cover
+ *    before GitLab's reset refused RATE_LIMITED; last, with caller limits
  *    (caller-limits.ts), an operation taken from its caller's bucket, or refused RATE_LIMITED
  *    (after Redis has answered, with Redis: the estimate is then returned as a promise).
  * What only one transport has stays with it: Apollo coerces HTTP's variables, the WebSocket server
