@@ -20,7 +20,8 @@ import type { CredentialDigest } from '../shared-state/credential-digest.js';
  * them together (it throttles per user): each sees the other's calls in the figures GitLab sends.
  *
  * Nothing is known until GitLab sends the headers, and GitLab sends none while its throttles are off:
- * then nothing is ever refused or paced, and the hot path costs a size check (`entries.size`).
+ * then nothing is ever refused or paced, and the hot path costs a size check (`entries.size`) per
+ * call and one header lookup per answer: no digest, no allocation.
  */
 
 /** The key of calls without a credential: GitLab counts them per IP, and the gateway has one. */
@@ -165,6 +166,8 @@ export class UpstreamQuota {
   /**
    * A REST answer (or none: status 0): the call is no longer in flight, and the figures it carries,
    * if any, are recorded. `header` reads the answer's headers; with none of GitLab's, nothing else runs.
+   * So a 429 without `RateLimit-*` headers (an endpoint's own limit, issue creation say, which GitLab
+   * does not show in them) leaves the credential's figures alone: its other endpoints stay usable.
    */
   answered(sent: QuotaEntry | undefined, credential: Credential | null, status: number, header: (name: string) => string | undefined): void {
     if (sent && sent.inFlight > 0) sent.inFlight -= 1;
