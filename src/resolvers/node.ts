@@ -9,53 +9,53 @@ import { nullWhenNotFound } from './lookups.js';
 
 type NodeValue = ResolversTypes['Node'] & { __typename: string };
 
-/** The classes `node(id:)` can fetch, each by REST's look-up by id alone. */
-const NODE_FETCHERS: Readonly<Record<string, { typename: string; load: (id: number, context: GatewayContext) => Promise<object> }>> = {
-  'Ci::Runner': { typename: 'CiRunner', load: (id, { loaders }) => loaders.runner.load(id) },
-  Project: { typename: 'Project', load: (id, { loaders }) => loaders.project.load(id) },
-  Group: { typename: 'Group', load: (id, { loaders }) => loaders.group.load(id) },
-  User: { typename: 'UserCore', load: (id, { loaders }) => loaders.user.load(id) },
-  'Snippets::RepositoryStorageMove': { typename: 'SnippetRepositoryStorageMove', load: (id, { api }) => api.snippets.showStorageMove(id) },
-  Key: { typename: 'SshKey', load: (id, { api }) => api.keys.show(id) },
-  // GET /issues/:id is for administrators; others get FORBIDDEN for the entry.
-  Issue: { typename: 'Issue', load: (id, { loaders }) => loaders.issueById.load(id) },
+/**
+ * A class `node(id:)` can fetch, said once: its GraphQL type, REST's look-up by id alone (the
+ * route it declares, and the read), and, where its fields' cost depends on it, the form of the
+ * record that read answers (cost/shapes.ts).
+ */
+interface NodeClass {
+  typename: string;
+  route: string;
+  shape?: RecordShape;
+  load: (id: number, context: GatewayContext) => Promise<object>;
+}
+
+const NODE_CLASSES: Readonly<Record<string, NodeClass>> = {
+  'Ci::Runner': { typename: 'CiRunner', route: 'GET /runners/:id', shape: RUNNER_LOADED, load: (id, { loaders }) => loaders.runner.load(id) },
+  Project: { typename: 'Project', route: 'GET /projects/:id', shape: PROJECT_LOADED, load: (id, { loaders }) => loaders.project.load(id) },
+  Group: { typename: 'Group', route: 'GET /groups/:id', shape: GROUP_LOADED, load: (id, { loaders }) => loaders.group.load(id) },
+  User: { typename: 'UserCore', route: 'GET /users/:id', shape: USER_LOADED, load: (id, { loaders }) => loaders.user.load(id) },
+  'Snippets::RepositoryStorageMove': {
+    typename: 'SnippetRepositoryStorageMove',
+    route: 'GET /snippet_repository_storage_moves/:repository_storage_id',
+    load: (id, { api }) => api.snippets.showStorageMove(id),
+  },
+  Key: { typename: 'SshKey', route: 'GET /keys/:id', load: (id, { api }) => api.keys.show(id) },
+  // GET /issues/:id is for administrators; others get FORBIDDEN for the entry. It answers a whole record (with `_links`).
+  Issue: { typename: 'Issue', route: 'GET /issues/:id', shape: ISSUE_RECORD, load: (id, { loaders }) => loaders.issueById.load(id) },
 };
 
 const MAX_NODES = 100;
 
 /** What a fetched node costs its own fields, per object type. */
-const NODE_SHAPES: Readonly<Record<string, RecordShape>> = {
-  CiRunner: RUNNER_LOADED,
-  Project: PROJECT_LOADED,
-  Group: GROUP_LOADED,
-  UserCore: USER_LOADED,
-  // GET /issues/:id answers a whole record (with `_links`).
-  Issue: ISSUE_RECORD,
-};
-
-/** The REST reads behind NODE_FETCHERS, one per class. */
-const NODE_ROUTES = [
-  'GET /runners/:id',
-  'GET /projects/:id',
-  'GET /groups/:id',
-  'GET /users/:id',
-  'GET /snippet_repository_storage_moves/:repository_storage_id',
-  'GET /keys/:id',
-  'GET /issues/:id',
-];
+const NODE_SHAPES: Readonly<Record<string, RecordShape>> = Object.fromEntries(
+  Object.values(NODE_CLASSES).flatMap(({ typename, shape }) => (shape ? [[typename, shape]] : [])),
+);
+const NODE_ROUTES = Object.values(NODE_CLASSES).map(({ route }) => route);
 
 const idsOf = (args: FieldArgs) => Math.min(Array.isArray(args['ids']) ? args['ids'].length : 0, MAX_NODES);
 
 function fetcherFor(globalId: string, argumentName: string) {
   const { className, id } = parseGlobalId(globalId, argumentName);
-  const fetcher = NODE_FETCHERS[className];
+  const fetcher = Object.hasOwn(NODE_CLASSES, className) ? NODE_CLASSES[className] : undefined;
   if (!fetcher) {
-    throw badUserInput(`\`${argumentName}\` names a ${className}, which cannot be fetched by ID alone; supported: ${Object.keys(NODE_FETCHERS).join(', ')}.`, argumentName);
+    throw badUserInput(`\`${argumentName}\` names a ${className}, which cannot be fetched by ID alone; supported: ${Object.keys(NODE_CLASSES).join(', ')}.`, argumentName);
   }
   return { fetcher, id };
 }
 
-async function resolveNode(fetcher: (typeof NODE_FETCHERS)[string], id: number, context: GatewayContext): Promise<NodeValue | null> {
+async function resolveNode(fetcher: NodeClass, id: number, context: GatewayContext): Promise<NodeValue | null> {
   const record = await nullWhenNotFound(fetcher.load(id, context));
   // A copy, so the loader's cached record is never changed; __typename picks the object type.
   return record ? ({ ...record, __typename: fetcher.typename } as NodeValue) : null;
