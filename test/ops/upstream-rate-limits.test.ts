@@ -62,7 +62,10 @@ describe("GitLab's rate limits, respected", () => {
   const remaining = async (gateway: TestGateway, credential: string) => metricSample(await metrics(gateway), 'gateway_upstream_quota_remaining', { credential });
   /** REST answers of status 429 the gateway got (GitLab's refusals), by its own count. */
   const answers429 = async (gateway: TestGateway) =>
-    (await metrics(gateway)).split('\n').filter((line) => line.startsWith('gateway_rest_calls_total{') && line.includes('status="429"')).length;
+    (await metrics(gateway))
+      .split('\n')
+      .filter((line) => line.startsWith('gateway_rest_calls_total{') && line.includes('status="429"'))
+      .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
 
   beforeAll(async () => {
     simulator = await startSimulator();
@@ -194,6 +197,26 @@ describe("GitLab's rate limits, respected", () => {
     const paced = metricSample(exposition, 'gateway_upstream_quota_paced_total', { credential }) ?? 0;
     const refused = metricSample(exposition, 'gateway_upstream_quota_refused_total', { credential }) ?? 0;
     expect(paced + refused).toBe(limited.length);
+  });
+
+  it("learns from GitLab's 429 too: it reaches the caller as RATE_LIMITED, and the credential's next operation is refused without a call", async () => {
+    limitTo({ authenticated: { requests: 2, periodSeconds: period } });
+    // Another client of the same user spends the window behind the gateway's back.
+    for (let sent = 0; sent < 2; sent++) await fetch(`${simulator.url}/user`, { headers: tokenOf(DEMO_TOKENS.maintainer) });
+    const gateway = await start({ upstreamRetryAttempts: 1 });
+    simulator.resetRequests();
+
+    const throttled = await postGraphQL(gateway.url, { query: ME }, tokenOf(DEMO_TOKENS.maintainer));
+    expect(codeOf(throttled)).toBe('RATE_LIMITED');
+    expect(throttled.body.errors![0]!.extensions!['restStatus']).toBe(429);
+    expect(simulator.requests).toHaveLength(1);
+    expect(await answers429(gateway)).toBe(1);
+
+    const refused = await postGraphQL(gateway.url, { query: ME }, tokenOf(DEMO_TOKENS.maintainer));
+    expect(refused.status).toBe(429);
+    expect(codeOf(refused)).toBe('RATE_LIMITED');
+    expect(refused.headers.get('retry-after')).toBe(String(refused.body.errors![0]!.extensions!['retryAfter']));
+    expect(simulator.requests).toHaveLength(1);
   });
 
   it('paces the calls of operations admitted together past what is left: not sent, not counted as made, a field error', async () => {
