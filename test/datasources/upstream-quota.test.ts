@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Credential } from '../../src/datasources/credentials.js';
 import { ANONYMOUS_QUOTA_KEY, RESET_MARGIN_MS, UpstreamQuota, UpstreamQuotaSpent, type QuotaFigures } from '../../src/datasources/upstream-quota.js';
 import { toGraphQLError } from '../../src/errors/graphql-errors.js';
+import { GatewayMetrics, MAX_QUOTA_CREDENTIALS_SHOWN } from '../../src/observability/metrics.js';
 import { randomCredentialDigest } from '../../src/shared-state/credential-digest.js';
 
 const T0 = 1_800_000_000_000;
@@ -157,6 +158,28 @@ describe('UpstreamQuota', () => {
     expect(quota.refusal(bob, 10)).toBe(30);
     // Merged figures are never published again.
     expect(published).toHaveLength(5);
+  });
+
+  it('exposes at most MAX_QUOTA_CREDENTIALS_SHOWN credentials in /metrics, the most recently updated, and drops those whose window reset', async () => {
+    const { quota, clock } = ledger();
+    const many = MAX_QUOTA_CREDENTIALS_SHOWN + 50;
+    const credentials: Credential[] = Array.from({ length: many }, (_, index) => ({ kind: 'private-token', value: `glpat-many-${index}` }));
+    // The ten updated last reset first.
+    credentials.forEach((credential, index) => quota.answered(undefined, credential, 200, throttled(index, index >= many - 10 ? 30 : 60)));
+    const metrics = new GatewayMetrics({ activeSubscriptions: () => 0, activePollers: () => 0, upstreamQuota: (max) => quota.snapshot(max) });
+    const series = async () => (await metrics.render()).body.split('\n').filter((line) => line.startsWith('gateway_upstream_quota_remaining{'));
+    const shown = await series();
+    expect(shown).toHaveLength(MAX_QUOTA_CREDENTIALS_SHOWN);
+    expect(shown).toContain(`gateway_upstream_quota_remaining{credential="${quota.keyOf(credentials[many - 1]!)}"} ${many - 1}`);
+    expect(shown.join('\n')).not.toContain('glpat-');
+    // Past their reset the ten leave, and ten others, updated earlier, take their places.
+    clock.now += 30_000;
+    const after = await series();
+    expect(after).toHaveLength(MAX_QUOTA_CREDENTIALS_SHOWN);
+    expect(after.join('\n')).not.toContain(quota.keyOf(credentials[many - 1]!));
+    expect(after).toContain(`gateway_upstream_quota_remaining{credential="${quota.keyOf(credentials[many - 11]!)}"} ${many - 11}`);
+    clock.now += 30_000;
+    expect(await series()).toHaveLength(0);
   });
 
   it('remembers at most maxCredentials, dropping the least recently updated', () => {
