@@ -1,7 +1,7 @@
 import type { CodegenConfig } from '@graphql-codegen/cli';
 import { restEnumValues } from './src/schema/enum-values.js';
 import { connectionTypesOf } from './src/schema/connections.js';
-import { buildSchemaFromFiles, gatewayTypeDefs } from './src/schema/sdl.js';
+import { buildSchemaFromFiles, readTypeDefs } from './src/schema/sdl.js';
 import { GLOBAL_ID_SCALAR_CLASSES } from './src/resolvers/global-id-scalars.js';
 
 /** GitLab's per-class global ID scalars reach resolvers as the `gid://` string. */
@@ -119,7 +119,7 @@ function connectionMappers(mappers: Record<string, string>): Record<string, stri
 
 const config: CodegenConfig = {
   // The expanded SDL, not the files: their @connection declarations are no types codegen could read.
-  schema: gatewayTypeDefs(),
+  schema: readTypeDefs(),
   generates: {
     'src/__generated__/resolvers-types.ts': {
       plugins: [

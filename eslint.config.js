@@ -6,7 +6,7 @@ import { tsImport } from 'tsx/esm/api';
 
 // The SDL rules check each file against the schema as the loader expands it: the files' @connection
 // declarations stand for Connection and Edge types that exist only once expanded (src/schema/connections.ts).
-const { gatewayTypeDefs } = await tsImport('./src/schema/sdl.ts', import.meta.url);
+const { readTypeDefs } = await tsImport('./src/schema/sdl.ts', import.meta.url);
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'src/__generated__/', 'examples/client/gql/', 'dist/', 'coverage/', 'bench/results/'] },
@@ -32,7 +32,7 @@ export default tseslint.config(
   },
   {
     files: ['schema/**/*.graphql'],
-    languageOptions: { parser: graphqlPlugin.parser, parserOptions: { graphQLConfig: { schema: gatewayTypeDefs() } } },
+    languageOptions: { parser: graphqlPlugin.parser, parserOptions: { graphQLConfig: { schema: readTypeDefs() } } },
     plugins: { '@graphql-eslint': graphqlPlugin },
     rules: {
       '@graphql-eslint/require-description': [
