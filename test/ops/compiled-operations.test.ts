@@ -1,7 +1,7 @@
-import { Kind, parse } from 'graphql';
+import { buildSchema, Kind, parse, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_TOKENS, startSimulator, type Simulator } from '../../simulator/index.js';
-import { namesAnObjectKey, writtenOutFields } from '../../src/server/compiled-execution.js';
+import { compiledExecutor, namesAnObjectKey, writtenOutFields } from '../../src/server/compiled-execution.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 
 // Compiled operations (server/compiled-execution.ts): a document sent again runs as a compiled
@@ -132,5 +132,22 @@ describe('what decides whether a document is compiled', () => {
     expect(namesAnObjectKey(parse('query Q($valueOf: Int) { __typename }'))).toBe(true);
     expect(namesAnObjectKey(parse('{ ...hasOwnProperty } fragment hasOwnProperty on Query { __typename }'))).toBe(true);
     expect(namesAnObjectKey(parse('query Fleet { runners(first: 1) { nodes { id } } }'))).toBe(false);
+  });
+
+  it('compiles no more fields a second than its budget, interpreting the rest meanwhile, and nothing past its field cap', async () => {
+    const schema = buildSchema('type Query { a: Int b: Int c: Int d: Int e: Int f: Int g: Int h: Int i: Int j: Int }');
+    const engines: string[] = [];
+    const execute = compiledExecutor(schema, { compileAfterUses: 2, maxCompiledFields: 12, compiledFieldsPerSecond: 10, onRun: (engine) => engines.push(engine) });
+    const run = (document: DocumentNode) =>
+      execute({ document, operation: document.definitions[0] as OperationDefinitionNode, request: { variables: {} }, context: {} } as never);
+    const tenFields = parse('{ a b c d e f g h i j }');
+    const otherTen = parse('{ j i h g f e d c b a }');
+    const thirteen = parse('{ a b c d e f g h i j x: a y: b z: c }');
+    for (const document of [tenFields, otherTen, thirteen]) await run(document);
+    // graphql-jit loads in the meantime; the budget (10 fields a second) pays for one of the two.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    engines.length = 0;
+    for (const document of [tenFields, otherTen, thirteen, tenFields, otherTen]) expect((await run(document)).errors).toBeUndefined();
+    expect(engines).toEqual(['compiled', 'interpreted', 'interpreted', 'compiled', 'interpreted']);
   });
 });
