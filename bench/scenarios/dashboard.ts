@@ -159,11 +159,13 @@ export const dashboard: Scenario = {
       minimumRule:
         'GET the group + its subgroup list (one page) + per subgroup one page of projects + per project one page of runners and one of open issues; assignees and milestones are embedded in issue records.',
       minimumResources: dashboardMinimum,
-      // The issue's budget: p50 within 10% of the latency floor (3 waves x the added latency). The
-      // REST client's p50, which pays nothing but the same waves, is reported beside it.
-      // Against the frontend's level-by-level waterfall, which pays the client's round trip per
-      // level: held where the issue sets it, --client-rtt 50 --latency 5.
-      fasterThanRest: { by: 3, clientRttMs: 50, latencyMs: 5 },
+      // Issue 29's restatement of issue 16's budgets, which were out of reach as written (a 3-level
+      // page cannot be 3 x faster for a far client; 1.1 x the floor left about 1 ms for all of
+      // GraphQL): p50 within 5% of the REST waterfall server's, a plain node:http server doing the
+      // page's REST calls in the same rounds; and for a far client (--client-rtt 50 --latency 5),
+      // the REST client's p50 over the gateway's at least 0.95 x its p50 over the waterfall server's.
+      p50Budget: { withinWaterfall: 0.05 },
+      fasterThanRest: { ofWaterfall: 0.95, clientRttMs: 50, latencyMs: 5 },
       difference(data, rest) {
         const mine = fromGateway(data);
         return firstDifference(mine, rest, 'projects');
