@@ -25,6 +25,7 @@ import type { RestCallLog } from './call-log.js';
 import { isSendableHeaderValue, requireWellFormed, UnsendableRequest, type UnsentReason } from './unsendable.js';
 import { RestCallSpan, type OperationTrace, type UpstreamServer } from '../observability/trace-context.js';
 import type { QuotaEntry, UpstreamQuota } from './upstream-quota.js';
+import { retryAfterSeconds } from './retry-after.js';
 
 export interface RestClientOptions {
   /** Base URL of the REST API, with its `/api/v4` path, e.g. `https://gitlab.example.com/api/v4`. */
@@ -479,7 +480,7 @@ export class RestClient {
         status: response.statusCode,
         body: parsed.ok ? parsed.value : text,
         requestId,
-        retryAfterSeconds: retryAfter(header('retry-after')),
+        retryAfterSeconds: retryAfterSeconds(header('retry-after')),
         // Where a redirect points is the upstream's topology (its https origin, a sign-in host): for the operator's log only.
         confidential: this.confidential(request, redirect ? [redirect.movedBaseUrl ?? '', redirect.location ? new URL(redirect.location).origin : ''] : []),
       });
@@ -591,7 +592,7 @@ export class RestClient {
       status: response.statusCode,
       body: parsed.ok ? parsed.value : text,
       requestId: header('x-request-id') ?? request.requestId,
-      retryAfterSeconds: retryAfter(header('retry-after')),
+      retryAfterSeconds: retryAfterSeconds(header('retry-after')),
       confidential: this.confidential(request),
     });
   }
@@ -1034,27 +1035,8 @@ async function readAtMost(body: Readable, limit: number): Promise<string> {
   return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
 }
 
-function retryAfter(value: string | undefined): number | undefined {
-  if (!value) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds) && seconds >= 0) return reportableWait(seconds);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : reportableWait((date - Date.now()) / 1000);
-}
-
 /** The headers of no answer (a failed exchange), for UpstreamQuota.answered. */
 const noHeader = (): undefined => undefined;
-
-/** A day: the longest wait a Retry-After is reported as. */
-const MAX_RETRY_AFTER_SECONDS = 86_400;
-
-/**
- * Whole seconds from 0 to MAX_RETRY_AFTER_SECONDS: the header is text the upstream (or a proxy)
- * chose, and `99999999999999999999999` was reported as `retryAfterSeconds: 1e+23`.
- */
-function reportableWait(seconds: number): number {
-  return Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(0, Math.ceil(seconds)));
-}
 
 /** No usable answer arrived: the connection failed, or headers or body took too long. */
 function transportError(request: Pick<RestRequest, 'method' | 'path' | 'deadline'>, cause: unknown, requestId: string | undefined): RestError {

@@ -1,5 +1,6 @@
 import type { Credential } from './credentials.js';
 import type { CredentialDigest } from '../shared-state/credential-digest.js';
+import { retryAfterSeconds } from './retry-after.js';
 
 /**
  * GitLab's rate limits as the gateway has been told them (rest-conventions §9): for each credential,
@@ -300,8 +301,8 @@ function figuresOf(remainingText: string, resetText: string | undefined, retryAf
   let resetAt = resetText === undefined ? Number.NaN : Number(resetText) * 1000;
   if (retryAfterText !== undefined) {
     remaining = 0;
-    const retryAfter = Number(retryAfterText);
-    if (Number.isFinite(retryAfter) && retryAfter >= 0) resetAt = Math.max(Number.isFinite(resetAt) ? resetAt : 0, now + retryAfter * 1000);
+    const retryAfter = retryAfterSeconds(retryAfterText, now);
+    if (retryAfter !== undefined) resetAt = Math.max(Number.isFinite(resetAt) ? resetAt : 0, now + retryAfter * 1000);
   }
   if (!Number.isFinite(remaining) || remaining < 0 || !Number.isFinite(resetAt) || resetAt <= now) return undefined;
   return { remaining: Math.floor(remaining), resetAt };

@@ -1,3 +1,4 @@
+import { HeaderMap } from '@apollo/server';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { RestError } from '../datasources/rest-error.js';
 import { UnsendableRequest, type UnsentReason } from '../datasources/unsendable.js';
@@ -85,7 +86,11 @@ export function graphQLErrorFromRest(error: RestError): GraphQLError {
   if (error.restMessage !== undefined) extensions['restMessage'] = error.restMessage;
   if (error.restError !== undefined) extensions['restError'] = error.restError;
   if (error.requestId !== undefined) extensions['requestId'] = error.requestId;
-  if (error.retryAfterSeconds !== undefined) extensions['retryAfterSeconds'] = error.retryAfterSeconds;
+  if (error.retryAfterSeconds !== undefined) {
+    // `retryAfter` as every RATE_LIMITED has it; `retryAfterSeconds`, its earlier name, for the clients that read it.
+    if (code === 'RATE_LIMITED') extensions['retryAfter'] = error.retryAfterSeconds;
+    extensions['retryAfterSeconds'] = error.retryAfterSeconds;
+  }
   return new GraphQLError(messageFor(code, error), { extensions });
 }
 
@@ -112,6 +117,18 @@ function messageFor(code: GatewayErrorCode, error: RestError): string {
   }
 }
 
+/**
+ * RATE_LIMITED, every kind alike: the whole seconds to wait in `extensions.retryAfter` (GitLab's 429
+ * as the error table maps it, a call not sent for GitLab's spent limit, an operation refused by
+ * GitLab's limit or by the caller limits). A refusal of the whole operation (`refusesOperation`)
+ * also says 429 with a `Retry-After` header, as GitLab answers past its limit (Apollo takes both
+ * from `extensions.http` when the request held that one operation); a field's is an answer's part.
+ */
+export function rateLimited(message: string, retryAfter: number, { refusesOperation = false, ...details }: { refusesOperation?: boolean } & Record<string, unknown> = {}): GraphQLError {
+  const http = refusesOperation ? { http: { status: 429, headers: new HeaderMap([['retry-after', String(retryAfter)]]) } } : {};
+  return new GraphQLError(message, { extensions: { code: 'RATE_LIMITED', ...details, retryAfter, ...http } });
+}
+
 /** An argument the gateway refuses before any REST call. */
 export function badUserInput(message: string, argumentName?: string): GraphQLError {
   return new GraphQLError(message, {
@@ -124,7 +141,7 @@ export function toGraphQLError(error: unknown): GraphQLError {
   if (error instanceof RestError) return graphQLErrorFromRest(error);
   if (error instanceof UnsendableRequest) return graphQLErrorFromUnsendable(error);
   // A call the gateway did not send, GitLab's rate limit being spent (datasources/upstream-quota.ts): no restStatus, nothing was answered.
-  if (error instanceof UpstreamQuotaSpent) return new GraphQLError(error.message, { extensions: { code: 'RATE_LIMITED', retryAfter: error.retryAfter } });
+  if (error instanceof UpstreamQuotaSpent) return rateLimited(error.message, error.retryAfter);
   if (error instanceof GraphQLError) return error;
   return new GraphQLError('Internal error in the gateway', { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
 }

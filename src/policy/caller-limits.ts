@@ -1,6 +1,6 @@
-import { HeaderMap } from '@apollo/server';
-import { GraphQLError } from 'graphql';
+import type { GraphQLError } from 'graphql';
 import type { Credential } from '../datasources/credentials.js';
+import { rateLimited } from '../errors/graphql-errors.js';
 import type { CredentialDigest } from '../shared-state/credential-digest.js';
 import { sharedOrLocal } from '../shared-state/fallback.js';
 import type { RedisLink } from '../shared-state/redis-link.js';
@@ -141,9 +141,7 @@ export function callerRateLimited({ limit, retryAfter }: BucketRefusal, figures:
     limit === 'operations'
       ? `Too many operations from this ${who}: at most ${figures.operationsPerSecond} per second (${figures.operationBurst} at once); retry after ${retryAfter} s.`
       : `This ${who}'s operations made more REST calls than the ${figures.restCallsPerMinute} a minute allowed; retry after ${retryAfter} s.`;
-  return new GraphQLError(message, {
-    extensions: { code: 'RATE_LIMITED', limit, retryAfter, http: { status: 429, headers: new HeaderMap([['retry-after', String(retryAfter)]]) } },
-  });
+  return rateLimited(message, retryAfter, { refusesOperation: true, limit });
 }
 
 /**

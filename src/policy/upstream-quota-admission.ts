@@ -1,7 +1,7 @@
-import { HeaderMap } from '@apollo/server';
-import { GraphQLError } from 'graphql';
+import type { GraphQLError } from 'graphql';
 import type { Credential } from '../datasources/credentials.js';
 import type { UpstreamQuota } from '../datasources/upstream-quota.js';
+import { rateLimited } from '../errors/graphql-errors.js';
 
 /**
  * The admission's upstream step (admission.ts): an operation whose REST-call estimate the calls
@@ -35,8 +35,9 @@ export class UpstreamQuotaAdmission {
  * WebSocket, the operation's error carries `retryAfter`.
  */
 export function upstreamRateLimited(retryAfter: number, estimate: number): GraphQLError {
-  return new GraphQLError(
+  return rateLimited(
     `GitLab's rate limit leaves this credential fewer calls than the operation may need (up to ${estimate}) before its window resets; nothing was sent. Retry after ${retryAfter} s.`,
-    { extensions: { code: 'RATE_LIMITED', retryAfter, http: { status: 429, headers: new HeaderMap([['retry-after', String(retryAfter)]]) } } },
+    retryAfter,
+    { refusesOperation: true },
   );
 }

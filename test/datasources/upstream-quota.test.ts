@@ -122,6 +122,12 @@ describe('UpstreamQuota', () => {
     expect(quota.refusal(alice, 1)).toBe(45);
   });
 
+  it("reads a Retry-After written as an HTTP date, as the REST client's retries do", () => {
+    const { quota } = ledger();
+    quota.answered(undefined, alice, 429, throttled(0, 20, { 'retry-after': new Date(T0 + 90_000).toUTCString() }));
+    expect(quota.refusal(alice, 1)).toBe(90);
+  });
+
   it('ignores figures it cannot read, or of a window already over', () => {
     const { quota } = ledger();
     quota.answered(undefined, alice, 200, throttled(5, 0));

@@ -100,6 +100,8 @@ describe('an upstream whose answers are built to break the gateway', () => {
     });
     expect(codesOf(result)).toEqual(['RATE_LIMITED']);
     expect(result.errors?.[0]?.extensions?.['retryAfterSeconds']).toBe(86_400);
+    // The name every RATE_LIMITED carries (the gateway's own refusals too), beside the earlier one.
+    expect(result.errors?.[0]?.extensions?.['retryAfter']).toBe(86_400);
     expect(result.errors?.[0]?.message).not.toMatch(/e\+/);
   });
 

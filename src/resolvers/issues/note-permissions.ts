@@ -4,7 +4,7 @@
 import type { NotePermissions } from '../../__generated__/resolvers-types.js';
 import type { NoteSchema } from '../../datasources/notes.js';
 import type { GatewayContext } from '../../server/context.js';
-import { callerOf } from '../caller.js';
+import { callerOf, type Caller } from '../caller.js';
 import { projectAbilities } from '../projects/permissions.js';
 
 /** Gitlab::Access. */
@@ -12,9 +12,9 @@ const REPORTER = 20;
 const MAINTAINER = 40;
 
 /** The caller's access level in the note's project; 0 for a commit's note, whose record names none. */
-async function accessLevel(note: NoteSchema, context: GatewayContext): Promise<number> {
+async function accessLevel(note: NoteSchema, context: GatewayContext, caller: Caller): Promise<number> {
   if (typeof note.project_id !== 'number') return 0;
-  return (await projectAbilities(await context.loaders.project.load(note.project_id), context)).level;
+  return (await projectAbilities(await context.loaders.project.load(note.project_id), context, caller)).level;
 }
 
 /** Whether the note's issue has its discussion locked (a commit's note has no such lock). */
@@ -26,7 +26,7 @@ async function discussionLocked(note: NoteSchema, context: GatewayContext): Prom
 export async function notePermissions(note: NoteSchema, context: GatewayContext): Promise<NotePermissions> {
   const caller = await callerOf(context);
   if (!caller) return { adminNote: false, awardEmoji: false, createNote: false, readNote: true, repositionNote: false, resolveNote: false };
-  const [level, locked] = await Promise.all([accessLevel(note, context), discussionLocked(note, context)]);
+  const [level, locked] = await Promise.all([accessLevel(note, context, caller), discussionLocked(note, context)]);
   // admin_note: the author, Maintainers and above, administrators; a system note is never editable.
   const adminNote = note.system !== true && (caller.isAdmin || note.author?.id === caller.id || level >= MAINTAINER);
   return {

@@ -60,9 +60,9 @@ export const Note: NoteResolvers = {
   }),
   resolved: (note) => note.resolved ?? false,
   // The caller (GET /user), their access to the note's project (GET /projects/:id) and the issue's
-  // lock: each once per request with batching on. Without it the caller is read twice (here and for
-  // the project's abilities), which the new estimate case "a note created on an issue" showed.
-  userPermissions: declared({ calls: 4, rest: ['GET /user', 'GET /projects/:id', 'GET /projects/:id/issues/:issue_iid'] }, (note, _args, context) =>
+  // lock: each once (the caller read here is handed to the project's abilities, so that it is read
+  // once without batching too, which the estimate case "a note created on an issue" holds).
+  userPermissions: declared({ calls: 3, rest: ['GET /user', 'GET /projects/:id', 'GET /projects/:id/issues/:issue_iid'] }, (note, _args, context) =>
     notePermissions(note, context),
   ),
   resolvable: (note) => note.resolvable ?? false,

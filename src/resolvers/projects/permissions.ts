@@ -3,7 +3,7 @@ import type { ProjectFeatureAccessLevel, ProjectSchema } from '../../datasources
 import type { ProjectAbilities } from '../../records/projects.js';
 import type { GatewayContext } from '../../server/context.js';
 import { FULL_RECORD_LOADERS } from '../full-records.js';
-import { callerOf } from '../caller.js';
+import { callerOf, type Caller } from '../caller.js';
 
 /** GitLab's access levels (Gitlab::Access). */
 const GUEST = 10;
@@ -28,8 +28,9 @@ export async function callerMaxAccessLevel(project: ProjectSchema, context: Gate
   return Math.max(permissions?.project_access?.access_level ?? 0, permissions?.group_access?.access_level ?? 0);
 }
 
-export async function projectAbilities(project: ProjectSchema, context: GatewayContext): Promise<ProjectAbilities> {
-  const caller = await callerOf(context);
+export async function projectAbilities(project: ProjectSchema, context: GatewayContext, known?: Caller | null): Promise<ProjectAbilities> {
+  // A caller already read is passed in: without batching, the loader would not share `GET /user`.
+  const caller = known === undefined ? await callerOf(context) : known;
   // Anonymous callers have no `permissions` anywhere; the record only needs its visibility and features.
   const full = caller ? await withPermissions(project, context) : ((await FULL_RECORD_LOADERS['Project']!(project, context)) as ProjectSchema);
   const access = Math.max(full.permissions?.project_access?.access_level ?? 0, full.permissions?.group_access?.access_level ?? 0);
