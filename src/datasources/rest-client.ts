@@ -26,6 +26,7 @@ import { isSendableHeaderValue, requireWellFormed, UnsendableRequest, type Unsen
 import { RestCallSpan, type OperationTrace, type UpstreamServer } from '../observability/trace-context.js';
 import type { QuotaEntry, UpstreamQuota } from './upstream-quota.js';
 import { retryAfterSeconds } from './retry-after.js';
+import { BodyReadFailure, exchangeWhole, type WholeAnswer } from './whole-answer.js';
 
 export interface RestClientOptions {
   /** Base URL of the REST API, with its `/api/v4` path, e.g. `https://gitlab.example.com/api/v4`. */
@@ -442,42 +443,50 @@ export class RestClient {
   /** One HTTP exchange with the upstream, its body read to the end. */
   private async exchange<T>(request: RestRequest, prepared: PreparedRequest, sent: QuotaEntry | undefined): Promise<RestResponse<T>> {
     const started = performance.now();
-    let response: Dispatcher.ResponseData;
+    let answer: WholeAnswer;
     try {
-      response = await this.dispatcher.request({
-        origin: this.origin,
-        path: prepared.path,
-        method: request.method,
-        headers: prepared.headers,
-        body: prepared.body,
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs,
-        signal: request.deadlineSignal ?? (request.deadline === undefined ? undefined : AbortSignal.timeout(Math.max(1, request.deadline - Date.now()))),
-      });
+      answer = await exchangeWhole(
+        this.dispatcher,
+        {
+          origin: this.origin,
+          path: prepared.path,
+          method: request.method,
+          headers: prepared.headers,
+          body: prepared.body,
+          headersTimeout: this.timeoutMs,
+          bodyTimeout: this.timeoutMs,
+        },
+        this.maxResponseBytes,
+        request.deadlineSignal ?? (request.deadline === undefined ? undefined : AbortSignal.timeout(Math.max(1, request.deadline - Date.now()))),
+      );
     } catch (cause) {
+      if (cause instanceof BodyReadFailure) {
+        const header = headerReader(cause.headers);
+        this.quota?.answered(sent, request.credential, cause.statusCode, header);
+        throw this.observed(request, started, transportError(request, cause.failure, header('x-request-id') ?? request.requestId));
+      }
       this.quota?.answered(sent, request.credential, 0, noHeader);
       if (isBuildError(cause)) throw this.unsent(request, cause);
       throw this.observed(request, started, transportError(request, cause, request.requestId));
     }
 
-    const header = (name: string): string | undefined => {
-      const value = response.headers[name];
-      return Array.isArray(value) ? value.join(', ') : value;
-    };
-    this.quota?.answered(sent, request.credential, response.statusCode, header);
-    const text = await this.readBody(request, started, response, header);
-    // 304 answers an action POST that changed nothing (rest-conventions §5): a success without a body.
-    const succeeded = response.statusCode < 300 || response.statusCode === 304;
-    const parsed = succeeded ? parseAnswer(text, request.expect, request.parseJson) : parseBody(text, header('content-type'));
-    const redirect = this.redirectOf(prepared, response.statusCode, header('location'));
-    this.observe(request, started, response.statusCode, succeeded && !parsed.ok ? 'malformed-body' : undefined, redirect);
-
+    const { statusCode } = answer;
+    const header = headerReader(answer.headers);
+    this.quota?.answered(sent, request.credential, statusCode, header);
     const requestId = header('x-request-id') ?? request.requestId;
+    if (!answer.body) throw this.oversized(request, started, statusCode, requestId);
+    const text = utf8Text(answer.body);
+    // 304 answers an action POST that changed nothing (rest-conventions §5): a success without a body.
+    const succeeded = statusCode < 300 || statusCode === 304;
+    const parsed = succeeded ? parseAnswer(text, request.expect, request.parseJson) : parseBody(text, header('content-type'));
+    const redirect = this.redirectOf(prepared, statusCode, header('location'));
+    this.observe(request, started, statusCode, succeeded && !parsed.ok ? 'malformed-body' : undefined, redirect);
+
     if (!succeeded) {
       throw new RestError({
         method: request.method,
         path: request.path,
-        status: response.statusCode,
+        status: statusCode,
         body: parsed.ok ? parsed.value : text,
         requestId,
         retryAfterSeconds: retryAfterSeconds(header('retry-after')),
@@ -489,38 +498,22 @@ export class RestClient {
       throw new RestError({
         method: request.method,
         path: request.path,
-        status: response.statusCode,
+        status: statusCode,
         failure: 'malformed-body',
         requestId,
         confidential: this.confidential(request),
       });
     }
-    return { status: response.statusCode, body: parsed.value as T, header };
+    return { status: statusCode, body: parsed.value as T, header };
   }
 
-  /**
-   * An answer's body as text, read to its end (even for errors and 204s) so that the connection is
-   * reused; or, past maxResponseBytes, refused without reading on, its connection closed.
-   */
-  private async readBody(
-    request: RestRequest,
-    started: number,
-    response: Dispatcher.ResponseData,
-    header: (name: string) => string | undefined,
-  ): Promise<string> {
-    const requestId = header('x-request-id') ?? request.requestId;
-    let bytes: Buffer | undefined;
-    try {
-      bytes = await readWithin(response.body, header('content-length'), this.maxResponseBytes);
-    } catch (cause) {
-      throw this.observed(request, started, transportError(request, cause, requestId));
-    }
-    if (bytes) return utf8Text(bytes);
-    this.observe(request, started, response.statusCode, 'oversized-body');
-    throw new RestError({
+  /** An answer whose body ran past maxResponseBytes (it was cut there, its connection closed), observed; returns the error to throw. */
+  private oversized(request: RestRequest, started: number, status: number, requestId: string | undefined): RestError {
+    this.observe(request, started, status, 'oversized-body');
+    return new RestError({
       method: request.method,
       path: request.path,
-      status: response.statusCode,
+      status,
       failure: 'oversized-body',
       limitBytes: this.maxResponseBytes,
       requestId,
@@ -574,10 +567,7 @@ export class RestClient {
       if (isBuildError(cause)) throw this.unsent(request, cause);
       throw this.observed(request, started, transportError({ ...request, method: request.method === 'HEAD' ? 'GET' : request.method }, cause, request.requestId));
     }
-    const header = (name: string): string | undefined => {
-      const value = response.headers[name];
-      return Array.isArray(value) ? value.join(', ') : value;
-    };
+    const header = headerReader(response.headers);
     this.quota?.answered(sent, request.credential, response.statusCode, header);
     const redirect = response.statusCode >= 300 && response.statusCode < 400 && header('location') !== undefined;
     // A download's redirect to object storage is an answer; a 3xx with nowhere to go is an upstream fault.
@@ -998,22 +988,50 @@ export function abandonBody(body: Readable): void {
  * dispatcher decompress (undici's `decompress` interceptor drops the Content-Length it decodes);
  * the default pool asks for no encoding and decodes none, so what it counts is what it holds.
  */
-export async function readWithin(body: Readable, announcedLength: string | undefined, limit: number): Promise<Buffer | undefined> {
+export function readWithin(body: Readable, announcedLength: string | undefined, limit: number): Promise<Buffer | undefined> {
   if (announcedLength !== undefined && Number(announcedLength) > limit) {
     abandonBody(body);
-    return undefined;
+    return Promise.resolve(undefined);
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += (chunk as Buffer).length;
-    if (size > limit) {
+  if (body.destroyed) return Promise.reject(body.errored ?? prematureClose());
+  if (body.readableEnded) return Promise.resolve(Buffer.alloc(0));
+  // Read by events rather than `for await`, whose async iterator costs an end-of-stream watcher
+  // and a promise per chunk.
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const settle = (): void => {
+      body.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size <= limit) {
+        chunks.push(chunk);
+        return;
+      }
+      settle();
       abandonBody(body);
-      return undefined;
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+      resolve(undefined);
+    };
+    const onEnd = (): void => {
+      settle();
+      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+    };
+    const onError = (error: Error): void => {
+      settle();
+      reject(error);
+    };
+    // Destroyed before its end without an error (what `for await` reports as a premature close).
+    const onClose = (): void => {
+      settle();
+      reject(prematureClose());
+    };
+    body.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+  });
+}
+
+function prematureClose(): Error {
+  return Object.assign(new Error("The answer's body closed before its end."), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
 }
 
 /** UTF-8 text as undici's `body.text()` reads it: a leading byte order mark is dropped. */
@@ -1033,6 +1051,14 @@ async function readAtMost(body: Readable, limit: number): Promise<string> {
   }
   abandonBody(body);
   return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
+}
+
+/** An answer's header by its lower-case name, repeated ones joined as HTTP joins them. */
+function headerReader(headers: Dispatcher.ResponseData['headers']): (name: string) => string | undefined {
+  return (name) => {
+    const value = headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  };
 }
 
 /** The headers of no answer (a failed exchange), for UpstreamQuota.answered. */

@@ -1,0 +1,94 @@
+// The REST client reads JSON answers whole through undici's dispatch handler (whole-answer.ts), not
+// through a body stream: what a stream gave for free (1xx answers skipped, a body that dies after
+// its headers, a deadline that cuts a body half read) is held here over real HTTP on loopback.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RestClient, RestSession } from '../../src/datasources/rest-client.js';
+import { RestError } from '../../src/datasources/rest-error.js';
+
+type Route = (req: IncomingMessage, res: ServerResponse) => void;
+
+const routes: Record<string, Route> = {
+  // 103 Early Hints before the answer: an informational answer is not the answer.
+  '/api/v4/hinted': (_req, res) => {
+    res.writeEarlyHints({ link: '</style.css>; rel=preload; as=style' });
+    res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'upstream-hinted' });
+    res.end('{"id":1}');
+  },
+  // Headers, half a body, then the connection drops.
+  '/api/v4/dropped': (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'upstream-dropped' });
+    res.write('{"id":');
+    setTimeout(() => res.socket?.destroy(), 20);
+  },
+  // Headers and half a body, then nothing more: only a deadline ends it.
+  '/api/v4/stalled': (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{"id":');
+  },
+  // A body in many chunks, read whole.
+  '/api/v4/chunked': (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const items = Array.from({ length: 2_000 }, (_, id) => ({ id, name: `runner ${id}` }));
+    const text = JSON.stringify(items);
+    for (let at = 0; at < text.length; at += 1_000) res.write(text.slice(at, at + 1_000));
+    res.end();
+  },
+};
+
+describe('a REST answer read whole, without a body stream', () => {
+  let server: Server;
+  let client: RestClient;
+  const calls: string[] = [];
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      calls.push(req.url ?? '');
+      (routes[req.url ?? ''] ?? ((_, answer) => answer.writeHead(404).end()))(req, res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    client = new RestClient({ baseUrl: `http://127.0.0.1:${port}/api/v4`, retry: { attempts: 1 } });
+  });
+  afterAll(async () => {
+    await client.close(0);
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('skips a 103 Early Hints answer and reads the answer after it', async () => {
+    const session = new RestSession(client, null, 'req-hinted');
+    expect(await session.get('/hinted')).toEqual({ id: 1 });
+  });
+
+  it('reads a body that arrives in many chunks whole', async () => {
+    const session = new RestSession(client, null, 'req-chunked');
+    const items = await session.getList<{ id: number; name: string }>('/chunked');
+    expect(items).toHaveLength(2_000);
+    expect(items[1_999]).toEqual({ id: 1_999, name: 'runner 1999' });
+  });
+
+  it('reports a body that dies after its headers as a connection failure, with the answer\'s request id', async () => {
+    const session = new RestSession(client, null, 'req-dropped');
+    const error = await session.get('/dropped').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RestError);
+    expect(error).toMatchObject({ status: 0, failure: 'connection', requestId: 'upstream-dropped' });
+  });
+
+  it('cuts a body half read at the session\'s deadline', async () => {
+    const session = new RestSession(client, null, 'req-stalled', { deadline: Date.now() + 200 });
+    const started = Date.now();
+    const error = await session.get('/stalled').catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ status: 0, failure: 'deadline' });
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('sends nothing once the deadline has passed', async () => {
+    const before = calls.length;
+    const session = new RestSession(client, null, 'req-late', { deadline: Date.now() - 1 });
+    const error = await session.get('/hinted').catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ status: 0, failure: 'deadline' });
+    expect(calls.length).toBe(before);
+  });
+});
