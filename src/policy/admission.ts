@@ -1,5 +1,5 @@
 import type { GraphQLSchema } from 'graphql';
-import { checkOperation, checkQueryLength, checkRequestQueries, type OperationRequest, type QueryLimits } from './limits.js';
+import { checkOperation, checkQueryLength, checkRequestQueries, type OperationRequest, type PassedShapes, type QueryLimits } from './limits.js';
 import type { TrustedDocuments } from './trusted-documents.js';
 import type { CallerIdentity, CallerLimits } from './caller-limits.js';
 import type { UpstreamQuotaAdmission } from './upstream-quota-admission.js';
@@ -59,6 +59,7 @@ export function createAdmission(
   },
 ): Admission {
   const { trustedDocuments, callerLimits, upstreamQuota } = options;
+  const passedShapes: PassedShapes = new WeakMap();
   return {
     limits,
     trustedDocuments,
@@ -73,7 +74,7 @@ export function createAdmission(
       checkQueryLength(source, limits);
       // A BFF's own mount of `apollo` never passed step 1: its text must be one of the list's too.
       if (trustedDocuments && source !== undefined) trustedDocuments.checkText(source);
-      const estimate = checkOperation(schema, request, { authenticated, batching: options.batching }, limits);
+      const estimate = checkOperation(schema, request, { authenticated, batching: options.batching }, limits, passedShapes);
       // Before the caller's bucket: an operation GitLab would refuse costs its caller nothing here.
       upstreamQuota?.check(caller?.credential, estimate);
       return callerLimits ? admitCaller(callerLimits, caller, estimate) : estimate;

@@ -279,6 +279,30 @@ export interface OperationRequest {
 }
 
 /**
+ * The operations whose shape and introspection passed, by document: the checks read the document
+ * alone (and whether the caller has a credential), and Apollo hands the same parsed document for
+ * the same text, so a document sent again is not walked again. One per schema and limits
+ * (createAdmission's); documents no longer cached anywhere drop out with their WeakMap keys.
+ */
+export type PassedShapes = WeakMap<DocumentNode, Set<string>>;
+
+/**
+ * Shape and introspection, skipped for an operation of a document that passed them before. Only
+ * passes are kept, at most two per operation the document defines (with and without a
+ * credential): a refused one is walked, and refused with a fresh error, each time it is sent.
+ */
+function checkShapeOnce(schema: GraphQLSchema, request: OperationRequest, authenticated: boolean, limits: QueryLimits, passed: PassedShapes): void {
+  const key = `${authenticated ? 'authenticated' : 'anonymous'} ${request.operationName ?? ''}`;
+  if (passed.get(request.document)?.has(key)) return;
+  const selected = checkOperationShape(request.document, request.operationName, authenticated, limits);
+  if (!selected) return;
+  checkIntrospection(schema, selected);
+  let keys = passed.get(request.document);
+  if (!keys) passed.set(request.document, (keys = new Set()));
+  keys.add(key);
+}
+
+/**
  * Every limit on one operation, for HTTP and WebSocket alike so the two cannot drift: its shape,
  * then the REST calls it may need (refused above `maxRestCalls`, saying the estimate). Runs after
  * validation and before any resolver, so a refusal costs no REST call. Returns the estimate, which
@@ -289,9 +313,9 @@ export function checkOperation(
   request: OperationRequest,
   caller: { authenticated: boolean; batching: boolean },
   limits: QueryLimits,
+  passed: PassedShapes = new WeakMap(),
 ): number {
-  const selected = checkOperationShape(request.document, request.operationName, caller.authenticated, limits);
-  if (selected) checkIntrospection(schema, selected);
+  checkShapeOnce(schema, request, caller.authenticated, limits, passed);
   const estimate = estimateRestCalls(schema, request, { batching: caller.batching });
   if (estimate > limits.maxRestCalls) {
     // Shapes built to blow up estimate past 2^53 (fragments branching into lists): say so, not 1e+25.

@@ -39,6 +39,19 @@ describe('limits on the shape of operations', () => {
     expect(restCalls(harness.simulator)).toEqual([]);
   });
 
+  it('holds a document that passed with a credential to the anonymous limit when it comes without one, every time', async () => {
+    // The shape checks are remembered per document once passed (policy/limits.ts, PassedShapes):
+    // what passed with a credential must not pass without one, and a refusal is never remembered.
+    const query = nestedQuery(18);
+    for (let round = 0; round < 2; round++) {
+      expect((await harness.gateway.query(query, {}, DEMO_TOKENS.maintainer)).errors).toBeUndefined();
+      harness.simulator.resetRequests();
+      const anonymous = await harness.gateway.query(query);
+      expect(anonymous.errors?.[0]).toMatchObject({ extensions: { code: 'LIMIT_EXCEEDED', limit: 'depth' } });
+      expect(restCalls(harness.simulator)).toEqual([]);
+    }
+  });
+
   it('counts depth through fragments', async () => {
     const query = `fragment Up on Group { ${'parent { '.repeat(14)}id${' }'.repeat(14)} } { group(fullPath: "gitlab-org") { ...Up } }`;
     const result = await harness.gateway.query(query);
