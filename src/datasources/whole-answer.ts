@@ -41,26 +41,40 @@ class OversizedBody extends Error {}
  * skipped, as `request` skips them.
  */
 export function exchangeWhole(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, limit: number, signal: ExchangeSignal | undefined): Promise<WholeAnswer> {
+  // Cut before it is sent: nothing goes upstream.
+  if (signal?.aborted) return Promise.reject(abortReason(signal));
   return new Promise((resolve, reject) => {
     let answer: { statusCode: number; headers: Headers } | undefined;
     const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
-    let stopListening: (() => void) | undefined;
+    // The exchange's controller once undici starts it, and why it was cut if the signal fired first.
+    let started: Dispatcher.DispatchController | undefined;
+    let cutFor: Error | undefined;
     const settle = (outcome: () => void) => {
       if (settled) return;
       settled = true;
       stopListening?.();
       outcome();
     };
+    // Listened to from the start, not from onRequestStart: a call still queued for a connection when
+    // the deadline passes fails then, as `request` made it, and is cut as soon as undici starts it.
+    const stopListening =
+      signal &&
+      onAbort(signal, () => {
+        const reason = abortReason(signal);
+        cutFor = reason;
+        if (started) started.abort(reason);
+        else settle(() => reject(reason));
+      });
     const cutOversized = (controller: Dispatcher.DispatchController, statusCode: number, headers: Headers) => {
       settle(() => resolve({ statusCode, headers, body: undefined }));
       controller.abort(new OversizedBody());
     };
     const handler: Dispatcher.DispatchHandler = {
       onRequestStart(controller) {
-        if (signal?.aborted) controller.abort(abortReason(signal));
-        else if (signal && !stopListening) stopListening = onAbort(signal, () => controller.abort(abortReason(signal)));
+        started = controller;
+        if (cutFor) controller.abort(cutFor);
       },
       onResponseStart(controller, statusCode, headers) {
         if (statusCode < 200) return;

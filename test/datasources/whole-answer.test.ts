@@ -3,6 +3,7 @@
 // its headers, a deadline that cuts a body half read) is held here over real HTTP on loopback.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RestClient, RestSession } from '../../src/datasources/rest-client.js';
 import { RestError } from '../../src/datasources/rest-error.js';
@@ -82,6 +83,26 @@ describe('a REST answer read whole, without a body stream', () => {
     const error = await session.get('/stalled').catch((caught: unknown) => caught);
     expect(error).toMatchObject({ status: 0, failure: 'deadline' });
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it("fails a call still queued in the embedder's pool when its deadline passes", async () => {
+    // An embedder's dispatcher of one connection: the first call holds it, the second waits in
+    // undici's queue, where no handler has started yet.
+    const { port } = server.address() as AddressInfo;
+    const pool = new Pool(`http://127.0.0.1:${port}`, { connections: 1 });
+    const narrow = new RestClient({ baseUrl: `http://127.0.0.1:${port}/api/v4`, dispatcher: pool, retry: { attempts: 1 } });
+    try {
+      const holding = new RestSession(narrow, null, 'req-holding', { deadline: Date.now() + 10_000 }).get('/stalled').catch((caught: unknown) => caught);
+      const started = Date.now();
+      const queued = await new RestSession(narrow, null, 'req-queued', { deadline: Date.now() + 200 }).get('/hinted').catch((caught: unknown) => caught);
+      expect(queued).toMatchObject({ status: 0, failure: 'deadline' });
+      // Not when the connection frees: the first call holds it for 10 s.
+      expect(Date.now() - started).toBeLessThan(5_000);
+      await pool.destroy();
+      expect(await holding).toBeInstanceOf(RestError);
+    } finally {
+      await pool.destroy();
+    }
   });
 
   it('sends nothing once the deadline has passed', async () => {
