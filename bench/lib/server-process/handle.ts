@@ -43,17 +43,22 @@ function bundle(): Promise<URL> {
   return bundled;
 }
 
-/** BENCH_CPU_PROF_DIR=dir: each server process writes a CPU profile there when it stops (node --cpu-prof). */
-function profiling(): string[] {
+/**
+ * What each server process runs with besides its entry: BENCH_CPU_PROF_DIR=dir writes a CPU profile
+ * there when it stops (node --cpu-prof); BENCH_NODE_FLAGS adds Node flags of the operator's
+ * (`--trace-gc`, `--max-semi-space-size=64`: how garbage collection was measured for issue 29).
+ */
+function serverProcessFlags(): string[] {
   const directory = process.env['BENCH_CPU_PROF_DIR'];
-  return directory ? ['--cpu-prof', `--cpu-prof-dir=${directory}`] : [];
+  const flags = process.env['BENCH_NODE_FLAGS']?.split(' ').filter(Boolean) ?? [];
+  return [...flags, ...(directory ? ['--cpu-prof', `--cpu-prof-dir=${directory}`] : [])];
 }
 
 export async function startServerProcess(spec: ServerSpec, compiled: boolean): Promise<ServerProcess> {
   const name = { gateway: 'gateway process', 'naive-bff': 'naive BFF process', 'rest-waterfall': 'REST waterfall process' }[spec.kind];
   const child: Child<ServerProcessApi> = compiled && spec.kind !== 'rest-waterfall'
-    ? await forkChild<ServerProcessApi>(await bundle(), profiling(), name)
-    : await forkChild<ServerProcessApi>(new URL('./main.ts', import.meta.url), ['--import', import.meta.resolve('tsx'), ...profiling()], name);
+    ? await forkChild<ServerProcessApi>(await bundle(), serverProcessFlags(), name)
+    : await forkChild<ServerProcessApi>(new URL('./main.ts', import.meta.url), ['--import', import.meta.resolve('tsx'), ...serverProcessFlags()], name);
   try {
     const started = await child.call('start', spec);
     return {
