@@ -27,6 +27,7 @@ import { RestCallSpan, type OperationTrace, type UpstreamServer } from '../obser
 import type { QuotaEntry, UpstreamQuota } from './upstream-quota.js';
 import { retryAfterSeconds } from './retry-after.js';
 import { BodyReadFailure, exchangeWhole, type WholeAnswer } from './whole-answer.js';
+import { BoundedBody } from './bounded-body.js';
 
 export interface RestClientOptions {
   /** Base URL of the REST API, with its `/api/v4` path, e.g. `https://gitlab.example.com/api/v4`. */
@@ -994,7 +995,8 @@ export function abandonBody(body: Readable): void {
  * the default pool asks for no encoding and decodes none, so what it counts is what it holds.
  */
 export function readWithin(body: Readable, announcedLength: string | undefined, limit: number): Promise<Buffer | undefined> {
-  if (announcedLength !== undefined && Number(announcedLength) > limit) {
+  const kept = new BoundedBody(limit);
+  if (kept.announcesTooMuch(announcedLength)) {
     abandonBody(body);
     return Promise.resolve(undefined);
   }
@@ -1003,24 +1005,18 @@ export function readWithin(body: Readable, announcedLength: string | undefined, 
   // Read by events rather than `for await`, whose async iterator costs an end-of-stream watcher
   // and a promise per chunk.
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
     const settle = (): void => {
       body.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
     };
     const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size <= limit) {
-        chunks.push(chunk);
-        return;
-      }
+      if (kept.add(chunk)) return;
       settle();
       abandonBody(body);
       resolve(undefined);
     };
     const onEnd = (): void => {
       settle();
-      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+      resolve(kept.bytes());
     };
     const onError = (error: Error): void => {
       settle();

@@ -5,6 +5,7 @@
 // a tenth of the gateway's CPU (issue 29). Downloads, which are streamed on, still use `request`.
 import { errors as undiciErrors, type Dispatcher } from 'undici';
 import type { EventEmitter } from 'node:events';
+import { BoundedBody } from './bounded-body.js';
 
 type Headers = Dispatcher.ResponseData['headers'];
 
@@ -45,8 +46,7 @@ export function exchangeWhole(dispatcher: Dispatcher, options: Dispatcher.Dispat
   if (signal?.aborted) return Promise.reject(abortReason(signal));
   return new Promise((resolve, reject) => {
     let answer: { statusCode: number; headers: Headers } | undefined;
-    const chunks: Buffer[] = [];
-    let size = 0;
+    const body = new BoundedBody(limit);
     let settled = false;
     // The exchange's controller once undici starts it, and why it was cut if the signal fired first.
     let started: Dispatcher.DispatchController | undefined;
@@ -79,19 +79,16 @@ export function exchangeWhole(dispatcher: Dispatcher, options: Dispatcher.Dispat
       onResponseStart(controller, statusCode, headers) {
         if (statusCode < 200) return;
         answer = { statusCode, headers };
-        const announced = headers['content-length'];
-        if (typeof announced === 'string' && Number(announced) > limit) cutOversized(controller, statusCode, headers);
+        if (body.announcesTooMuch(headers['content-length'])) cutOversized(controller, statusCode, headers);
       },
       onResponseData(controller, chunk) {
         if (settled || !answer) return;
-        size += chunk.length;
-        if (size > limit) cutOversized(controller, answer.statusCode, answer.headers);
-        else chunks.push(chunk);
+        if (!body.add(chunk)) cutOversized(controller, answer.statusCode, answer.headers);
       },
       onResponseEnd() {
         if (!answer) return settle(() => reject(new undiciErrors.SocketError('The upstream ended the exchange without an answer.')));
         const { statusCode, headers } = answer;
-        settle(() => resolve({ statusCode, headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) }));
+        settle(() => resolve({ statusCode, headers, body: body.bytes() }));
       },
       onResponseError(_controller, error) {
         settle(() => reject(answer ? new BodyReadFailure(answer.statusCode, answer.headers, error) : error));
