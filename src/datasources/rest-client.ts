@@ -27,7 +27,7 @@ import { RestCallSpan, type OperationTrace, type UpstreamServer } from '../obser
 import type { QuotaEntry, UpstreamQuota } from './upstream-quota.js';
 import { retryAfterSeconds } from './retry-after.js';
 import { BodyReadFailure, exchangeWhole, type WholeAnswer } from './whole-answer.js';
-import { BoundedBody } from './bounded-body.js';
+import { readBounded } from './bounded-body.js';
 
 export interface RestClientOptions {
   /** Base URL of the REST API, with its `/api/v4` path, e.g. `https://gitlab.example.com/api/v4`. */
@@ -994,45 +994,10 @@ export function abandonBody(body: Readable): void {
  * dispatcher decompress (undici's `decompress` interceptor drops the Content-Length it decodes);
  * the default pool asks for no encoding and decodes none, so what it counts is what it holds.
  */
-export function readWithin(body: Readable, announcedLength: string | undefined, limit: number): Promise<Buffer | undefined> {
-  const kept = new BoundedBody(limit);
-  if (kept.announcesTooMuch(announcedLength)) {
-    abandonBody(body);
-    return Promise.resolve(undefined);
-  }
-  if (body.destroyed) return Promise.reject(body.errored ?? prematureClose());
-  if (body.readableEnded) return Promise.resolve(Buffer.alloc(0));
-  // Read by events rather than `for await`, whose async iterator costs an end-of-stream watcher
-  // and a promise per chunk.
-  return new Promise((resolve, reject) => {
-    const settle = (): void => {
-      body.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
-    };
-    const onData = (chunk: Buffer): void => {
-      if (kept.add(chunk)) return;
-      settle();
-      abandonBody(body);
-      resolve(undefined);
-    };
-    const onEnd = (): void => {
-      settle();
-      resolve(kept.bytes());
-    };
-    const onError = (error: Error): void => {
-      settle();
-      reject(error);
-    };
-    // Destroyed before its end without an error (what `for await` reports as a premature close).
-    const onClose = (): void => {
-      settle();
-      reject(prematureClose());
-    };
-    body.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
-  });
-}
-
-function prematureClose(): Error {
-  return Object.assign(new Error("The answer's body closed before its end."), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
+export async function readWithin(body: Readable, announcedLength: string | undefined, limit: number): Promise<Buffer | undefined> {
+  const bytes = await readBounded(body, limit, announcedLength);
+  if (bytes === undefined) abandonBody(body);
+  return bytes;
 }
 
 /** UTF-8 text as undici's `body.text()` reads it: a leading byte order mark is dropped. */

@@ -6,6 +6,7 @@ import { GraphQLError } from 'graphql';
 import type { GatewayContext } from '../server/context.js';
 import type { Credential, CredentialPolicy } from '../datasources/credentials.js';
 import { refusalBody } from '../policy/limits.js';
+import { readBounded } from '../datasources/bounded-body.js';
 import type { Admission } from '../policy/admission.js';
 import type { CallerIdentity } from '../policy/caller-limits.js';
 import { readMultipartOperation, UploadRequestError } from './uploads.js';
@@ -36,17 +37,12 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
 }
 
 async function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
   // Not destroyed when refused: destroying the request destroys its connection, with the rest of
   // the body unread, and the kernel answers what the client still sends with a reset, which can
   // discard the 413 before the client reads it. answerBeforeBody closes the connection cleanly.
-  for await (const chunk of req.iterator({ destroyOnReturn: false })) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) throw new HttpProblem(413, `The request body is larger than ${maxBytes} bytes.`);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+  const bytes = await readBounded(req, maxBytes, req.headers['content-length']);
+  if (bytes === undefined) throw new HttpProblem(413, `The request body is larger than ${maxBytes} bytes.`);
+  return bytes;
 }
 
 /** How long a connection answered before its body ended stays open after the answer, dropping what still arrives. */

@@ -229,6 +229,29 @@ describe('hostile HTTP requests', () => {
     expect(attackerCalls(harness)).toEqual([]);
   });
 
+  it('answers a body announced over 1,000,000 bytes with 413 before a byte of it arrives', async () => {
+    // Only the headers are sent: the 413 must come from the Content-Length alone, not from
+    // waiting for (and holding) a megabyte of body first.
+    const exchange = await new Promise<{ received: string; error: string | undefined }>((resolve) => {
+      const socket = connect(port(), '127.0.0.1');
+      let received = '';
+      let error: string | undefined;
+      socket.on('data', (chunk: Buffer) => {
+        received += chunk.toString();
+        // The answer is whole (its last, empty chunk): the client gives up sending its body.
+        if (received.endsWith('\r\n0\r\n\r\n')) socket.end();
+      });
+      socket.on('error', (cause: NodeJS.ErrnoException) => (error = cause.code ?? cause.message));
+      socket.on('close', () => resolve({ received, error }));
+      socket.setTimeout(10_000, () => socket.destroy());
+      socket.write('POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2000000\r\n\r\n');
+    });
+    expect(exchange.error).toBeUndefined();
+    expect(exchange.received).toMatch(/^HTTP\/1\.1 413 /);
+    expect(exchange.received.toLowerCase()).toContain('\r\nconnection: close\r\n');
+    expect(attackerCalls(harness)).toEqual([]);
+  });
+
   it('takes PRIVATE-TOKEN over a conflicting Authorization header, every time, and never both', async () => {
     for (let attempt = 0; attempt < 3; attempt++) {
       const answer = await post('{"query":"{ currentUser { username } }"}', {
