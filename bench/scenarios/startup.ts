@@ -7,6 +7,12 @@ import { summarize } from '../lib/stats.js';
 
 /** RSS at start at most this many times the naive BFF's. */
 const RSS_BUDGET = 1.25;
+/**
+ * How long both stay idle before their RSS is read again. Right after start V8's young generation
+ * is still at the size module loading grew it to (32 MB of the gateway's RSS); its memory reducer
+ * gives that back once the process has been idle for some seconds (about 10 to 20 here).
+ */
+const IDLE_MS = 25_000;
 
 type Kind = 'gateway' | 'naive-bff';
 
@@ -28,6 +34,7 @@ export const startup: Scenario = {
         await server.close();
       }
     }
+    const idle = context.options.quick ? undefined : await idleRss(context);
     const median = (kind: Kind, value: (start: ServerStarted) => number) => summarize(starts[kind].map(value)).p50;
     const mb = (bytes: number) => bytes / 2 ** 20;
     const rss = {
@@ -45,6 +52,7 @@ export const startup: Scenario = {
           pass: rss.gateway <= rss.naive * RSS_BUDGET,
         },
       },
+      ...(idle ? [{ metric: `RSS idle ${IDLE_MS / 1000} s after start`, unit: 'MB', gateway: mb(idle.gateway), naiveBff: mb(idle['naive-bff']) } as const] : []),
       {
         metric: 'heap at start',
         unit: 'MB',
@@ -61,8 +69,27 @@ export const startup: Scenario = {
     report.notes.push(
       `Each server alone in a fresh process (plain node on compiled JavaScript, or tsx with --source), measured once it listens, after a full GC, before any request; the median of ${rounds} start(s) each, in turns.`,
       'The gateway with the --gateway-settings; the naive BFF with its data sources and Apollo Server, nothing else.',
+      ...(idle ? [`RSS idle: one more start of each, then ${IDLE_MS / 1000} s with no request (both idle at once), measured the same way: V8 has given back the young generation that module loading grew.`] : []),
     );
-    report.details = { starts };
+    report.details = { starts, ...(idle ? { idle } : {}) };
     return report;
   },
 };
+
+/** RSS of each after IDLE_MS with no request: started in turns, then left idle together. */
+async function idleRss(context: ScenarioContext): Promise<Record<Kind, number>> {
+  context.progress(`startup: both idle for ${IDLE_MS / 1000} s`);
+  const gateway = await context.startServerProcess('gateway');
+  try {
+    const naive = await context.startServerProcess('naive-bff');
+    try {
+      await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+      const [ofGateway, ofNaive] = await Promise.all([gateway.memory(), naive.memory()]);
+      return { gateway: ofGateway.rssBytes, 'naive-bff': ofNaive.rssBytes };
+    } finally {
+      await naive.close();
+    }
+  } finally {
+    await gateway.close();
+  }
+}
