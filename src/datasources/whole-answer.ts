@@ -44,58 +44,85 @@ class OversizedBody extends Error {}
 export function exchangeWhole(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, limit: number, signal: ExchangeSignal | undefined): Promise<WholeAnswer> {
   // Cut before it is sent: nothing goes upstream.
   if (signal?.aborted) return Promise.reject(abortReason(signal));
-  return new Promise((resolve, reject) => {
-    let answer: { statusCode: number; headers: Headers } | undefined;
-    const body = new BoundedBody(limit);
-    let settled = false;
-    // The exchange's controller once undici starts it, and why it was cut if the signal fired first.
-    let started: Dispatcher.DispatchController | undefined;
-    let cutFor: Error | undefined;
-    const settle = (outcome: () => void) => {
-      if (settled) return;
-      settled = true;
-      stopListening?.();
-      outcome();
-    };
+  return new Promise((resolve, reject) => dispatcher.dispatch(options, new WholeExchange(limit, resolve, reject, signal)));
+}
+
+/**
+ * One exchange's handler: an object whose methods are on its prototype, where closures over the
+ * exchange's state made eight functions and a context per call (2% of what a fleet page of 201
+ * calls allocates, by a sampling heap profile).
+ */
+class WholeExchange implements Dispatcher.DispatchHandler {
+  private answer: { statusCode: number; headers: Headers } | undefined;
+  private readonly body: BoundedBody;
+  private settled = false;
+  /** The exchange's controller once undici starts it. */
+  private started: Dispatcher.DispatchController | undefined;
+  /** Why it was cut, when the signal fired before undici started it. */
+  private cutFor: Error | undefined;
+  private readonly stopListening: (() => void) | undefined;
+
+  constructor(
+    limit: number,
+    private readonly resolve: (answer: WholeAnswer) => void,
+    private readonly reject: (reason: unknown) => void,
+    signal: ExchangeSignal | undefined,
+  ) {
+    this.body = new BoundedBody(limit);
     // Listened to from the start, not from onRequestStart: a call still queued for a connection when
     // the deadline passes fails then, as `request` made it, and is cut as soon as undici starts it.
-    const stopListening =
-      signal &&
-      onAbort(signal, () => {
-        const reason = abortReason(signal);
-        cutFor = reason;
-        if (started) started.abort(reason);
-        else settle(() => reject(reason));
-      });
-    const cutOversized = (controller: Dispatcher.DispatchController, statusCode: number, headers: Headers) => {
-      settle(() => resolve({ statusCode, headers, body: undefined }));
-      controller.abort(new OversizedBody());
-    };
-    const handler: Dispatcher.DispatchHandler = {
-      onRequestStart(controller) {
-        started = controller;
-        if (cutFor) controller.abort(cutFor);
-      },
-      onResponseStart(controller, statusCode, headers) {
-        if (statusCode < 200) return;
-        answer = { statusCode, headers };
-        if (body.announcesTooMuch(headers['content-length'])) cutOversized(controller, statusCode, headers);
-      },
-      onResponseData(controller, chunk) {
-        if (settled || !answer) return;
-        if (!body.add(chunk)) cutOversized(controller, answer.statusCode, answer.headers);
-      },
-      onResponseEnd() {
-        if (!answer) return settle(() => reject(new undiciErrors.SocketError('The upstream ended the exchange without an answer.')));
-        const { statusCode, headers } = answer;
-        settle(() => resolve({ statusCode, headers, body: body.bytes() }));
-      },
-      onResponseError(_controller, error) {
-        settle(() => reject(answer ? new BodyReadFailure(answer.statusCode, answer.headers, error) : error));
-      },
-    };
-    dispatcher.dispatch(options, handler);
-  });
+    this.stopListening = signal && onAbort(signal, () => this.cut(abortReason(signal)));
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.started = controller;
+    if (this.cutFor) controller.abort(this.cutFor);
+  }
+
+  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: Headers): void {
+    if (statusCode < 200) return;
+    this.answer = { statusCode, headers };
+    if (this.body.announcesTooMuch(headers['content-length'])) this.cutOversized(controller);
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.settled || !this.answer) return;
+    if (!this.body.add(chunk)) this.cutOversized(controller);
+  }
+
+  onResponseEnd(): void {
+    const { answer } = this;
+    if (!this.settle()) return;
+    if (answer) this.resolve({ statusCode: answer.statusCode, headers: answer.headers, body: this.body.bytes() });
+    else this.reject(new undiciErrors.SocketError('The upstream ended the exchange without an answer.'));
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    const { answer } = this;
+    if (this.settle()) this.reject(answer ? new BodyReadFailure(answer.statusCode, answer.headers, error) : error);
+  }
+
+  /** The signal fired: the exchange is cut where it is, or fails now if undici has not started it. */
+  private cut(reason: Error): void {
+    this.cutFor = reason;
+    if (this.started) this.started.abort(reason);
+    else if (this.settle()) this.reject(reason);
+  }
+
+  /** A body past the limit: the answer comes back without it, and its connection is closed. */
+  private cutOversized(controller: Dispatcher.DispatchController): void {
+    const { statusCode, headers } = this.answer!;
+    if (this.settle()) this.resolve({ statusCode, headers, body: undefined });
+    controller.abort(new OversizedBody());
+  }
+
+  /** True the first time only: the exchange is settled once, and stops listening to its signal then. */
+  private settle(): boolean {
+    if (this.settled) return false;
+    this.settled = true;
+    this.stopListening?.();
+    return true;
+  }
 }
 
 /** The signal's own reason, as `request` reports an aborted call. */
