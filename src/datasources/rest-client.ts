@@ -26,7 +26,7 @@ import { isSendableHeaderValue, requireWellFormed, UnsendableRequest, type Unsen
 import { RestCallSpan, type OperationTrace, type UpstreamServer } from '../observability/trace-context.js';
 import type { QuotaEntry, UpstreamQuota } from './upstream-quota.js';
 import { retryAfterSeconds } from './retry-after.js';
-import { BodyReadFailure, exchangeWhole, type WholeAnswer } from './whole-answer.js';
+import { abortReason, BodyReadFailure, exchangeWhole, onAbort, type ExchangeSignal, type WholeAnswer } from './whole-answer.js';
 import { readBounded } from './bounded-body.js';
 
 export interface RestClientOptions {
@@ -446,7 +446,9 @@ export class RestClient {
     const started = performance.now();
     let answer: WholeAnswer;
     try {
-      answer = await exchangeWhole(
+      // The gateway's own pool reads answers whole through its dispatch handler; a dispatcher of the
+      // embedder's own is asked through `request` (exchangeByRequest).
+      answer = await (this.ownsDispatcher ? exchangeWhole : exchangeByRequest)(
         this.dispatcher,
         {
           origin: this.origin,
@@ -998,6 +1000,35 @@ export async function readWithin(body: Readable, announcedLength: string | undef
   const bytes = await readBounded(body, limit, announcedLength);
   if (bytes === undefined) abandonBody(body);
   return bytes;
+}
+
+/**
+ * exchangeWhole's exchange through `dispatcher.request`, for a dispatcher of the embedder's own.
+ * `request` hands the dispatcher undici's own handler, which every undici dispatcher and
+ * interceptor serves, those written for undici's older handler API (`onHeaders`, `onData`)
+ * included; exchangeWhole's handler speaks only the newer one (`onResponseStart`, ...), and such an
+ * interceptor left its calls without an answer until their deadline.
+ */
+async function exchangeByRequest(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, limit: number, signal: ExchangeSignal | undefined): Promise<WholeAnswer> {
+  const { statusCode, headers, body } = await cutAtSignal(dispatcher.request({ ...options, signal }), signal);
+  try {
+    return { statusCode, headers, body: await readWithin(body, headerReader(headers)('content-length'), limit) };
+  } catch (failure) {
+    throw new BodyReadFailure(statusCode, headers, failure);
+  }
+}
+
+/**
+ * `answer`, or the signal's reason as soon as it fires. `request` notes a signal fired while its
+ * call waits in the dispatcher's queue and drops the call unsent when its turn comes, but answers
+ * only then: behind a call holding the connection, that is long after the deadline.
+ */
+function cutAtSignal<T>(answer: Promise<T>, signal: ExchangeSignal | undefined): Promise<T> {
+  if (!signal) return answer;
+  return new Promise((resolve, reject) => {
+    const stopListening = onAbort(signal, () => reject(abortReason(signal)));
+    answer.finally(stopListening).then(resolve, reject);
+  });
 }
 
 /** UTF-8 text as undici's `body.text()` reads it: a leading byte order mark is dropped. */

@@ -2,7 +2,9 @@
 // `dispatcher.request`. `request` makes every body a Readable stream (with an AsyncResource, a
 // read buffer, end-of-stream bookkeeping and a tick per chunk) that the REST client then only
 // drained into one buffer; on the fleet page (201 calls) that machinery and its garbage were about
-// a tenth of the gateway's CPU (issue 29). Downloads, which are streamed on, still use `request`.
+// a tenth of the gateway's CPU (issue 29). Downloads, which are streamed on, still use `request`, and
+// so does a dispatcher of the embedder's own (exchangeByRequest, rest-client.ts): this handler speaks
+// only undici 7's handler API, which an interceptor written for the older one does not serve.
 import { errors as undiciErrors, type Dispatcher } from 'undici';
 import type { EventEmitter } from 'node:events';
 import { BoundedBody } from './bounded-body.js';
@@ -126,12 +128,12 @@ class WholeExchange implements Dispatcher.DispatchHandler {
 }
 
 /** The signal's own reason, as `request` reports an aborted call. */
-function abortReason(signal: ExchangeSignal): Error {
+export function abortReason(signal: ExchangeSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new undiciErrors.RequestAbortedError();
 }
 
 /** Calls `onAborted` once when the signal aborts; returns what stops listening. */
-function onAbort(signal: ExchangeSignal, onAborted: () => void): () => void {
+export function onAbort(signal: ExchangeSignal, onAborted: () => void): () => void {
   if ('addEventListener' in signal) {
     signal.addEventListener('abort', onAborted, { once: true });
     return () => signal.removeEventListener('abort', onAborted);

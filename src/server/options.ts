@@ -36,7 +36,7 @@ export interface GatewayOptions {
   serviceToken?: string;
   /** Types and resolvers of the embedder's own, merged into the gateway's executable schema. */
   extend?: SchemaExtension;
-  /** An undici dispatcher of your own for the REST calls; default a bounded Pool per upstream. */
+  /** An undici dispatcher of your own for the REST calls (asked through `request`, so any interceptor serves); default a bounded Pool per upstream. */
   dispatcher?: Dispatcher;
   upstreamTimeoutMs?: number;
   /**

@@ -1,9 +1,11 @@
 // The REST client reads JSON answers whole through undici's dispatch handler (whole-answer.ts), not
 // through a body stream: what a stream gave for free (1xx answers skipped, a body that dies after
-// its headers, a deadline that cuts a body half read) is held here over real HTTP on loopback.
+// its headers, a deadline that cuts a body half read) is held here over real HTTP on loopback. A
+// dispatcher of the embedder's own is asked through `request` (exchangeByRequest), which any
+// interceptor serves; its deadlines are held the same way.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Pool } from 'undici';
+import { Agent, Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RestClient, RestSession } from '../../src/datasources/rest-client.js';
 import { RestError } from '../../src/datasources/rest-error.js';
@@ -85,12 +87,29 @@ describe('a REST answer read whole, without a body stream', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
-  it("fails a call still queued in the embedder's pool when its deadline passes", async () => {
-    // An embedder's dispatcher of one connection: the first call holds it, the second waits in
-    // undici's queue, where no handler has started yet.
+  // One connection: the first call holds it, the second waits in undici's queue, where no handler
+  // has started yet. The gateway's own pool (read through its dispatch handler) and an embedder's
+  // (read through `request`) alike.
+  const oneConnection: Array<[string, (origin: string) => { client: RestClient; close: () => Promise<void> }]> = [
+    [
+      "the gateway's own pool",
+      (origin) => {
+        const own = new RestClient({ baseUrl: `${origin}/api/v4`, connections: 1, maxInFlight: 2, retry: { attempts: 1 } });
+        let closed: Promise<void> | undefined;
+        return { client: own, close: () => (closed ??= own.close(0)) };
+      },
+    ],
+    [
+      "an embedder's pool",
+      (origin) => {
+        const pool = new Pool(origin, { connections: 1 });
+        return { client: new RestClient({ baseUrl: `${origin}/api/v4`, dispatcher: pool, retry: { attempts: 1 } }), close: () => pool.destroy() };
+      },
+    ],
+  ];
+  it.each(oneConnection)('fails a call still queued in %s when its deadline passes', async (_name, make) => {
     const { port } = server.address() as AddressInfo;
-    const pool = new Pool(`http://127.0.0.1:${port}`, { connections: 1 });
-    const narrow = new RestClient({ baseUrl: `http://127.0.0.1:${port}/api/v4`, dispatcher: pool, retry: { attempts: 1 } });
+    const { client: narrow, close } = make(`http://127.0.0.1:${port}`);
     try {
       const holding = new RestSession(narrow, null, 'req-holding', { deadline: Date.now() + 10_000 }).get('/stalled').catch((caught: unknown) => caught);
       const started = Date.now();
@@ -98,10 +117,37 @@ describe('a REST answer read whole, without a body stream', () => {
       expect(queued).toMatchObject({ status: 0, failure: 'deadline' });
       // Not when the connection frees: the first call holds it for 10 s.
       expect(Date.now() - started).toBeLessThan(5_000);
-      await pool.destroy();
+      await close();
       expect(await holding).toBeInstanceOf(RestError);
     } finally {
-      await pool.destroy();
+      await close();
+    }
+  });
+
+  it("answers through an embedder's interceptor written for undici's older handler API", async () => {
+    // It passes on onHeaders/onData/onComplete only: a handler that speaks only the newer API
+    // (onResponseStart, ...) got nothing, and its call waited for its deadline.
+    const { port } = server.address() as AddressInfo;
+    const agent = new Agent();
+    const legacy = agent.compose(
+      (dispatch) => (options, handler) =>
+        dispatch(options, {
+          onConnect: (abort) => handler.onConnect?.(abort),
+          onHeaders: (status, headers, resume, text) => handler.onHeaders?.(status, headers, resume, text) ?? true,
+          onData: (chunk) => handler.onData?.(chunk) ?? true,
+          onComplete: (trailers) => handler.onComplete?.(trailers),
+          onError: (error) => handler.onError?.(error),
+        }),
+    );
+    const embedded = new RestClient({ baseUrl: `http://127.0.0.1:${port}/api/v4`, dispatcher: legacy, retry: { attempts: 1 } });
+    try {
+      const answer = await new RestSession(embedded, null, 'req-legacy', { deadline: Date.now() + 5_000 }).get<{ id: number }>('/hinted');
+      expect(answer).toEqual({ id: 1 });
+      const many = await new RestSession(embedded, null, 'req-legacy-2', { deadline: Date.now() + 5_000 }).getList<{ id: number }>('/chunked');
+      expect(many).toHaveLength(2_000);
+      expect(many[1_999]).toMatchObject({ id: 1_999 });
+    } finally {
+      await agent.close();
     }
   });
 
