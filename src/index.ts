@@ -1,5 +1,6 @@
 // The library's face, for embedding in a BFF: createGateway and the types around it.
 export { createGateway } from './server/gateway.js';
+export { SERVER_V8_FLAGS, tuneServerProcess } from './server/process-tuning.js';
 export type { Gateway, GatewayOptions, ListeningGateway, WebSocketAttachment } from './server/options.js';
 export type { GatewayContext } from './server/context.js';
 export type { Credential, CredentialReader, CredentialRequest } from './datasources/credentials.js';

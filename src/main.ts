@@ -2,7 +2,7 @@
 import { collectDefaultMetrics } from 'prom-client';
 import { startSimulator, DEMO_TOKENS, parseRateLimit, type SimulatorRateLimits } from '../simulator/index.js';
 import { ConfigError, gatewayOptions, helpText, loadConfig, wantsHelp, type GatewayConfig } from './server/config.js';
-import { createGateway } from './index.js';
+import { createGateway, tuneServerProcess } from './index.js';
 import { createLogger } from './observability/logger.js';
 
 /**
@@ -43,6 +43,8 @@ async function main(): Promise<void> {
     return;
   }
   const config = readSettings(argv);
+  // The process is the CLI's own, so it gets the V8 settings a server of REST pages wants.
+  tuneServerProcess();
   const logger = createLogger({ level: config.logLevel });
 
   const simulator = config.upstreamUrl ? undefined : await startSimulator({ latencyMs: config.simulatorLatencyMs, rateLimits: simulatorRateLimits(config) });

@@ -24,7 +24,9 @@ async function start(spec: ServerSpec): Promise<string> {
     close = () => waterfall.close();
     return waterfall.url;
   }
-  const { createGateway } = (await import(spec.module)) as typeof gatewaySource;
+  const { createGateway, tuneServerProcess } = (await import(spec.module)) as typeof gatewaySource;
+  // The gateway's process is set up as its command line sets up its own (src/main.ts).
+  tuneServerProcess();
   const gateway = createGateway(spec.options);
   close = () => gateway.close();
   return (await gateway.listen({ port: 0, host: '127.0.0.1' })).url;
