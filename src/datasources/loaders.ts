@@ -154,14 +154,14 @@ export class KeyedLoader<T extends { id: number }> {
     options: NamedLoaderOptions,
   ) {
     this.loader = new DataLoader<number | string, T, string>(
-      async (keys) => {
+      (keys) => {
         options.onBatch?.(options.name, keys.length);
-        const results = await Promise.allSettled(keys.map((key) => fetch(key)));
-        return results.map((result) => {
-          if (result.status === 'rejected') return result.reason instanceof Error ? result.reason : new Error(String(result.reason));
-          this.prime(result.value);
-          return result.value;
-        });
+        return eachOnArrival(keys, (key) =>
+          fetch(key).then((record) => {
+            this.prime(record);
+            return record;
+          }),
+        );
       },
       { cacheKeyFn: cacheKey, batch: options.batching, cache: options.batching },
     );
@@ -185,6 +185,38 @@ export class KeyedLoader<T extends { id: number }> {
   }
 }
 
+/**
+ * A batch's answer for DataLoader: each key's own fetch, as a promise. DataLoader settles a key's
+ * load with the value it is handed, and a load handed a promise follows it, so each load settles
+ * when its own REST answer arrives. REST has no multi-get, so a batch is only concurrent calls;
+ * waiting for all of them (what `Promise.allSettled` did) held every answer behind the batch's
+ * slowest: the fields of a fleet page's first runners waited for the hundredth runner's detail, and
+ * the children of a record that had arrived stayed unsent until its siblings had too.
+ */
+function eachOnArrival<K, T>(keys: readonly K[], fetch: (key: K) => Promise<T>): Promise<T[]> {
+  const loads = keys.map((key) => ownLoad(fetch, key));
+  // A Promise<T> where DataLoader's type says T: what it resolves a load with is followed, not stored.
+  return Promise.resolve(loads as unknown as T[]);
+}
+
+/**
+ * One key's call, rejected with an Error when it fails. A fetch that throws before it returns a
+ * promise (an argument REST cannot carry, refused while the call is built) fails its own key's
+ * load, where DataLoader would fail the whole batch with an error of its own.
+ */
+function ownLoad<K, T>(fetch: (key: K) => Promise<T>, key: K): Promise<T> {
+  try {
+    return fetch(key).catch((reason: unknown) => Promise.reject(asError(reason)));
+  } catch (error) {
+    return Promise.reject(asError(error));
+  }
+}
+
+/** DataLoader rejects a load with what the fetch threw; something thrown that is no Error becomes one. */
+function asError(reason: unknown): Error {
+  return reason instanceof Error ? reason : new Error(String(reason));
+}
+
 /** Numeric ids and digit-only strings are the same key; paths are case-insensitive in GitLab. */
 function cacheKey(key: number | string): string {
   return typeof key === 'number' || /^\d+$/.test(key) ? `id:${key}` : `path:${key.toLowerCase()}`;
@@ -192,12 +224,9 @@ function cacheKey(key: number | string): string {
 
 function byId<T>(fetch: (id: number) => Promise<T>, options: NamedLoaderOptions): DataLoader<number, T> {
   return new DataLoader<number, T>(
-    async (ids) => {
+    (ids) => {
       options.onBatch?.(options.name, ids.length);
-      const results = await Promise.allSettled(ids.map((id) => fetch(id)));
-      return results.map((result) =>
-        result.status === 'fulfilled' ? result.value : result.reason instanceof Error ? result.reason : new Error(String(result.reason)),
-      );
+      return eachOnArrival(ids, fetch);
     },
     { batch: options.batching, cache: options.batching },
   );
@@ -206,12 +235,9 @@ function byId<T>(fetch: (id: number) => Promise<T>, options: NamedLoaderOptions)
 /** A loader of records that live inside a parent REST names them under (a project's issue by iid, a board by id). */
 function withinParent<K, T>(fetch: (key: K) => Promise<T>, keyOf: (key: K) => string, options: NamedLoaderOptions): DataLoader<K, T, string> {
   return new DataLoader<K, T, string>(
-    async (keys) => {
+    (keys) => {
       options.onBatch?.(options.name, keys.length);
-      const results = await Promise.allSettled(keys.map((key) => fetch(key)));
-      return results.map((result) =>
-        result.status === 'fulfilled' ? result.value : result.reason instanceof Error ? result.reason : new Error(String(result.reason)),
-      );
+      return eachOnArrival(keys, fetch);
     },
     { cacheKeyFn: keyOf, batch: options.batching, cache: options.batching },
   );
