@@ -13,7 +13,7 @@ import { setFlagsFromString } from 'node:v8';
  * the gateway took 20% less CPU and 22 MB less peak RSS without it; the hot path and the
  * dashboard did not move.
  */
-export const SERVER_V8_FLAGS: readonly string[] = ['--no-allocation-site-pretenuring'];
+export const SERVER_V8_FLAGS: readonly string[] = Object.freeze(['--no-allocation-site-pretenuring']);
 
 /** Applies SERVER_V8_FLAGS to this process; call it before serving. */
 export function tuneServerProcess(): void {
