@@ -69,6 +69,9 @@ export function readBounded(body: Readable, limit: number, contentLength?: strin
       reject(prematureClose());
     };
     body.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+    // A 'data' listener starts a stream flowing unless someone paused it; `for await` read a paused
+    // one too, so this does as well, rather than wait for an end that never comes.
+    body.resume();
   });
 }
 
