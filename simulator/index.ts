@@ -23,6 +23,17 @@ export type { FaultKind, FaultSpec } from './http/faults.js';
 export type { RateLimit, SimulatorRateLimits } from './http/rate-limits.js';
 export { parseRateLimit } from './http/rate-limits.js';
 
+/**
+ * How long an idle keep-alive connection stays open, as GitLab's own web server keeps it: Omnibus
+ * GitLab's NGINX has `keepalive_timeout 65` (omnibus-gitlab, gitlab-cookbooks/gitlab/attributes/
+ * default.rb, `default['gitlab']['nginx']['keepalive_timeout'] = 65`, written into nginx.conf.erb
+ * with no header timeout, so NGINX announces none). Node's default is 5 s, announced in a
+ * `Keep-Alive: timeout=5` header that undici honours less 2 s: a client idle for 3 s (between the
+ * bench's measured rounds, or between a frontend's page views) reopened all its connections, which
+ * GitLab would have kept. Node announces this timeout too (timeout=65); undici then keeps 63 s.
+ */
+export const GITLAB_KEEP_ALIVE_MS = 65_000;
+
 export interface SimulatorOptions {
   /** Port to listen on; 0 (default) picks a free one. */
   port?: number;
@@ -120,7 +131,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         { allowHTTP1: true, key: certificate.key, cert: certificate.cert },
         listener as unknown as (req: Http2ServerRequest, res: Http2ServerResponse) => void,
       )
-    : createServer(listener);
+    : createServer({ keepAliveTimeout: GITLAB_KEEP_ALIVE_MS }, listener);
   // Numbers each connection as it opens, for TrafficEvent.connection (over TLS once the handshake is
   // done). An HTTP/2 server has no closeAllConnections(): close() destroys the TLS sockets kept here.
   let connections = 0;

@@ -190,8 +190,8 @@ export async function runNestedQuery<TData>(context: ScenarioContext, spec: Nest
   const [gateway, off, naiveBff, waterfallServer, rest, tailcallPhase] = phases as [Phase, Phase, Phase, Phase, Phase, Phase | undefined];
   if (options.trace && !gateway.refusal) {
     const traced = () => driver.call('loop', { target: columns[0]!.target, options: loopOptions(1) });
-    // One operation first, untraced: the other columns' rounds left the gateway's upstream
-    // connections idle past the v4 server's keep-alive, and the traced one would open them anew.
+    // One operation first, untraced, so that the traced one finds what the measured ones found:
+    // its upstream connections open and its code warm after the other columns' rounds.
     await traced();
     report.notes.push(...(await batched.trace(context.simulator.origin, options.latencyMs, traced)));
   }
