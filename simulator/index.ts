@@ -131,7 +131,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         { allowHTTP1: true, key: certificate.key, cert: certificate.cert },
         listener as unknown as (req: Http2ServerRequest, res: Http2ServerResponse) => void,
       )
-    : createServer({ keepAliveTimeout: GITLAB_KEEP_ALIVE_MS }, listener);
+    : createServer(listener);
+  // Over TLS too: node:http2 serves its HTTP/1.1 clients with node:http's connection handling,
+  // which reads this property (one its types leave out).
+  Object.assign(server, { keepAliveTimeout: GITLAB_KEEP_ALIVE_MS });
   // Numbers each connection as it opens, for TrafficEvent.connection (over TLS once the handshake is
   // done). An HTTP/2 server has no closeAllConnections(): close() destroys the TLS sockets kept here.
   let connections = 0;

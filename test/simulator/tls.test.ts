@@ -2,7 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import { request as httpsRequest } from 'node:https';
 import { connect, type ClientHttp2Session } from 'node:http2';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DEMO_TOKENS, startSimulator, type Simulator } from '../../simulator/index.js';
+import { DEMO_TOKENS, GITLAB_KEEP_ALIVE_MS, startSimulator, type Simulator } from '../../simulator/index.js';
 
 // The TLS mode of the embedded server: HTTP/2 and HTTP/1.1 on one port, a certificate made at start.
 
@@ -62,17 +62,17 @@ describe('the embedded server over TLS', () => {
     expect(arrivals.find((event) => event.path === '/runners/1')?.requestId).toBe('h2');
   });
 
-  it('answers HTTP/1.1 on the same port', async () => {
-    const answer = await new Promise<{ status: number; version: string }>((resolve, reject) => {
+  it('answers HTTP/1.1 on the same port, keeping its connection as over plain HTTP', async () => {
+    const answer = await new Promise<{ status: number; version: string; keepAlive: string | string[] | undefined }>((resolve, reject) => {
       const url = new URL(`${sim.url}/projects/1`);
       const req = httpsRequest(url, { ca: sim.ca!, headers: { 'private-token': DEMO_TOKENS.admin } }, (res) => {
         res.resume();
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, version: res.httpVersion }));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, version: res.httpVersion, keepAlive: res.headers['keep-alive'] }));
       });
       req.on('error', reject);
       req.end();
     });
-    expect(answer).toEqual({ status: 200, version: '1.1' });
+    expect(answer).toEqual({ status: 200, version: '1.1', keepAlive: `timeout=${GITLAB_KEEP_ALIVE_MS / 1000}` });
     expect(sim.traffic.map((event) => event.httpVersion)).toEqual(['1.1', '1.1']);
   });
 
