@@ -15,8 +15,13 @@ export interface PageInfo {
 export interface Connection<T> {
   count: number | null;
   nodes: T[];
-  edges: Array<{ cursor: string; node: T }>;
+  edges: Array<Edge<T>>;
   pageInfo: PageInfo;
+}
+
+export interface Edge<T> {
+  cursor: string;
+  node: T;
 }
 
 export type PageFetcher<T> = (page: PageRequest) => Promise<Page<T>>;
@@ -78,26 +83,64 @@ function assemble<T>(fetched: Fetched<T>, window: { start: number; end: number }
   const to = Math.max(from, window.end - fetched.offset);
   const nodes = fetched.items.slice(from, to);
   const fetchedBeyondWindow = fetched.items.length > to;
-  return {
-    count: fetched.total,
-    nodes,
-    // Made when read: most queries select `nodes`, and a cursor per item is then work for nothing.
-    get edges() {
-      return nodes.map((node, index) => ({ cursor: encodeCursor(window.start + index), node }));
-    },
-    pageInfo: {
-      hasNextPage: fetchedBeyondWindow || (nodes.length === window.end - window.start && (fetched.moreAfter || endsAtCursor)),
-      hasPreviousPage: window.start > 0,
-      // Made when read, like the edges: a page with nested lists has a connection per parent (an
-      // issue's assignees, a project's runners), and few queries select their cursors.
-      get startCursor() {
-        return nodes.length > 0 ? encodeCursor(window.start) : null;
-      },
-      get endCursor() {
-        return nodes.length > 0 ? encodeCursor(window.start + nodes.length - 1) : null;
-      },
-    },
-  };
+  const hasNextPage = fetchedBeyondWindow || (nodes.length === window.end - window.start && (fetched.moreAfter || endsAtCursor));
+  return new ConnectionPage(fetched.total, nodes, window.start, hasNextPage);
+}
+
+/**
+ * One page of a connection. Its edges and cursors are made when read, by getters on the prototype:
+ * most queries select `nodes`, and a cursor per item is then work for nothing; a page with nested
+ * lists has a connection per parent (an issue's assignees, a runner's jobs), and few queries select
+ * their cursors.
+ *
+ * Classes rather than object literals with getters: a literal's getters are new closures each
+ * time, and V8 gives every object whose accessors are closures of its own a hidden class of its
+ * own, made in the old generation. A fleet page (200 connections) made about 400 such classes, and
+ * through them the old generation held every getter's closure, and so the page's nodes and their
+ * REST records, through each young-generation collection until a full one: about 1.2 MB promoted
+ * per collection, which took 4-9 ms (issue 29, docs/performance.md).
+ */
+class ConnectionPage<T> implements Connection<T> {
+  readonly pageInfo: PageCursors<T>;
+  readonly #start: number;
+
+  constructor(
+    readonly count: number | null,
+    readonly nodes: T[],
+    start: number,
+    hasNextPage: boolean,
+  ) {
+    this.#start = start;
+    this.pageInfo = new PageCursors(nodes, start, hasNextPage);
+  }
+
+  get edges(): Array<Edge<T>> {
+    return this.nodes.map((node, index) => ({ cursor: encodeCursor(this.#start + index), node }));
+  }
+}
+
+class PageCursors<T> implements PageInfo {
+  readonly hasPreviousPage: boolean;
+  readonly #nodes: readonly T[];
+  readonly #start: number;
+
+  constructor(
+    nodes: readonly T[],
+    start: number,
+    readonly hasNextPage: boolean,
+  ) {
+    this.hasPreviousPage = start > 0;
+    this.#nodes = nodes;
+    this.#start = start;
+  }
+
+  get startCursor(): string | null {
+    return this.#nodes.length > 0 ? encodeCursor(this.#start) : null;
+  }
+
+  get endCursor(): string | null {
+    return this.#nodes.length > 0 ? encodeCursor(this.#start + this.#nodes.length - 1) : null;
+  }
 }
 
 /**
@@ -161,4 +204,3 @@ export function arrayConnection<T>(args: ConnectionArgs, all: ReadonlyArray<T>):
   return assemble({ offset: 0, items: [...all], moreAfter: false, total: all.length }, { start, end: Math.min(end, all.length) }, false);
 }
 
-export type Edge<T> = Connection<T>['edges'][number];

@@ -8,6 +8,7 @@ import { credentialHeader, type Credential } from './credentials.js';
 import { FileUpload } from './file-upload.js';
 import { readPage, type Page, type PageRequest } from './pagination.js';
 import { toQueryString, type RestParams } from './query.js';
+import { withFields } from './with-fields.js';
 import {
   CircuitBreaker,
   DEFAULT_CIRCUIT_BREAKER,
@@ -757,7 +758,7 @@ export class RestSession {
   }
 
   async getPage<T>(path: string, page: PageRequest, query?: RestParams): Promise<Page<T>> {
-    const response = await this.call<T[]>('GET', path, { ...query, page: page.page, per_page: page.perPage }, undefined, undefined, 'list');
+    const response = await this.call<T[]>('GET', path, withFields(query ?? {}, { page: page.page, per_page: page.perPage }), undefined, undefined, 'list');
     return readPage(response.body, response.header, page);
   }
 

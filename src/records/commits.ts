@@ -2,6 +2,7 @@
 // resolve from (codegen.ts maps the types to them). The generated resolver types import this
 // module, so it imports only data sources.
 import type { CommitSchema, ProjectKey, RepositoryFileSchema, TreeObjectSchema } from '../datasources/commits.js';
+import { withFields } from '../datasources/with-fields.js';
 
 /**
  * A commit with the project it belongs to, which REST leaves out of most commit records but every
@@ -11,7 +12,7 @@ import type { CommitSchema, ProjectKey, RepositoryFileSchema, TreeObjectSchema }
 export type CommitRecord = CommitSchema & { project_ref: ProjectKey | null };
 
 export function commitRecord(commit: CommitSchema, project: ProjectKey | null): CommitRecord {
-  return { ...commit, project_ref: commit.project_id ?? project };
+  return withFields(commit, { project_ref: commit.project_id ?? project });
 }
 
 /** `Project.repository`: the project's key, for the commit look-ups under it. */

@@ -13,6 +13,16 @@ function own(record: object, key: string): boolean {
 }
 
 /**
+ * Whether `parent` is one of the gateway's own objects whose class answers `name` (a connection's
+ * `edges`, a page's cursors: getters on the prototype, connections/connection.ts). A REST record is
+ * JSON, whose only prototype is Object.prototype, whose members no field is named after.
+ */
+function classAnswers(parent: object, name: string): boolean {
+  const prototype: unknown = Object.getPrototypeOf(parent);
+  return prototype !== Object.prototype && prototype !== null && name in parent;
+}
+
+/**
  * Reads a REST field for a GraphQL field, from the parent record when it has it, otherwise from
  * the full record (fetched once per request through the type's loader). This is how an embedded
  * project or user answers any field without a resolver per field.
@@ -33,10 +43,11 @@ export function readRecordField(
 /**
  * Gives every field without an explicit resolver the REST reading: `fooBar` reads `foo_bar` from
  * the parent record, or `fooBar` when the parent is one of the gateway's own objects (payloads,
- * connections). Types listed in `fullRecords` fetch their full record when the parent lacks the
- * field. A field declared with `recordField` (src/fields/patterns.ts) reads the same way: its
- * resolver only carried its cost (`declaredRecordField` names them: the schema holds bound copies
- * of the resolvers, which carry no declaration). Snake_case never reaches the schema, and no resolver maps fields by hand.
+ * connections, whose class may answer it from a getter). Types listed in `fullRecords` fetch their
+ * full record when the parent lacks the field. A field declared with `recordField`
+ * (src/fields/patterns.ts) reads the same way: its resolver only carried its cost
+ * (`declaredRecordField` names them: the schema holds bound copies of the resolvers, which carry no
+ * declaration). Snake_case never reaches the schema, and no resolver maps fields by hand.
  */
 export function installRecordFieldResolvers(
   schema: GraphQLSchema,
@@ -52,6 +63,7 @@ export function installRecordFieldResolvers(
       const resolve: GraphQLFieldResolver<Record<string, unknown>, GatewayContext> = (parent, _args, context) => {
         if (own(parent, key)) return parent[key];
         if (key !== field.name && own(parent, field.name)) return parent[field.name];
+        if (classAnswers(parent, field.name)) return parent[field.name];
         if (loadFull && typeof parent['id'] === 'number') {
           return readRecordField(parent as { id: number }, key, context, loadFull);
         }

@@ -15,23 +15,40 @@ export type RunnerEdgeRecord = Connection<RunnerSchema>['edges'][number] & { web
  */
 export async function withRunnerPagesUnder(ownerWebUrl: string | null | undefined, connection: Promise<Connection<RunnerSchema>>): Promise<Connection<RunnerSchema>> {
   const page = await connection;
-  if (!ownerWebUrl) return page;
-  let edges: RunnerEdgeRecord[] | undefined;
-  return {
-    count: page.count,
-    nodes: page.nodes,
-    pageInfo: page.pageInfo,
-    // Made when first read (once, however many aliases select them), as the connection's own edges
-    // are: most queries select `nodes` only, and edges with cursors and URLs for every runner of a
-    // page are then work for nothing.
-    get edges(): RunnerEdgeRecord[] {
-      return (edges ??= page.edges.map((edge) => ({
-        ...edge,
-        web_url: `${ownerWebUrl}/-/runners/${edge.node.id}`,
-        edit_url: `${ownerWebUrl}/-/runners/${edge.node.id}/edit`,
-      })));
-    },
-  };
+  return ownerWebUrl ? new RunnerPagesConnection(page, ownerWebUrl) : page;
+}
+
+/**
+ * A runner list's page whose edges carry the runners' pages under their owner. The edges are made
+ * when first read (once, however many aliases select them), as the connection's own edges are: most
+ * queries select `nodes` only, and edges with cursors and URLs for every runner of a page are then
+ * work for nothing. A getter on the prototype, not in an object literal, for the reason
+ * connection.ts gives.
+ */
+class RunnerPagesConnection implements Connection<RunnerSchema> {
+  readonly count: number | null;
+  readonly nodes: RunnerSchema[];
+  readonly pageInfo: Connection<RunnerSchema>['pageInfo'];
+  readonly #page: Connection<RunnerSchema>;
+  readonly #ownerWebUrl: string;
+  #edges: RunnerEdgeRecord[] | undefined;
+
+  constructor(page: Connection<RunnerSchema>, ownerWebUrl: string) {
+    this.count = page.count;
+    this.nodes = page.nodes;
+    this.pageInfo = page.pageInfo;
+    this.#page = page;
+    this.#ownerWebUrl = ownerWebUrl;
+  }
+
+  get edges(): RunnerEdgeRecord[] {
+    const owner = this.#ownerWebUrl;
+    return (this.#edges ??= this.#page.edges.map((edge) => ({
+      ...edge,
+      web_url: `${owner}/-/runners/${edge.node.id}`,
+      edit_url: `${owner}/-/runners/${edge.node.id}/edit`,
+    })));
+  }
 }
 
 /**
