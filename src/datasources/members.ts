@@ -2,6 +2,7 @@ import type { Page, PageRequest } from './pagination.js';
 import { restPath } from './path.js';
 import type { RestSession } from './rest-client.js';
 import type { UserSchema } from './users.js';
+import { withFields } from './with-fields.js';
 
 /** REST's integer `access_level` (10 Guest ... 50 Owner). */
 export type AccessLevelValue = number;
@@ -38,12 +39,12 @@ export class MembersApi {
 
   async all(source: MemberSource, list: MemberListKind, query: string | undefined, page: PageRequest): Promise<Page<MemberRecord>> {
     const result = await this.rest.getPage<MemberSchema>(membersPath(source, list), page, { query });
-    return { ...result, items: result.items.map((member) => ({ ...member, source })) };
+    return { ...result, items: result.items.map((member) => withFields(member, { source })) };
   }
 
   /** One user's effective membership, inherited or through a share included (404 when none). */
   async effective(source: MemberSource, userId: number): Promise<MemberRecord> {
     const member = await this.rest.get<MemberSchema>(`${membersPath(source, 'all')}/${encodeURIComponent(String(userId))}`);
-    return { ...member, source };
+    return withFields(member, { source });
   }
 }

@@ -16,10 +16,11 @@ import { boardIssueFilters } from './list-issues.js';
 import { locateList, underBoardParents } from './key.js';
 import { boardLists } from './lists.js';
 import { isListRef } from './record.js';
+import { withFields } from '../../datasources/with-fields.js';
 
 /** A board read through its project or group names it, even if REST's record left it out. */
-const ofProject = (board: BoardSchema, project: ProjectSchema): BoardSchema => (board.project ? board : { ...board, project: { id: project.id, web_url: project.web_url } });
-const ofGroup = (board: BoardSchema, group: GroupSchema): BoardSchema => (board.group ? board : { ...board, group: { id: group.id, name: group.name, web_url: group.web_url } });
+const ofProject = (board: BoardSchema, project: ProjectSchema): BoardSchema => (board.project ? board : withFields(board, { project: { id: project.id, web_url: project.web_url } }));
+const ofGroup = (board: BoardSchema, group: GroupSchema): BoardSchema => (board.group ? board : withFields(board, { group: { id: group.id, name: group.name, web_url: group.web_url } }));
 
 /** `boards(id:)`: that one board (`GET .../boards/:board_id`) as a page of one, or of none when it is missing. */
 async function oneBoardPage(api: DataSources, parent: BoardParent, boardId: number, page: PageRequest): Promise<Page<BoardSchema>> {

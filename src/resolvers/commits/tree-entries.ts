@@ -25,6 +25,7 @@ import { pathOfWebUrl } from '../web-path.js';
 import { selectsField } from './selection.js';
 import { submoduleLinks } from './submodule-links.js';
 import { gitmodulesUrls } from './gitmodules.js';
+import { withFields } from '../../datasources/with-fields.js';
 
 /**
  * Pages of 100 the cost estimate assumes a tree listing holds (its one assumption here, as
@@ -75,7 +76,7 @@ export function withFlatPaths(directory: string, everything: readonly TreeObject
         flatPath = below[0]!.path;
       }
     }
-    return { ...entry, flatPath };
+    return withFields(entry, { flatPath });
   });
 }
 
@@ -121,7 +122,7 @@ export async function directoryEntries(tree: TreeRecord, withFlat: boolean, { lo
   const listing = (await nullWhenNotFound(loaders.treeListing.load({ ...directory, recursive: tree.recursive }))) ?? [];
   // Past the recursive listing's bound, a subdirectory's flat path is left to TreeEntry.flatPath.
   const probed = withFlat && !tree.recursive;
-  return listing.map((entry) => ({ ...entry, flatPath: probed && entry.type === 'tree' ? null : entry.path }));
+  return listing.map((entry) => withFields(entry, { flatPath: probed && entry.type === 'tree' ? null : entry.path }));
 }
 
 /**
@@ -149,7 +150,7 @@ async function entriesOfType(tree: TreeRecord, type: TreeObjectSchema['type'], c
   const base = wantsPages && ofType.length > 0 ? await pageBase(tree, context) : null;
   return ofType.map((entry) => {
     const webUrl = type === 'commit' ? null : entryUrl(base, type, entry.path);
-    return { ...entry, project: tree.project, ref: tree.restRef, webUrl, webPath: pathOfWebUrl(webUrl) };
+    return withFields(entry, { project: tree.project, ref: tree.restRef, webUrl, webPath: pathOfWebUrl(webUrl) });
   });
 }
 
@@ -164,7 +165,7 @@ async function withSubmoduleLinks(tree: TreeRecord, submodules: TreeEntryRecord[
   const gitmodules = root.find((entry) => entry.path === '.gitmodules' && entry.type === 'blob');
   const [blob, project] = await Promise.all([gitmodules ? loaders.blob.load({ project: tree.project, sha: gitmodules.id }) : null, loaders.project.load(tree.project)]);
   const urls = blob ? gitmodulesUrls(Buffer.from(blob.content, blob.encoding === 'base64' ? 'base64' : 'utf8').toString('utf8')) : new Map<string, string>();
-  return submodules.map((entry) => ({ ...entry, links: submoduleLinks(urls.get(entry.path), entry.id, project) }));
+  return submodules.map((entry) => withFields(entry, { links: submoduleLinks(urls.get(entry.path), entry.id, project) }));
 }
 
 const treeEntryFields: Pick<TreeResolvers, 'trees' | 'blobs' | 'submodules' | 'permalinkPath'> = {

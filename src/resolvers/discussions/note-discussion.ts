@@ -10,6 +10,7 @@ import type { DiscussionSchema, NoteSchema } from '../../datasources/notes.js';
 import { declared } from '../../fields/declaration.js';
 import type { GatewayContext } from '../../server/context.js';
 import { issueKeyOf } from '../issues/key.js';
+import { withFields } from '../../datasources/with-fields.js';
 
 /** Where a note reached through a discussion keeps it: a symbol, so REST's record keeps its shape. */
 const REACHED_THROUGH = Symbol('the discussion the note was reached through');
@@ -18,7 +19,7 @@ type NoteOfDiscussion = NoteSchema & { readonly [REACHED_THROUGH]?: DiscussionSc
 
 /** A discussion's notes, each carrying the discussion, so that `Note.discussion` costs nothing. */
 export function notesOfDiscussion(discussion: DiscussionSchema): NoteSchema[] {
-  return discussion.notes.map((note): NoteOfDiscussion => ({ ...note, [REACHED_THROUGH]: discussion }));
+  return discussion.notes.map((note): NoteOfDiscussion => withFields(note, { [REACHED_THROUGH]: discussion }));
 }
 
 /** Every discussion of the issue or merge request a note is on, when its record names one (a commit's note names no project or iid). */

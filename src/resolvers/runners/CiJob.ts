@@ -12,6 +12,7 @@ import { jobFailureMessage } from './failure-message.js';
 import { jobIsActive, jobIsCancelable, jobIsRetryable, jobIsScheduled, jobQueuedAt, jobStatusMayRetry } from './job-status.js';
 import { browseArtifactsPath, commitPath, jobPath, pipelinePath, refPath, shaOfJob, type JobRecord } from './job-paths.js';
 import { recordField } from '../../fields/patterns.js';
+import { withFields } from '../../datasources/with-fields.js';
 
 /**
  * The job record that holds `key`: the parent when it carries it (the job record and the keep
@@ -39,7 +40,7 @@ async function jobRetryable(job: JobRecord, context: GatewayContext): Promise<bo
   const project = job.project?.id ?? job.pipeline?.project_id;
   if (record === null || !job.pipeline || project === undefined) return false;
   // Archived or rejected, the job is not retryable whether or not it was retried: no list to read.
-  if (!jobIsRetryable({ ...record, status: job.status, retried: false })) return false;
+  if (!jobIsRetryable(withFields(record, { status: job.status, retried: false }))) return false;
   const latest = await context.loaders.latestPipelineJobIds.load({ project, pipelineId: job.pipeline.id });
   // A retried job is one its pipeline's latest jobs no longer list.
   return latest.has(job.id);
