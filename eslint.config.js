@@ -8,6 +8,19 @@ import { tsImport } from 'tsx/esm/api';
 // declarations stand for Connection and Edge types that exist only once expanded (src/schema/connections.ts).
 const { readTypeDefs } = await tsImport('./src/schema/sdl.ts', import.meta.url);
 
+// Hidden classes (docs/development.md, docs/performance.md "Hidden classes made per object"): in
+// Node 20's V8 an object literal's getters, and keys added after a leading spread, give each object
+// a hidden class of its own in the old generation. Getters belong on a class; a copy of a record or
+// of a call's parameters with a key added, made per call or per record, goes through withFields.
+const LITERAL_ACCESSORS = {
+  selector: 'ObjectExpression > Property[kind="get"], ObjectExpression > Property[kind="set"]',
+  message: 'Accessors of an object literal make a hidden class per object: put them on a class.',
+};
+const KEYS_AFTER_SPREAD = {
+  selector: 'ObjectExpression > SpreadElement:first-child ~ Property',
+  message: 'Keys after a leading spread make a hidden class per object: use withFields (src/datasources/with-fields.ts).',
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'src/__generated__/', 'examples/client/gql/', 'dist/', 'coverage/', 'bench/results/'] },
   {
@@ -29,6 +42,15 @@ export default tseslint.config(
     // it cannot creep back: a composition root grows by small builders, not by one long body.
     files: ['src/**/*.ts'],
     rules: { 'max-lines-per-function': ['error', { max: 80 }] },
+  },
+  {
+    files: ['src/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', LITERAL_ACCESSORS] },
+  },
+  {
+    // Code that runs per REST call or per record; elsewhere such spreads are one-off (declarations, options).
+    files: ['src/datasources/**/*.ts', 'src/records/**/*.ts', 'src/connections/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', LITERAL_ACCESSORS, KEYS_AFTER_SPREAD] },
   },
   {
     files: ['schema/**/*.graphql'],

@@ -1,6 +1,7 @@
 import type { Page, PageRequest } from '../datasources/pagination.js';
 import { MAX_PER_PAGE } from '../datasources/pagination.js';
 import { badUserInput } from '../errors/graphql-errors.js';
+import { withFields } from '../datasources/with-fields.js';
 import { encodeCursor } from './cursor.js';
 import { pagesCovering, windowFor, type ConnectionArgs, type ItemWindow } from './window.js';
 
@@ -171,7 +172,7 @@ async function tailConnection<T>(window: ItemWindow, fetchPage: PageFetcher<T>):
     return assemble({ offset: 0, items: head.items, moreAfter: false, total }, range, false);
   }
   const fetched = await fetchRange(fetchPage, range.start, range.end);
-  return assemble({ ...fetched, total: fetched.total ?? total }, range, false);
+  return assemble(withFields(fetched, { total: fetched.total ?? total }), range, false);
 }
 
 /**

@@ -11,6 +11,7 @@ import type { IssueKey, IssueSchema, LabelSchema } from './issues.js';
 import type { MemberRecord, MemberSource } from './members.js';
 import type { DiscussionSchema } from './notes.js';
 import { RestError } from './rest-error.js';
+import { withFields } from './with-fields.js';
 import type { ProjectTodosKey, TodoSchema } from './todos.js';
 import type { ProjectSchema } from './projects.js';
 import type { RunnerSchema } from './runners.js';
@@ -322,7 +323,7 @@ class RequestLoaders implements Loaders {
   ) {}
 
   private named(name: string): NamedLoaderOptions {
-    return { ...this.options, name };
+    return withFields(this.options, { name });
   }
 
   currentUser(): Promise<UserSchema> {
@@ -465,7 +466,7 @@ class RequestLoaders implements Loaders {
 
   get subtreeWithin() {
     return (this.#subtreeWithin ??= withinProject(
-      (key: Omit<TreeListingKey, 'recursive'>) => everyPageWithin((page) => this.api.commits.tree({ ...key, recursive: true }, page), FLAT_PATH_LISTING_PAGES),
+      (key: Omit<TreeListingKey, 'recursive'>) => everyPageWithin((page) => this.api.commits.tree(withFields(key, { recursive: true }), page), FLAT_PATH_LISTING_PAGES),
       (key) => JSON.stringify([key.ref ?? null, key.path]),
       this.named('subtreeWithin'),
     ));
@@ -473,7 +474,7 @@ class RequestLoaders implements Loaders {
 
   get treeHead() {
     return (this.#treeHead ??= withinProject(
-      async (key: Omit<TreeListingKey, 'recursive'>) => (await this.api.commits.tree({ ...key, recursive: false }, { page: 1, perPage: 2 })).items,
+      async (key: Omit<TreeListingKey, 'recursive'>) => (await this.api.commits.tree(withFields(key, { recursive: false }), { page: 1, perPage: 2 })).items,
       (key) => JSON.stringify([key.ref ?? null, key.path]),
       this.named('treeHead'),
     ));

@@ -39,7 +39,7 @@ export class MembersApi {
 
   async all(source: MemberSource, list: MemberListKind, query: string | undefined, page: PageRequest): Promise<Page<MemberRecord>> {
     const result = await this.rest.getPage<MemberSchema>(membersPath(source, list), page, { query });
-    return { ...result, items: result.items.map((member) => withFields(member, { source })) };
+    return withFields(result, { items: result.items.map((member) => withFields(member, { source })) });
   }
 
   /** One user's effective membership, inherited or through a share included (404 when none). */

@@ -300,16 +300,18 @@ export class RestClient {
       factory: (origin, clientOptions) => {
         // The Pool's connector: TLS with the CA, offering h2.
         const { connect } = clientOptions as { connect: buildConnector.connector };
-        const client: Client = new Client(origin, {
-          ...clientOptions,
-          // What the upstream last said, until this connection says otherwise (learn runs first).
-          pipelining: this.multiplexing ? streams : 1,
-          connect: (params, callback) =>
-            connect(params, (...result) => {
-              if (result[1]) learn(client, result[1]);
-              callback(...result);
-            }),
-        });
+        const client: Client = new Client(
+          origin,
+          withFields(clientOptions, {
+            // What the upstream last said, until this connection says otherwise (learn runs first).
+            pipelining: this.multiplexing ? streams : 1,
+            connect: (params: buildConnector.Options, callback: buildConnector.Callback) =>
+              connect(params, (...result) => {
+                if (result[1]) learn(client, result[1]);
+                callback(...result);
+              }),
+          }),
+        );
         client.on('disconnect', () => {
           this.connectionIsH2.delete(client);
           this.protocolChanged();
@@ -569,7 +571,7 @@ export class RestClient {
     } catch (cause) {
       this.quota?.answered(sent, request.credential, 0, noHeader);
       if (isBuildError(cause)) throw this.unsent(request, cause);
-      throw this.observed(request, started, transportError({ ...request, method: request.method === 'HEAD' ? 'GET' : request.method }, cause, request.requestId));
+      throw this.observed(request, started, transportError(withFields(request, { method: request.method === 'HEAD' ? 'GET' : request.method }), cause, request.requestId));
     }
     const header = headerReader(response.headers);
     this.quota?.answered(sent, request.credential, response.statusCode, header);
@@ -1011,7 +1013,7 @@ export async function readWithin(body: Readable, announcedLength: string | undef
  * interceptor left its calls without an answer until their deadline.
  */
 async function exchangeByRequest(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, limit: number, signal: ExchangeSignal | undefined): Promise<WholeAnswer> {
-  const { statusCode, headers, body } = await cutAtSignal(dispatcher.request({ ...options, signal }), signal);
+  const { statusCode, headers, body } = await cutAtSignal(dispatcher.request(withFields(options, { signal })), signal);
   try {
     return { statusCode, headers, body: await readWithin(body, headerReader(headers)('content-length'), limit) };
   } catch (failure) {
