@@ -98,8 +98,9 @@ function assemble<T>(fetched: Fetched<T>, window: { start: number; end: number }
  * time, and V8 gives every object whose accessors are closures of its own a hidden class of its
  * own, made in the old generation. A fleet page (200 connections) made about 400 such classes, and
  * through them the old generation held every getter's closure, and so the page's nodes and their
- * REST records, through each young-generation collection until a full one: about 1.2 MB promoted
- * per collection, which took 4-9 ms (issue 29, docs/performance.md).
+ * REST records, through each young-generation collection until a full one (with the record copies
+ * withFields now makes, about 1.2 MB promoted per collection, each taking 4-9 ms: issue 29,
+ * docs/performance.md "Hidden classes made per object").
  */
 class ConnectionPage<T> implements Connection<T> {
   readonly pageInfo: PageCursors<T>;

@@ -5,6 +5,7 @@ import type { Connection } from '../../connections/connection.js';
 import type { RunnerSchema } from '../../datasources/runners.js';
 import type { GatewayContext } from '../../server/context.js';
 import { callerOf } from '../caller.js';
+import { withFields } from '../../datasources/with-fields.js';
 
 /** A runner list's edge with the runner's pages under the group or project that listed it. */
 export type RunnerEdgeRecord = Connection<RunnerSchema>['edges'][number] & { web_url?: string | null; edit_url?: string | null };
@@ -43,11 +44,9 @@ class RunnerPagesConnection implements Connection<RunnerSchema> {
 
   get edges(): RunnerEdgeRecord[] {
     const owner = this.#ownerWebUrl;
-    return (this.#edges ??= this.#page.edges.map((edge) => ({
-      ...edge,
-      web_url: `${owner}/-/runners/${edge.node.id}`,
-      edit_url: `${owner}/-/runners/${edge.node.id}/edit`,
-    })));
+    return (this.#edges ??= this.#page.edges.map((edge) =>
+      withFields(edge, { web_url: `${owner}/-/runners/${edge.node.id}`, edit_url: `${owner}/-/runners/${edge.node.id}/edit` }),
+    ));
   }
 }
 
