@@ -16,9 +16,11 @@ const LITERAL_ACCESSORS = {
   selector: 'ObjectExpression > Property[kind="get"], ObjectExpression > Property[kind="set"]',
   message: 'Accessors of an object literal make a hidden class per object: put them on a class.',
 };
+// Keys or a second spread after a leading spread: `{ ...record, key }` and `{ ...record, ...more }`
+// alike (withFields' own leading spread, of its frozen empty object, is what makes its copies share).
 const KEYS_AFTER_SPREAD = {
-  selector: 'ObjectExpression > SpreadElement:first-child ~ Property',
-  message: 'Keys after a leading spread make a hidden class per object: use withFields (src/datasources/with-fields.ts).',
+  selector: 'ObjectExpression > SpreadElement:first-child:not([argument.name="NOTHING"]) ~ :matches(Property, SpreadElement)',
+  message: 'Keys or spreads after a leading spread make a hidden class per object: use withFields (src/datasources/with-fields.ts).',
 };
 
 export default tseslint.config(
