@@ -63,6 +63,7 @@ export function createApolloServer(services: GatewayServices, parts: ApolloParts
       ApolloServerPluginCacheControlDisabled(),
       ApolloServerPluginInlineTraceDisabled(),
       admissionPlugin(services),
+      readsHeldUntilResponse(),
       // The REST calls an operation made, in its response, for a caller who asks (off unless enabled).
       ...(options.explainRestCalls ? [explainRestCallsPlugin(limits)] : []),
       ApolloServerPluginDrainHttpServer({ httpServer: parts.httpServer, stopGracePeriodMillis: options.shutdownTimeoutMs }),
@@ -95,6 +96,25 @@ function admissionPlugin({ admission }: GatewayServices): ApolloServerPlugin<Gat
           contextValue.stats.estimate = await admission.beforeExecution({ source, document, operationName, variables: request.variables, authenticated: credential !== null, caller });
         },
       }),
+  };
+}
+
+/**
+ * Each operation holds its context's reads (loaders, pages sent ahead) until its response is ready,
+ * then lets go of them (GatewayContext.holdReads): Apollo's gateway seam keeps its copy of the
+ * context past the response, and that copy then reaches none of the request's REST answers.
+ */
+function readsHeldUntilResponse(): ApolloServerPlugin<GatewayContext> {
+  return {
+    requestDidStart: ({ contextValue }) => {
+      const release = contextValue.holdReads();
+      return Promise.resolve({
+        willSendResponse: () => {
+          release();
+          return Promise.resolve();
+        },
+      });
+    },
   };
 }
 

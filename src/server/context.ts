@@ -20,9 +20,9 @@ export interface GatewayContext {
   caller: CallerIdentity;
   requestId: string;
   api: DataSources;
-  loaders: Loaders;
+  readonly loaders: Loaders;
   /** REST pages sent ahead of the resolvers that will take them (resolvers/lookahead.ts). */
-  prefetch: PrefetchStore;
+  readonly prefetch: PrefetchStore;
   pollers: RecordPollers;
   /** The issues each credential was served, so that it may subscribe to them by global ID. */
   issueReferences: IssueReferences;
@@ -38,6 +38,15 @@ export interface GatewayContext {
    * context of one request.
    */
   beginEvent(): void;
+  /**
+   * An operation starts reading with this context; the function returned says it has its
+   * response. When the last operation holding the context has its response, the context forgets
+   * what they read (its loaders' records, the pages sent ahead): later reads start afresh. Apollo
+   * Server keeps an operation's copy of the context past its response when operations are compiled
+   * (docs/performance.md, "What outlived a response"), so a copy that still held them kept every
+   * REST answer of the request in memory until V8's next full collection.
+   */
+  holdReads(): () => void;
 }
 
 export interface RequestStats {
@@ -91,44 +100,108 @@ export function createContext(
 ): GatewayContext {
   const stats: RequestStats = { restCalls: 0 };
   const caller = options.caller ?? { credential };
-  const { callerLimits } = dependencies;
-  const budget = dependencies.maxRestCallsMade;
-  // The calls counted against the budget: the request's, or the current event's of a subscription.
-  let callsInBudget = 0;
-  const rest = new RestSession(dependencies.restClient, credential, requestId, {
+  const budget: CallBudget = { spent: 0 };
+  const rest = restSession(dependencies, credential, requestId, { stats, caller, budget, longLived: options.longLived === true });
+  const api = createDataSources(rest, dependencies.boardLocator);
+  return new RequestContext({ credential, caller, requestId, api, stats }, dependencies, budget, options.longLived === true);
+}
+
+/** The REST calls counted against the budget: the request's, or the current event's of a subscription. */
+interface CallBudget {
+  spent: number;
+}
+
+/**
+ * The context's REST session. Built apart from the context, so that the session's callbacks hold
+ * the request's counters and nothing else: a session must not reach the context's loaders, which
+ * `forgetReads` lets go of.
+ */
+function restSession(
+  dependencies: ContextDependencies,
+  credential: Credential | null,
+  requestId: string,
+  { stats, caller, budget, longLived }: { stats: RequestStats; caller: CallerIdentity; budget: CallBudget; longLived: boolean },
+): RestSession {
+  const { callerLimits, maxRestCallsMade } = dependencies;
+  return new RestSession(dependencies.restClient, credential, requestId, {
     onCall: () => {
-      if (callsInBudget >= budget) throw restCallBudgetSpent(budget, stats.estimate);
-      callsInBudget += 1;
+      if (budget.spent >= maxRestCallsMade) throw restCallBudgetSpent(maxRestCallsMade, stats.estimate);
+      budget.spent += 1;
       stats.restCalls += 1;
       callerLimits?.spent(caller, 1);
     },
     log: () => stats.restCallLog,
     trace: () => stats.trace,
     ...(dependencies.maxConcurrentRestCalls === undefined ? {} : { maxConcurrentCalls: dependencies.maxConcurrentRestCalls }),
-    ...(options.longLived ? {} : { deadline: Date.now() + dependencies.requestDeadlineMs }),
+    ...(longLived ? {} : { deadline: Date.now() + dependencies.requestDeadlineMs }),
   });
-  const api = createDataSources(rest, dependencies.boardLocator);
-  const freshLoaders = () => createLoaders(api, { batching: dependencies.batching, onBatch: dependencies.onLoaderBatch });
-  const context: GatewayContext = {
-    credential,
-    caller,
-    requestId,
-    api,
-    loaders: freshLoaders(),
-    prefetch: new PrefetchStore(),
-    pollers: dependencies.pollers,
-    issueReferences: dependencies.issueReferences,
-    servedDiscussions: dependencies.servedDiscussions,
-    stats,
-    beginEvent: () => {
-      if (!options.longLived) return;
-      // Each event is read as a request is: within a budget of its own, from fresh loaders (what
-      // an earlier event read may have changed since, and a field an earlier event's budget
-      // failed must not fail again from the loader's cache).
-      callsInBudget = 0;
-      context.loaders = freshLoaders();
-      context.prefetch = new PrefetchStore();
-    },
-  };
-  return context;
+}
+
+/** What an operation has read: its loaders' records and the pages sent ahead; made at first use. */
+interface Reads {
+  loaders?: Loaders | undefined;
+  prefetch?: PrefetchStore | undefined;
+  /** Operations running with the context (Apollo runs a batch's operations side by side). */
+  holds: number;
+}
+
+/**
+ * A request's context. Apollo Server runs each operation with a shallow copy of the context it is
+ * given (`Object.assign(Object.create(prototype), context)`), so what must change for every copy
+ * at once lives in one object the copies share (`reads`), behind the prototype's getters; fields
+ * are plain properties, which the copy takes, never `#private` ones, which it would not.
+ */
+class RequestContext implements GatewayContext {
+  readonly credential: Credential | null;
+  readonly caller: CallerIdentity;
+  readonly requestId: string;
+  readonly api: DataSources;
+  readonly stats: RequestStats;
+  readonly pollers: RecordPollers;
+  readonly issueReferences: IssueReferences;
+  readonly servedDiscussions: ServedDiscussions;
+  private readonly reads: Reads = { holds: 0 };
+
+  constructor(
+    own: Pick<GatewayContext, 'credential' | 'caller' | 'requestId' | 'api' | 'stats'>,
+    private readonly dependencies: ContextDependencies,
+    private readonly budget: CallBudget,
+    private readonly longLived: boolean,
+  ) {
+    ({ credential: this.credential, caller: this.caller, requestId: this.requestId, api: this.api, stats: this.stats } = own);
+    ({ pollers: this.pollers, issueReferences: this.issueReferences, servedDiscussions: this.servedDiscussions } = dependencies);
+  }
+
+  get loaders(): Loaders {
+    return (this.reads.loaders ??= createLoaders(this.api, { batching: this.dependencies.batching, onBatch: this.dependencies.onLoaderBatch }));
+  }
+
+  get prefetch(): PrefetchStore {
+    return (this.reads.prefetch ??= new PrefetchStore());
+  }
+
+  beginEvent(): void {
+    if (!this.longLived) return;
+    // Each event is read as a request is: within a budget of its own, from fresh loaders (what
+    // an earlier event read may have changed since, and a field an earlier event's budget
+    // failed must not fail again from the loader's cache).
+    this.budget.spent = 0;
+    this.forgetReads();
+  }
+
+  holdReads(): () => void {
+    this.reads.holds += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.reads.holds -= 1;
+      if (this.reads.holds === 0) this.forgetReads();
+    };
+  }
+
+  private forgetReads(): void {
+    this.reads.loaders = undefined;
+    this.reads.prefetch = undefined;
+  }
 }

@@ -13,9 +13,15 @@ export interface TestGateway extends ListeningGateway {
   close(): Promise<void>;
 }
 
+export interface TestGatewayOptions extends Partial<GatewayOptions> {
+  /** Called before the gateway starts Apollo Server: where a test adds a plugin of its own. */
+  beforeListen?: (apollo: Gateway['apollo']) => void;
+}
+
 /** Starts the real gateway on 127.0.0.1, port 0, in front of the given REST base URL. */
-export async function startTestGateway(upstreamUrl: string, options: Partial<GatewayOptions> = {}): Promise<TestGateway> {
+export async function startTestGateway(upstreamUrl: string, { beforeListen, ...options }: TestGatewayOptions = {}): Promise<TestGateway> {
   const gateway = createGateway({ upstreamUrl, landingPage: false, ...options });
+  beforeListen?.(gateway.apollo);
   const listening = await gateway.listen({ port: 0, host: '127.0.0.1' });
   return {
     ...listening,
