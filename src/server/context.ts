@@ -168,8 +168,14 @@ class RequestContext implements GatewayContext {
     private readonly budget: CallBudget,
     private readonly longLived: boolean,
   ) {
-    ({ credential: this.credential, caller: this.caller, requestId: this.requestId, api: this.api, stats: this.stats } = own);
-    ({ pollers: this.pollers, issueReferences: this.issueReferences, servedDiscussions: this.servedDiscussions } = dependencies);
+    this.credential = own.credential;
+    this.caller = own.caller;
+    this.requestId = own.requestId;
+    this.api = own.api;
+    this.stats = own.stats;
+    this.pollers = dependencies.pollers;
+    this.issueReferences = dependencies.issueReferences;
+    this.servedDiscussions = dependencies.servedDiscussions;
   }
 
   get loaders(): Loaders {
