@@ -19,7 +19,7 @@ export interface GatewayContext {
   /** Who sent the operation, for the caller limits: its own credential (not the service token) and address. */
   caller: CallerIdentity;
   requestId: string;
-  api: DataSources;
+  readonly api: DataSources;
   readonly loaders: Loaders;
   /** REST pages sent ahead of the resolvers that will take them (resolvers/lookahead.ts). */
   readonly prefetch: PrefetchStore;
@@ -41,7 +41,8 @@ export interface GatewayContext {
   /**
    * An operation starts reading with this context; the function returned says it has its
    * response. When the last operation holding the context has its response, the context forgets
-   * what they read (its loaders' records, the pages sent ahead): later reads start afresh. Apollo
+   * what they read with and read (its data sources and REST session, its loaders' records, the
+   * pages sent ahead): later reads start afresh, within the request's deadline. Apollo
    * Server keeps an operation's copy of the context past its response when operations are compiled
    * (docs/performance.md, "What outlived a response"), so a copy that still held them kept every
    * REST answer of the request in memory until V8's next full collection.
@@ -88,8 +89,8 @@ export interface ContextDependencies {
 
 /**
  * The one way to build a context, used by the HTTP handler and the WebSocket server alike:
- * a fresh REST session for the caller's credential, fresh loaders and a fresh prefetch store, so
- * nothing is shared between requests or credentials.
+ * a fresh REST session for the caller's credential, fresh loaders and a fresh prefetch store (each
+ * made at first use), so nothing is shared between requests or credentials.
  */
 export function createContext(
   dependencies: ContextDependencies,
@@ -100,10 +101,10 @@ export function createContext(
 ): GatewayContext {
   const stats: RequestStats = { restCalls: 0 };
   const caller = options.caller ?? { credential };
-  const budget: CallBudget = { spent: 0 };
-  const rest = restSession(dependencies, credential, requestId, { stats, caller, budget, longLived: options.longLived === true });
-  const api = createDataSources(rest, dependencies.boardLocator);
-  return new RequestContext({ credential, caller, requestId, api, stats }, dependencies, budget, options.longLived === true);
+  const longLived = options.longLived === true;
+  // From the operation's start, however late its REST session is opened.
+  const deadline = longLived ? undefined : Date.now() + dependencies.requestDeadlineMs;
+  return new RequestContext({ credential, caller, requestId, stats }, dependencies, { spent: 0 }, { longLived, deadline });
 }
 
 /** The REST calls counted against the budget: the request's, or the current event's of a subscription. */
@@ -113,14 +114,13 @@ interface CallBudget {
 
 /**
  * The context's REST session. Built apart from the context, so that the session's callbacks hold
- * the request's counters and nothing else: a session must not reach the context's loaders, which
- * `forgetReads` lets go of.
+ * the request's counters and nothing else: a session must not reach the context's loaders.
  */
 function restSession(
   dependencies: ContextDependencies,
   credential: Credential | null,
   requestId: string,
-  { stats, caller, budget, longLived }: { stats: RequestStats; caller: CallerIdentity; budget: CallBudget; longLived: boolean },
+  { stats, caller, budget, deadline }: { stats: RequestStats; caller: CallerIdentity; budget: CallBudget; deadline: number | undefined },
 ): RestSession {
   const { callerLimits, maxRestCallsMade } = dependencies;
   return new RestSession(dependencies.restClient, credential, requestId, {
@@ -133,12 +133,16 @@ function restSession(
     log: () => stats.restCallLog,
     trace: () => stats.trace,
     ...(dependencies.maxConcurrentRestCalls === undefined ? {} : { maxConcurrentCalls: dependencies.maxConcurrentRestCalls }),
-    ...(longLived ? {} : { deadline: Date.now() + dependencies.requestDeadlineMs }),
+    ...(deadline === undefined ? {} : { deadline }),
   });
 }
 
-/** What an operation has read: its loaders' records and the pages sent ahead; made at first use. */
+/**
+ * What an operation reads REST with and has read: its data sources (over one REST session), its
+ * loaders' records and the pages sent ahead; each made at first use.
+ */
 interface Reads {
+  api?: DataSources | undefined;
   loaders?: Loaders | undefined;
   prefetch?: PrefetchStore | undefined;
   /** Operations running with the context (Apollo runs a batch's operations side by side). */
@@ -155,7 +159,6 @@ class RequestContext implements GatewayContext {
   readonly credential: Credential | null;
   readonly caller: CallerIdentity;
   readonly requestId: string;
-  readonly api: DataSources;
   readonly stats: RequestStats;
   readonly pollers: RecordPollers;
   readonly issueReferences: IssueReferences;
@@ -163,19 +166,22 @@ class RequestContext implements GatewayContext {
   private readonly reads: Reads = { holds: 0 };
 
   constructor(
-    own: Pick<GatewayContext, 'credential' | 'caller' | 'requestId' | 'api' | 'stats'>,
+    own: Pick<GatewayContext, 'credential' | 'caller' | 'requestId' | 'stats'>,
     private readonly dependencies: ContextDependencies,
     private readonly budget: CallBudget,
-    private readonly longLived: boolean,
+    private readonly lifetime: { longLived: boolean; deadline: number | undefined },
   ) {
     this.credential = own.credential;
     this.caller = own.caller;
     this.requestId = own.requestId;
-    this.api = own.api;
     this.stats = own.stats;
     this.pollers = dependencies.pollers;
     this.issueReferences = dependencies.issueReferences;
     this.servedDiscussions = dependencies.servedDiscussions;
+  }
+
+  get api(): DataSources {
+    return (this.reads.api ??= this.openApi());
   }
 
   get loaders(): Loaders {
@@ -187,7 +193,7 @@ class RequestContext implements GatewayContext {
   }
 
   beginEvent(): void {
-    if (!this.longLived) return;
+    if (!this.lifetime.longLived) return;
     // Each event is read as a request is: within a budget of its own, from fresh loaders (what
     // an earlier event read may have changed since, and a field an earlier event's budget
     // failed must not fail again from the loader's cache).
@@ -202,8 +208,17 @@ class RequestContext implements GatewayContext {
       if (released) return;
       released = true;
       this.reads.holds -= 1;
-      if (this.reads.holds === 0) this.forgetReads();
+      if (this.reads.holds > 0) return;
+      // The request is over: its REST session and data sources go too (a late read opens another).
+      this.forgetReads();
+      this.reads.api = undefined;
     };
+  }
+
+  private openApi(): DataSources {
+    const { stats, caller, budget } = this;
+    const session = restSession(this.dependencies, this.credential, this.requestId, { stats, caller, budget, deadline: this.lifetime.deadline });
+    return createDataSources(session, this.dependencies.boardLocator);
   }
 
   private forgetReads(): void {

@@ -20,9 +20,10 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 const admin = 'glpat-demo-admin';
 const RUNNER_VERSION = '{ runner(id: "gid://gitlab/Ci::Runner/41") { id version } }';
 
-/** What a plugin saw of each operation: Apollo's copy of the context, and the loaders it read with. */
+/** What a plugin saw of each operation: Apollo's copy of the context, and the data sources and loaders it read with. */
 interface Seen {
   copy: GatewayContext;
+  api: WeakRef<GatewayContext['api']>;
   loaders: WeakRef<GatewayContext['loaders']>;
 }
 
@@ -34,7 +35,7 @@ describe("an operation's context once it has its response", () => {
     requestDidStart: () =>
       Promise.resolve({
         executionDidStart: ({ contextValue }) => {
-          seen.push({ copy: contextValue, loaders: new WeakRef(contextValue.loaders) });
+          seen.push({ copy: contextValue, api: new WeakRef(contextValue.api), loaders: new WeakRef(contextValue.loaders) });
           return Promise.resolve();
         },
       }),
@@ -55,7 +56,7 @@ describe("an operation's context once it has its response", () => {
 
   const runnerCalls = () => simulator.requests.filter((request) => request.path === '/runners/41').length;
 
-  it('keeps none of the records it read, even in the copy Apollo keeps', async () => {
+  it('keeps none of the records it read nor its REST session, even in the copy Apollo keeps', async () => {
     // Sent twice: the second use runs compiled, through the seam that keeps the copy.
     for (let use = 0; use < 2; use++) {
       const result = await gateway.query(RUNNER_VERSION, {}, admin);
@@ -67,10 +68,11 @@ describe("an operation's context once it has its response", () => {
     await nextTurn();
     collectGarbage();
     await nextTurn();
-    for (const { copy, loaders } of seen) {
-      // The copy is held here, as the seam holds it; the loaders it read with are gone all the same.
+    for (const { copy, api, loaders } of seen) {
+      // The copy is held here, as the seam holds it; what it read with is gone all the same.
       expect(copy.requestId).toEqual(expect.any(String));
       expect(loaders.deref()).toBeUndefined();
+      expect(api.deref()).toBeUndefined();
     }
     // Read again through the kept copy, the runner is asked of REST afresh: nothing was cached.
     const last = seen[1]!.copy;
