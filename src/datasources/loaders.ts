@@ -93,6 +93,11 @@ export interface Loaders {
    */
   currentUserNamespace(): Promise<NamespaceSchema>;
   /**
+   * Lets go of every loader made so far, and of the records in their caches: later loads start
+   * afresh (a subscription's next event; a request whose operations have their responses).
+   */
+  forget(): void;
+  /**
    * A project's own `GET /projects/:id`, with the caller's `permissions`: list records prime
    * `project` without them, so its cached record cannot answer a permission field.
    */
@@ -278,49 +283,28 @@ export const FLAT_PATH_LISTING_PAGES = 3;
  */
 export const OWNED_FORK_PAGES = 2;
 
+/** The loaders a request has made, and its cached reads of the caller and the caller's namespace. */
+type MadeLoaders = { -readonly [K in Exclude<keyof Loaders, 'currentUser' | 'currentUserNamespace' | 'forget'>]?: Loaders[K] } & {
+  currentUser?: Promise<UserSchema>;
+  currentUserNamespace?: Promise<NamespaceSchema>;
+};
+
 /**
  * Each loader is made when a resolver first asks for it: most operations use one or two of them,
  * and making all ten for every request was a measurable share of the hot path's CPU.
  */
 class RequestLoaders implements Loaders {
-  #runner?: Loaders['runner'];
-  #project?: Loaders['project'];
-  #group?: Loaders['group'];
-  #groupWithProjects?: Loaders['groupWithProjects'];
-  #groupWithCustomAttributes?: Loaders['groupWithCustomAttributes'];
-  #user?: Loaders['user'];
-  #issue?: Loaders['issue'];
-  #issueById?: Loaders['issueById'];
-  #board?: Loaders['board'];
-  #userStatus?: Loaders['userStatus'];
-  #userByEmail?: Loaders['userByEmail'];
-  #projectLabels?: Loaders['projectLabels'];
-  #projectIssueTodos?: Loaders['projectIssueTodos'];
-  #commit?: Loaders['commit'];
-  #job?: Loaders['job'];
-  #pipeline?: Loaders['pipeline'];
-  #treeListing?: Loaders['treeListing'];
-  #subtreeWithin?: Loaders['subtreeWithin'];
-  #treeHead?: Loaders['treeHead'];
-  #blob?: Loaders['blob'];
-  #repositoryFile?: Loaders['repositoryFile'];
-  #branch?: Loaders['branch'];
-  #mergeRequest?: Loaders['mergeRequest'];
-  #currentUser?: Promise<UserSchema>;
-  #currentUserNamespace?: Promise<NamespaceSchema>;
-  #projectWithPermissions?: Loaders['projectWithPermissions'];
-  #ownedForks?: Loaders['ownedForks'];
-  #latestPipelineJobIds?: Loaders['latestPipelineJobIds'];
-  #openMergeRequestsCount?: Loaders['openMergeRequestsCount'];
-  #markdown?: Loaders['markdown'];
-  #effectiveMember?: Loaders['effectiveMember'];
-  #issueDiscussions?: Loaders['issueDiscussions'];
-  #mergeRequestDiscussions?: Loaders['mergeRequestDiscussions'];
+  /** What has been made so far: one object, so that `forget` lets go of every loader and its cache at once. */
+  #made: MadeLoaders = {};
 
   constructor(
     private readonly api: DataSources,
     private readonly options: LoaderOptions,
   ) {}
+
+  forget(): void {
+    this.#made = {};
+  }
 
   private named(name: string): NamedLoaderOptions {
     return withFields(this.options, { name });
@@ -334,30 +318,30 @@ class RequestLoaders implements Loaders {
       });
     // Batching off turns the request's caches off too, this one included (bench only).
     if (!this.options.batching) return read();
-    return (this.#currentUser ??= read());
+    return (this.#made.currentUser ??= read());
   }
 
   currentUserNamespace(): Promise<NamespaceSchema> {
     // A personal namespace's full path is its owner's username.
     const read = () => this.currentUser().then((user) => this.api.namespaces.show(user.username));
     if (!this.options.batching) return read();
-    return (this.#currentUserNamespace ??= read());
+    return (this.#made.currentUserNamespace ??= read());
   }
 
   get projectWithPermissions() {
-    return (this.#projectWithPermissions ??= byId((id) => this.api.projects.show(id), this.named('projectWithPermissions')));
+    return (this.#made.projectWithPermissions ??= byId((id) => this.api.projects.show(id), this.named('projectWithPermissions')));
   }
 
   get ownedForks() {
-    return (this.#ownedForks ??= byId((id) => everyPage((page) => this.api.projects.forks(id, { owned: true }, page), { maxPages: OWNED_FORK_PAGES }), this.named('ownedForks')));
+    return (this.#made.ownedForks ??= byId((id) => everyPage((page) => this.api.projects.forks(id, { owned: true }, page), { maxPages: OWNED_FORK_PAGES }), this.named('ownedForks')));
   }
 
   get openMergeRequestsCount() {
-    return (this.#openMergeRequestsCount ??= byId((id) => this.api.projects.openMergeRequestsCount(id), this.named('openMergeRequestsCount')));
+    return (this.#made.openMergeRequestsCount ??= byId((id) => this.api.projects.openMergeRequestsCount(id), this.named('openMergeRequestsCount')));
   }
 
   get markdown() {
-    return (this.#markdown ??= withinParent(
+    return (this.#made.markdown ??= withinParent(
       (key: MarkdownKey) => this.api.markdown.render(key.text, key.projectPath),
       (key) => JSON.stringify([key.projectPath ?? null, key.text]),
       this.named('markdown'),
@@ -365,7 +349,7 @@ class RequestLoaders implements Loaders {
   }
 
   get effectiveMember() {
-    return (this.#effectiveMember ??= withinParent(
+    return (this.#made.effectiveMember ??= withinParent(
       (key: MemberKey) => this.api.members.effective(key.source, key.userId).catch(noneWhenNotFound),
       (key) => `${key.source.kind}:${key.source.id}#${key.userId}`,
       this.named('effectiveMember'),
@@ -373,11 +357,11 @@ class RequestLoaders implements Loaders {
   }
 
   get issueDiscussions() {
-    return (this.#issueDiscussions ??= withinProject((key: IssueKey) => everyPage((page) => this.api.notes.discussionsOfIssue(key, page)), (key) => key.iid, this.named('issueDiscussions')));
+    return (this.#made.issueDiscussions ??= withinProject((key: IssueKey) => everyPage((page) => this.api.notes.discussionsOfIssue(key, page)), (key) => key.iid, this.named('issueDiscussions')));
   }
 
   get mergeRequestDiscussions() {
-    return (this.#mergeRequestDiscussions ??= withinProject(
+    return (this.#made.mergeRequestDiscussions ??= withinProject(
       (key: MergeRequestKey) => everyPage((page) => this.api.notes.discussionsOfMergeRequest(key, page)),
       (key) => key.iid,
       this.named('mergeRequestDiscussions'),
@@ -385,43 +369,43 @@ class RequestLoaders implements Loaders {
   }
 
   get runner() {
-    return (this.#runner ??= byId((id) => this.api.runners.show(id), this.named('runner')));
+    return (this.#made.runner ??= byId((id) => this.api.runners.show(id), this.named('runner')));
   }
 
   get project() {
-    return (this.#project ??= new KeyedLoader((key) => this.api.projects.show(key), (project) => project.path_with_namespace, this.named('project')));
+    return (this.#made.project ??= new KeyedLoader((key) => this.api.projects.show(key), (project) => project.path_with_namespace, this.named('project')));
   }
 
   get group() {
-    return (this.#group ??= new KeyedLoader((key) => this.api.groups.show(key), groupPath, this.named('group')));
+    return (this.#made.group ??= new KeyedLoader((key) => this.api.groups.show(key), groupPath, this.named('group')));
   }
 
   get groupWithProjects() {
-    return (this.#groupWithProjects ??= this.groupVariant('groupWithProjects', { withProjects: true }));
+    return (this.#made.groupWithProjects ??= this.groupVariant('groupWithProjects', { withProjects: true }));
   }
 
   get groupWithCustomAttributes() {
-    return (this.#groupWithCustomAttributes ??= this.groupVariant('groupWithCustomAttributes', { withCustomAttributes: true }));
+    return (this.#made.groupWithCustomAttributes ??= this.groupVariant('groupWithCustomAttributes', { withCustomAttributes: true }));
   }
 
   get user() {
-    return (this.#user ??= byId((id) => this.api.users.show(id), this.named('user')));
+    return (this.#made.user ??= byId((id) => this.api.users.show(id), this.named('user')));
   }
 
   get issue() {
-    return (this.#issue ??= withinProject((key: IssueKey) => this.api.issues.show(key), (key) => key.iid, this.named('issue')));
+    return (this.#made.issue ??= withinProject((key: IssueKey) => this.api.issues.show(key), (key) => key.iid, this.named('issue')));
   }
 
   get issueById() {
-    return (this.#issueById ??= byId((id) => this.api.issues.showById(id), this.named('issueById')));
+    return (this.#made.issueById ??= byId((id) => this.api.issues.showById(id), this.named('issueById')));
   }
 
   get board() {
-    return (this.#board ??= withinParent((key: BoardKey) => this.api.boards.show(key), (key) => `${boardParentKey(key, cacheKey)}#${key.boardId}`, this.named('board')));
+    return (this.#made.board ??= withinParent((key: BoardKey) => this.api.boards.show(key), (key) => `${boardParentKey(key, cacheKey)}#${key.boardId}`, this.named('board')));
   }
 
   get userStatus() {
-    return (this.#userStatus ??= byId((id) => this.api.users.status(id), this.named('userStatus')));
+    return (this.#made.userStatus ??= byId((id) => this.api.users.status(id), this.named('userStatus')));
   }
 
   /**
@@ -429,7 +413,7 @@ class RequestLoaders implements Loaders {
    * prime `user`: for the caller's own user it is shorter than `GET /users/:id`'s.
    */
   get userByEmail() {
-    return (this.#userByEmail ??= withinParent(
+    return (this.#made.userByEmail ??= withinParent(
       (email: string) => this.api.users.byEmail(email),
       (email) => email.trim().toLowerCase(),
       this.named('userByEmail'),
@@ -437,7 +421,7 @@ class RequestLoaders implements Loaders {
   }
 
   get projectLabels() {
-    return (this.#projectLabels ??= withinProject(
+    return (this.#made.projectLabels ??= withinProject(
       (key: { project: number | string }) => this.api.labels.allOfProject(key.project),
       () => 'labels',
       this.named('projectLabels'),
@@ -445,7 +429,7 @@ class RequestLoaders implements Loaders {
   }
 
   get projectIssueTodos() {
-    return (this.#projectIssueTodos ??= withinProject(
+    return (this.#made.projectIssueTodos ??= withinProject(
       (key: ProjectTodosKey) => this.api.todos.ofProjectIssues(key),
       (key) => `${key.targetType ?? 'Issue'}:${key.state ?? 'pending'}`,
       this.named('projectIssueTodos'),
@@ -453,11 +437,11 @@ class RequestLoaders implements Loaders {
   }
 
   get commit() {
-    return (this.#commit ??= withinProject((key: CommitKey) => this.api.commits.show(key.project, key.sha), (key) => key.sha, this.named('commit')));
+    return (this.#made.commit ??= withinProject((key: CommitKey) => this.api.commits.show(key.project, key.sha), (key) => key.sha, this.named('commit')));
   }
 
   get treeListing() {
-    return (this.#treeListing ??= withinProject(
+    return (this.#made.treeListing ??= withinProject(
       (key: TreeListingKey) => everyPage((page) => this.api.commits.tree(key, page)),
       (key) => JSON.stringify([key.ref ?? null, key.path, key.recursive]),
       this.named('treeListing'),
@@ -465,7 +449,7 @@ class RequestLoaders implements Loaders {
   }
 
   get subtreeWithin() {
-    return (this.#subtreeWithin ??= withinProject(
+    return (this.#made.subtreeWithin ??= withinProject(
       (key: Omit<TreeListingKey, 'recursive'>) => everyPageWithin((page) => this.api.commits.tree(withFields(key, { recursive: true }), page), FLAT_PATH_LISTING_PAGES),
       (key) => JSON.stringify([key.ref ?? null, key.path]),
       this.named('subtreeWithin'),
@@ -473,7 +457,7 @@ class RequestLoaders implements Loaders {
   }
 
   get treeHead() {
-    return (this.#treeHead ??= withinProject(
+    return (this.#made.treeHead ??= withinProject(
       async (key: Omit<TreeListingKey, 'recursive'>) => (await this.api.commits.tree(withFields(key, { recursive: false }), { page: 1, perPage: 2 })).items,
       (key) => JSON.stringify([key.ref ?? null, key.path]),
       this.named('treeHead'),
@@ -481,11 +465,11 @@ class RequestLoaders implements Loaders {
   }
 
   get blob() {
-    return (this.#blob ??= withinProject((key: CommitKey) => this.api.commits.blob(key.project, key.sha), (key) => key.sha, this.named('blob')));
+    return (this.#made.blob ??= withinProject((key: CommitKey) => this.api.commits.blob(key.project, key.sha), (key) => key.sha, this.named('blob')));
   }
 
   get repositoryFile() {
-    return (this.#repositoryFile ??= withinProject(
+    return (this.#made.repositoryFile ??= withinProject(
       (key: RepositoryFileKey) => this.api.commits.file(key),
       (key) => JSON.stringify([key.ref, key.path]),
       this.named('repositoryFile'),
@@ -493,15 +477,15 @@ class RequestLoaders implements Loaders {
   }
 
   get branch() {
-    return (this.#branch ??= withinProject((key: BranchKey) => this.api.commits.branch(key.project, key.name), (key) => key.name, this.named('branch')));
+    return (this.#made.branch ??= withinProject((key: BranchKey) => this.api.commits.branch(key.project, key.name), (key) => key.name, this.named('branch')));
   }
 
   get job() {
-    return (this.#job ??= withinProject((key: JobKey) => this.api.artifacts.job(key.project, key.jobId), (key) => String(key.jobId), this.named('job')));
+    return (this.#made.job ??= withinProject((key: JobKey) => this.api.artifacts.job(key.project, key.jobId), (key) => String(key.jobId), this.named('job')));
   }
 
   get latestPipelineJobIds() {
-    return (this.#latestPipelineJobIds ??= withinProject(
+    return (this.#made.latestPipelineJobIds ??= withinProject(
       (key: PipelineKey) => everyPage((page) => this.api.projectJobs.forPipeline(key, { includeRetried: false }, page)).then((jobs) => new Set(jobs.map((job) => job.id))),
       (key) => String(key.pipelineId),
       this.named('latestPipelineJobIds'),
@@ -509,11 +493,11 @@ class RequestLoaders implements Loaders {
   }
 
   get pipeline() {
-    return (this.#pipeline ??= withinProject((key: PipelineKey) => this.api.pipelines.show(key), (key) => String(key.pipelineId), this.named('pipeline')));
+    return (this.#made.pipeline ??= withinProject((key: PipelineKey) => this.api.pipelines.show(key), (key) => String(key.pipelineId), this.named('pipeline')));
   }
 
   get mergeRequest() {
-    return (this.#mergeRequest ??= withinProject((key: MergeRequestKey) => this.api.mergeRequests.show(key), (key) => key.iid, this.named('mergeRequest')));
+    return (this.#made.mergeRequest ??= withinProject((key: MergeRequestKey) => this.api.mergeRequests.show(key), (key) => key.iid, this.named('mergeRequest')));
   }
 
   /** The variants are full group details too, so each also answers the plain group loader. */

@@ -17,6 +17,11 @@ export class PrefetchStore {
     else this.pages.set(key, [page]);
   }
 
+  /** Lets go of every page not taken (its operations have their responses). */
+  clear(): void {
+    this.pages.clear();
+  }
+
   take(key: string): Promise<Page<unknown>> | undefined {
     const queue = this.pages.get(key);
     const page = queue?.shift();

@@ -19,7 +19,7 @@ export interface GatewayContext {
   /** Who sent the operation, for the caller limits: its own credential (not the service token) and address. */
   caller: CallerIdentity;
   requestId: string;
-  readonly api: DataSources;
+  api: DataSources;
   readonly loaders: Loaders;
   /** REST pages sent ahead of the resolvers that will take them (resolvers/lookahead.ts). */
   readonly prefetch: PrefetchStore;
@@ -41,8 +41,7 @@ export interface GatewayContext {
   /**
    * An operation starts reading with this context; the function returned says it has its
    * response. When the last operation holding the context has its response, the context forgets
-   * what they read with and read (its data sources and REST session, its loaders' records, the
-   * pages sent ahead): later reads start afresh, within the request's deadline. Apollo
+   * what they read (its loaders' records, the pages sent ahead): later reads start afresh. Apollo
    * Server keeps an operation's copy of the context past its response when operations are compiled
    * (docs/performance.md, "What outlived a response"), so a copy that still held them kept every
    * REST answer of the request in memory until V8's next full collection.
@@ -89,8 +88,12 @@ export interface ContextDependencies {
 
 /**
  * The one way to build a context, used by the HTTP handler and the WebSocket server alike:
- * a fresh REST session for the caller's credential, fresh loaders and a fresh prefetch store (each
- * made at first use), so nothing is shared between requests or credentials.
+ * a fresh REST session for the caller's credential, fresh loaders and a fresh prefetch store, so
+ * nothing is shared between requests or credentials.
+ *
+ * Apollo Server runs each operation with a shallow copy of the context (and an embedder may spread
+ * it into a context of their own), so what the request has read is let go in place: the copies
+ * share the one loaders object and the one prefetch store, and `forget` empties them for all.
  */
 export function createContext(
   dependencies: ContextDependencies,
@@ -101,10 +104,35 @@ export function createContext(
 ): GatewayContext {
   const stats: RequestStats = { restCalls: 0 };
   const caller = options.caller ?? { credential };
-  const longLived = options.longLived === true;
-  // From the operation's start, however late its REST session is opened.
-  const deadline = longLived ? undefined : Date.now() + dependencies.requestDeadlineMs;
-  return new RequestContext({ credential, caller, requestId, stats }, dependencies, { spent: 0 }, { longLived, deadline });
+  const budget: CallBudget = { spent: 0 };
+  const api = createDataSources(restSession(dependencies, credential, requestId, { stats, caller, budget, longLived: options.longLived === true }), dependencies.boardLocator);
+  const loaders = createLoaders(api, { batching: dependencies.batching, onBatch: dependencies.onLoaderBatch });
+  const prefetch = new PrefetchStore();
+  const forget = () => {
+    loaders.forget();
+    prefetch.clear();
+  };
+  return {
+    credential,
+    caller,
+    requestId,
+    api,
+    loaders,
+    prefetch,
+    pollers: dependencies.pollers,
+    issueReferences: dependencies.issueReferences,
+    servedDiscussions: dependencies.servedDiscussions,
+    stats,
+    beginEvent: () => {
+      if (!options.longLived) return;
+      // Each event is read as a request is: within a budget of its own, from fresh loaders (what
+      // an earlier event read may have changed since, and a field an earlier event's budget
+      // failed must not fail again from the loader's cache).
+      budget.spent = 0;
+      forget();
+    },
+    holdReads: holdsUntilLastRelease(forget),
+  };
 }
 
 /** The REST calls counted against the budget: the request's, or the current event's of a subscription. */
@@ -114,13 +142,13 @@ interface CallBudget {
 
 /**
  * The context's REST session. Built apart from the context, so that the session's callbacks hold
- * the request's counters and nothing else: a session must not reach the context's loaders.
+ * the request's counters and nothing else.
  */
 function restSession(
   dependencies: ContextDependencies,
   credential: Credential | null,
   requestId: string,
-  { stats, caller, budget, deadline }: { stats: RequestStats; caller: CallerIdentity; budget: CallBudget; deadline: number | undefined },
+  { stats, caller, budget, longLived }: { stats: RequestStats; caller: CallerIdentity; budget: CallBudget; longLived: boolean },
 ): RestSession {
   const { callerLimits, maxRestCallsMade } = dependencies;
   return new RestSession(dependencies.restClient, credential, requestId, {
@@ -133,96 +161,24 @@ function restSession(
     log: () => stats.restCallLog,
     trace: () => stats.trace,
     ...(dependencies.maxConcurrentRestCalls === undefined ? {} : { maxConcurrentCalls: dependencies.maxConcurrentRestCalls }),
-    ...(deadline === undefined ? {} : { deadline }),
+    ...(longLived ? {} : { deadline: Date.now() + dependencies.requestDeadlineMs }),
   });
 }
 
 /**
- * What an operation reads REST with and has read: its data sources (over one REST session), its
- * loaders' records and the pages sent ahead; each made at first use.
+ * GatewayContext.holdReads: `onLastRelease` runs when every hold taken has been released (Apollo
+ * runs a batch's operations side by side, each holding the one context).
  */
-interface Reads {
-  api?: DataSources | undefined;
-  loaders?: Loaders | undefined;
-  prefetch?: PrefetchStore | undefined;
-  /** Operations running with the context (Apollo runs a batch's operations side by side). */
-  holds: number;
-}
-
-/**
- * A request's context. Apollo Server runs each operation with a shallow copy of the context it is
- * given (`Object.assign(Object.create(prototype), context)`), so what must change for every copy
- * at once lives in one object the copies share (`reads`), behind the prototype's getters; fields
- * are plain properties, which the copy takes, never `#private` ones, which it would not.
- */
-class RequestContext implements GatewayContext {
-  readonly credential: Credential | null;
-  readonly caller: CallerIdentity;
-  readonly requestId: string;
-  readonly stats: RequestStats;
-  readonly pollers: RecordPollers;
-  readonly issueReferences: IssueReferences;
-  readonly servedDiscussions: ServedDiscussions;
-  private readonly reads: Reads = { holds: 0 };
-
-  constructor(
-    own: Pick<GatewayContext, 'credential' | 'caller' | 'requestId' | 'stats'>,
-    private readonly dependencies: ContextDependencies,
-    private readonly budget: CallBudget,
-    private readonly lifetime: { longLived: boolean; deadline: number | undefined },
-  ) {
-    this.credential = own.credential;
-    this.caller = own.caller;
-    this.requestId = own.requestId;
-    this.stats = own.stats;
-    this.pollers = dependencies.pollers;
-    this.issueReferences = dependencies.issueReferences;
-    this.servedDiscussions = dependencies.servedDiscussions;
-  }
-
-  get api(): DataSources {
-    return (this.reads.api ??= this.openApi());
-  }
-
-  get loaders(): Loaders {
-    return (this.reads.loaders ??= createLoaders(this.api, { batching: this.dependencies.batching, onBatch: this.dependencies.onLoaderBatch }));
-  }
-
-  get prefetch(): PrefetchStore {
-    return (this.reads.prefetch ??= new PrefetchStore());
-  }
-
-  beginEvent(): void {
-    if (!this.lifetime.longLived) return;
-    // Each event is read as a request is: within a budget of its own, from fresh loaders (what
-    // an earlier event read may have changed since, and a field an earlier event's budget
-    // failed must not fail again from the loader's cache).
-    this.budget.spent = 0;
-    this.forgetReads();
-  }
-
-  holdReads(): () => void {
-    this.reads.holds += 1;
+function holdsUntilLastRelease(onLastRelease: () => void): () => () => void {
+  let holds = 0;
+  return () => {
+    holds += 1;
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      this.reads.holds -= 1;
-      if (this.reads.holds > 0) return;
-      // The request is over: its REST session and data sources go too (a late read opens another).
-      this.forgetReads();
-      this.reads.api = undefined;
+      holds -= 1;
+      if (holds === 0) onLastRelease();
     };
-  }
-
-  private openApi(): DataSources {
-    const { stats, caller, budget } = this;
-    const session = restSession(this.dependencies, this.credential, this.requestId, { stats, caller, budget, deadline: this.lifetime.deadline });
-    return createDataSources(session, this.dependencies.boardLocator);
-  }
-
-  private forgetReads(): void {
-    this.reads.loaders = undefined;
-    this.reads.prefetch = undefined;
-  }
+  };
 }

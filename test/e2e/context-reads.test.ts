@@ -20,11 +20,10 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 const admin = 'glpat-demo-admin';
 const RUNNER_VERSION = '{ runner(id: "gid://gitlab/Ci::Runner/41") { id version } }';
 
-/** What a plugin saw of each operation: Apollo's copy of the context, and the data sources and loaders it read with. */
+/** What a plugin saw of each operation: Apollo's copy of the context, and the runner loader it read with. */
 interface Seen {
   copy: GatewayContext;
-  api: WeakRef<GatewayContext['api']>;
-  loaders: WeakRef<GatewayContext['loaders']>;
+  runnerLoader: WeakRef<GatewayContext['loaders']['runner']>;
 }
 
 describe("an operation's context once it has its response", () => {
@@ -35,7 +34,7 @@ describe("an operation's context once it has its response", () => {
     requestDidStart: () =>
       Promise.resolve({
         executionDidStart: ({ contextValue }) => {
-          seen.push({ copy: contextValue, api: new WeakRef(contextValue.api), loaders: new WeakRef(contextValue.loaders) });
+          seen.push({ copy: contextValue, runnerLoader: new WeakRef(contextValue.loaders.runner) });
           return Promise.resolve();
         },
       }),
@@ -56,7 +55,7 @@ describe("an operation's context once it has its response", () => {
 
   const runnerCalls = () => simulator.requests.filter((request) => request.path === '/runners/41').length;
 
-  it('keeps none of the records it read nor its REST session, even in the copy Apollo keeps', async () => {
+  it('keeps none of the records it read, even in the copy Apollo keeps', async () => {
     // Sent twice: the second use runs compiled, through the seam that keeps the copy.
     for (let use = 0; use < 2; use++) {
       const result = await gateway.query(RUNNER_VERSION, {}, admin);
@@ -68,16 +67,29 @@ describe("an operation's context once it has its response", () => {
     await nextTurn();
     collectGarbage();
     await nextTurn();
-    for (const { copy, api, loaders } of seen) {
-      // The copy is held here, as the seam holds it; what it read with is gone all the same.
+    for (const { copy, runnerLoader } of seen) {
+      // The copy is held here, as the seam holds it; the loader it read with, and its cache, are gone all the same.
       expect(copy.requestId).toEqual(expect.any(String));
-      expect(loaders.deref()).toBeUndefined();
-      expect(api.deref()).toBeUndefined();
+      expect(runnerLoader.deref()).toBeUndefined();
     }
     // Read again through the kept copy, the runner is asked of REST afresh: nothing was cached.
     const last = seen[1]!.copy;
     await expect(last.loaders.runner.load(41)).resolves.toMatchObject({ id: 41 });
     expect(runnerCalls()).toBe(3);
+  });
+
+  it('works the same with a context spread into an embedder\'s own, and forgets for both', async () => {
+    // What an embedder may do to add fields of their own: a copy without the context's prototype.
+    const contextValue = { ...gateway.gateway.createContext(null), tenant: 'acme' };
+    const query = '{ project(fullPath: "gitlab-org/gitaly") { fullPath } }';
+    const projectCalls = () => simulator.requests.filter((request) => request.path === '/projects/gitlab-org%2Fgitaly').length;
+    for (let use = 1; use <= 2; use++) {
+      const response = await gateway.gateway.apollo.executeOperation({ query }, { contextValue });
+      expect(response.body).toMatchObject({ kind: 'single', singleResult: { data: { project: { fullPath: 'gitlab-org/gitaly' } } } });
+      // Each operation reads afresh: the one before let go of what it read.
+      expect(projectCalls()).toBe(use);
+    }
+    expect(contextValue.tenant).toBe('acme');
   });
 
   it("shares one batch's reads among its operations until the last has its response", async () => {

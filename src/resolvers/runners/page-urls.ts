@@ -1,14 +1,14 @@
 // The URLs of a runner's pages on the instance, as GitLab's routes build them. REST gives no runner
 // a page URL, but it gives the pages of what owns runners (`web_url` of groups and projects) and of
 // the caller (`GET /user`'s `web_url`, `<instance>/<username>`), from which the runner pages follow.
-import type { Connection } from '../../connections/connection.js';
+import type { Connection, Edge } from '../../connections/connection.js';
 import type { RunnerSchema } from '../../datasources/runners.js';
 import type { GatewayContext } from '../../server/context.js';
 import { callerOf } from '../caller.js';
 import { withFields } from '../../datasources/with-fields.js';
 
 /** A runner list's edge with the runner's pages under the group or project that listed it. */
-export type RunnerEdgeRecord = Connection<RunnerSchema>['edges'][number] & { web_url?: string | null; edit_url?: string | null };
+export type RunnerEdgeRecord = Edge<RunnerSchema> & { web_url?: string | null; edit_url?: string | null };
 
 /**
  * GitLab's `RunnerWebUrlEdge`: under `Group.runners` and `Project.runners` an edge gives the runner's
